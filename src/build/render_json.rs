@@ -1,0 +1,75 @@
+//! Build stage 2 (JSON): the bodies of the two JSON endpoints and of every
+//! ErrorResponse, as specified in sections 2.1–2.4.
+//!
+//! Pure functions from the catalog to text; serde_json does the escaping.
+//! Bodies are compact (the smallest bytes on the wire) and end in a newline.
+
+use crate::content::{Catalog, Entry};
+use serde_json::{json, Map, Value};
+
+/// `GET /api/reference.json`: `{"data": [Reference…], "meta": {"count": 24}}`.
+pub fn collection(catalog: &Catalog) -> String {
+    let data: Vec<Value> = catalog.entries.iter().map(|e| reference(catalog, e)).collect();
+    finish(&json!({ "data": data, "meta": { "count": catalog.entries.len() } }))
+}
+
+/// `GET /api/reference/{key}.json`: `{"data": Reference}`.
+pub fn single(catalog: &Catalog, entry: &Entry) -> String {
+    finish(&json!({ "data": reference(catalog, entry) }))
+}
+
+/// An ErrorResponse: `{"error": {"code", "message", "hint"}}`.
+pub fn error(code: &str, message: &str, hint: &str) -> String {
+    finish(&json!({ "error": { "code": code, "message": message, "hint": hint } }))
+}
+
+/// One Reference object (section 2.1), fields in the order the
+/// specification lists them, then the observed extras `desc` and `url`.
+pub fn reference(catalog: &Catalog, entry: &Entry) -> Value {
+    let mut object = Map::new();
+    object.insert("key".into(), json!(entry.key));
+    object.insert("name".into(), json!(entry.name));
+    object.insert("description".into(), json!(entry.description));
+    let signature = match entry.signatures.as_slice() {
+        [one] => json!(one),
+        many => json!(many),
+    };
+    object.insert("signature".into(), signature);
+    if let Some(lists) = &entry.parameters {
+        let objects: Vec<Value> = lists
+            .iter()
+            .map(|list| Value::Object(list.iter().map(|(label, text)| (label.clone(), json!(text))).collect()))
+            .collect();
+        let parameters = match <[Value; 1]>::try_from(objects) {
+            Ok([one]) => one,
+            Err(many) => Value::Array(many),
+        };
+        object.insert("parameters".into(), parameters);
+    }
+    if let Some(returns) = &entry.returns {
+        object.insert("returns".into(), json!(returns));
+    }
+    if let Some(note) = &entry.note {
+        object.insert("note".into(), json!(note));
+    }
+    object.insert("documentation_url".into(), json!(documentation_url(catalog, entry)));
+    object.insert("desc".into(), json!(entry.description));
+    object.insert("url".into(), json!(page_path(entry)));
+    Value::Object(object)
+}
+
+/// `/api/<key>`: the path of an entry's human-readable page.
+pub fn page_path(entry: &Entry) -> String {
+    format!("/api/{}", entry.key)
+}
+
+/// `{base_url}/api/<key>`.
+pub fn documentation_url(catalog: &Catalog, entry: &Entry) -> String {
+    format!("{}{}", catalog.base_url, page_path(entry))
+}
+
+fn finish(value: &Value) -> String {
+    let mut text = serde_json::to_string(value).expect("a serde_json::Value always serialises");
+    text.push('\n');
+    text
+}

@@ -1,0 +1,85 @@
+//! The error vocabulary: every way a request can fail, with its HTTP status,
+//! its stable `error.code` and how long caches may keep the answer.
+//!
+//! The texts (`message`, `hint`) live in `content/errors.json`; `build.rs`
+//! includes this file to check that every kind has its text and renders each
+//! ErrorResponse body (section 2.4 of the specification) ahead of time, so a
+//! failing request costs a table lookup like any other. Nothing here depends
+//! on other modules, which is what lets the build script include it.
+
+/// Why a request could not be answered with the resource it asked for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ErrorKind {
+    /// The path names no resource.
+    NotFound,
+    /// `/api/reference/{name}.json` with a well-formed name that is not in the catalog.
+    ReferenceNotFound,
+    /// `/api/reference/{name}.json` with a name that does not match `^[a-z]+$`.
+    InvalidName,
+    /// `/api/reference/{name}.json` with a name longer than [`MAX_NAME_LEN`].
+    NameTooLong,
+    /// The request target is longer than the server reads ([`MAX_PATH_LEN`]).
+    UriTooLong,
+    /// A method other than GET, HEAD or OPTIONS.
+    MethodNotAllowed,
+    /// `Accept` or `Accept-Encoding` rules out every representation.
+    NotAcceptable,
+}
+
+/// The longest method name accepted in `/api/reference/{name}.json`.
+pub const MAX_NAME_LEN: usize = 64;
+
+/// The longest (percent-decoded) path the router looks at.
+pub const MAX_PATH_LEN: usize = 2048;
+
+impl ErrorKind {
+    /// Every kind, in documentation order.
+    pub const ALL: [ErrorKind; 7] = [
+        ErrorKind::NotFound,
+        ErrorKind::ReferenceNotFound,
+        ErrorKind::InvalidName,
+        ErrorKind::NameTooLong,
+        ErrorKind::UriTooLong,
+        ErrorKind::MethodNotAllowed,
+        ErrorKind::NotAcceptable,
+    ];
+
+    /// The stable `error.code`.
+    pub const fn code(self) -> &'static str {
+        match self {
+            ErrorKind::NotFound => "not_found",
+            ErrorKind::ReferenceNotFound => "reference_not_found",
+            ErrorKind::InvalidName => "invalid_name",
+            ErrorKind::NameTooLong => "name_too_long",
+            ErrorKind::UriTooLong => "uri_too_long",
+            ErrorKind::MethodNotAllowed => "method_not_allowed",
+            ErrorKind::NotAcceptable => "not_acceptable",
+        }
+    }
+
+    /// The HTTP status code.
+    pub const fn status(self) -> u16 {
+        match self {
+            ErrorKind::NotFound | ErrorKind::ReferenceNotFound => 404,
+            ErrorKind::InvalidName | ErrorKind::NameTooLong => 400,
+            ErrorKind::UriTooLong => 414,
+            ErrorKind::MethodNotAllowed => 405,
+            ErrorKind::NotAcceptable => 406,
+        }
+    }
+
+    /// `Cache-Control` for the error. Answers that depend only on the URL
+    /// may be cached briefly, so a burst of requests for a dead link is
+    /// absorbed by the CDN; answers that depend on the method or on request
+    /// headers are not stored at all.
+    pub const fn cache_control(self) -> &'static str {
+        match self {
+            ErrorKind::NotFound
+            | ErrorKind::ReferenceNotFound
+            | ErrorKind::InvalidName
+            | ErrorKind::NameTooLong
+            | ErrorKind::UriTooLong => "public, max-age=60",
+            ErrorKind::MethodNotAllowed | ErrorKind::NotAcceptable => "no-store",
+        }
+    }
+}

@@ -1,0 +1,24 @@
+//! refserve: a docs origin that serves a precomputed method reference.
+//!
+//! `build.rs` renders and compresses every response ahead of time into a
+//! `phf` table; at run time a request is routed, negotiated and looked up —
+//! nothing is rendered, compressed or allocated for a body.
+//!
+//! - [`negotiate`]: `Accept` and `Accept-Encoding` (RFC 9110 §12).
+//! - [`conditional`]: `If-None-Match` and `If-Modified-Since` (RFC 9110 §13).
+//! - [`route`]: path → resource or error.
+//! - [`table`]: the generated response table.
+//! - [`errors`]: error kinds, statuses and codes.
+//! - [`respond`]: the whole request → response selection, without I/O.
+//! - [`service`] and [`server`]: hyper glue, connections and shutdown.
+//! - [`config`]: command line and environment.
+
+pub mod conditional;
+pub mod config;
+pub mod errors;
+pub mod negotiate;
+pub mod respond;
+pub mod route;
+pub mod server;
+pub mod service;
+pub mod table;

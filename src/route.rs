@@ -1,0 +1,280 @@
+//! Routing: from a request path to the resource that answers it, or to the
+//! error that explains why none does.
+//!
+//! The common case is one `phf` lookup of the path as sent. Only a miss
+//! pays for more: percent-decoding of unreserved characters (RFC 3986
+//! §2.3, §6.2.2.2) into a stack buffer, a second lookup, and for
+//! `/api/reference/{name}.json` a check of the name against `^[a-z]+$` and a
+//! search for a close catalog key to suggest. Nothing allocates.
+
+use crate::errors::{ErrorKind, MAX_NAME_LEN, MAX_PATH_LEN};
+use crate::table::{self, Resource};
+
+/// Where a path leads.
+#[derive(Debug, Clone, Copy)]
+pub enum Route {
+    /// A resource served with 200.
+    Found(&'static Resource),
+    /// No resource: the error to answer with, and its body.
+    Missing(ErrorKind, &'static Resource),
+}
+
+const ENTRY_PREFIX: &str = "/api/reference/";
+const ENTRY_SUFFIX: &str = ".json";
+
+/// Route a request path (the query string already removed).
+pub fn route(path: &str) -> Route {
+    if let Some(resource) = table::resource(path) {
+        return Route::Found(resource);
+    }
+    if path.len() > MAX_PATH_LEN {
+        return missing(ErrorKind::UriTooLong);
+    }
+    let mut buffer = [0u8; MAX_PATH_LEN];
+    let decoded = decode_unreserved(path, &mut buffer);
+    if decoded.len() != path.len() {
+        if let Some(resource) = table::resource(decoded) {
+            return Route::Found(resource);
+        }
+    }
+    match decoded.strip_prefix(ENTRY_PREFIX).and_then(|rest| rest.strip_suffix(ENTRY_SUFFIX)) {
+        Some(name) => unknown_name(name),
+        None => missing(ErrorKind::NotFound),
+    }
+}
+
+/// The error for a name under `/api/reference/` that is not in the table.
+fn unknown_name(name: &str) -> Route {
+    let kind = if !is_name(name) {
+        ErrorKind::InvalidName
+    } else if name.len() > MAX_NAME_LEN {
+        ErrorKind::NameTooLong
+    } else {
+        ErrorKind::ReferenceNotFound
+    };
+    match (kind, suggest(name, &table::KEYS)) {
+        (ErrorKind::NameTooLong, _) | (_, None) => missing(kind),
+        (_, Some(key)) => Route::Missing(kind, table::error_suggesting(kind, key)),
+    }
+}
+
+fn missing(kind: ErrorKind) -> Route {
+    Route::Missing(kind, table::error(kind))
+}
+
+/// `^[a-z]+$`, the pattern of `{name}` (specification §4.2).
+pub fn is_name(name: &str) -> bool {
+    !name.is_empty() && name.bytes().all(|b| b.is_ascii_lowercase())
+}
+
+/// Decode `%XX` escapes of unreserved characters (`A-Z a-z 0-9 - . _ ~`)
+/// into `buffer`; every other byte, and every other escape, is kept as it
+/// is. `path` must fit in `buffer` (decoding never lengthens it); the
+/// excess is cut otherwise.
+pub fn decode_unreserved<'b>(path: &str, buffer: &'b mut [u8]) -> &'b str {
+    let bytes = path.as_bytes();
+    let mut length = 0;
+    let mut i = 0;
+    while i < bytes.len() && length < buffer.len() {
+        let escaped = match bytes[i..] {
+            [b'%', high, low, ..] => hex(high).zip(hex(low)).map(|(h, l)| h << 4 | l),
+            _ => None,
+        };
+        match escaped {
+            Some(byte) if byte.is_ascii_alphanumeric() || b"-._~".contains(&byte) => {
+                buffer[length] = byte;
+                i += 3;
+            }
+            _ => {
+                buffer[length] = bytes[i];
+                i += 1;
+            }
+        }
+        length += 1;
+    }
+    // Only ASCII bytes were substituted for ASCII escapes, and a cut (if
+    // any) is moved back to a character boundary.
+    let mut end = length;
+    loop {
+        match std::str::from_utf8(&buffer[..end]) {
+            Ok(text) => return text,
+            Err(e) => end = e.valid_up_to(),
+        }
+    }
+}
+
+fn hex(digit: u8) -> Option<u8> {
+    match digit {
+        b'0'..=b'9' => Some(digit - b'0'),
+        b'a'..=b'f' => Some(digit - b'a' + 10),
+        b'A'..=b'F' => Some(digit - b'A' + 10),
+        _ => None,
+    }
+}
+
+/// The one key in `keys` closest to `name` (compared in lowercase, letters
+/// only), if it is close: at most one edit for keys of up to four letters,
+/// two for longer ones (edits are insertions, deletions, substitutions and
+/// swaps of neighbours). `None` when nothing is close or two keys are
+/// equally close.
+pub fn suggest(name: &str, keys: &[&'static str]) -> Option<&'static str> {
+    const MAX: usize = 16;
+    let mut normal = [0u8; MAX];
+    let mut length = 0;
+    for byte in name.bytes().filter(u8::is_ascii_alphabetic) {
+        if length == MAX {
+            return None;
+        }
+        normal[length] = byte.to_ascii_lowercase();
+        length += 1;
+    }
+    let normal = &normal[..length];
+    let mut best: Option<(usize, &'static str)> = None;
+    let mut tie = false;
+    for &key in keys {
+        let allowed = if key.len() <= 4 { 1 } else { 2 };
+        let Some(distance) = edit_distance(normal, key.as_bytes(), allowed) else { continue };
+        match best {
+            Some((d, _)) if distance > d => {}
+            Some((d, _)) if distance == d => tie = true,
+            _ => {
+                best = Some((distance, key));
+                tie = false;
+            }
+        }
+    }
+    best.filter(|_| !tie).map(|(_, key)| key)
+}
+
+/// Optimal string alignment distance between two short strings (at most 16
+/// bytes each), or `None` when it exceeds `limit`.
+fn edit_distance(a: &[u8], b: &[u8], limit: usize) -> Option<usize> {
+    const W: usize = 17;
+    if a.len() >= W || b.len() >= W || a.len().abs_diff(b.len()) > limit {
+        return None;
+    }
+    let mut rows = [[0usize; W]; 3];
+    for (j, cell) in rows[1].iter_mut().enumerate().take(b.len() + 1) {
+        *cell = j;
+    }
+    for i in 1..=a.len() {
+        let (before, current) = (i % 3, (i + 1) % 3);
+        let previous = (i + 2) % 3;
+        rows[current][0] = i;
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut d = (rows[before][j] + 1).min(rows[current][j - 1] + 1).min(rows[before][j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                d = d.min(rows[previous][j - 2] + 1);
+            }
+            rows[current][j] = d;
+        }
+    }
+    let distance = rows[(a.len() + 1) % 3][b.len()];
+    (distance <= limit).then_some(distance)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn decode(path: &str) -> String {
+        let mut buffer = [0u8; 64];
+        decode_unreserved(path, &mut buffer).to_string()
+    }
+
+    #[test]
+    fn unreserved_escapes_are_decoded() {
+        assert_eq!(decode("/api/reference/%73elect.json"), "/api/reference/select.json");
+        assert_eq!(decode("/%41%7a%2D%2e%5F%7E"), "/Az-._~");
+    }
+
+    #[test]
+    fn reserved_and_broken_escapes_stay() {
+        assert_eq!(decode("/a%2Fb%20c%"), "/a%2Fb%20c%");
+        assert_eq!(decode("/%zz%4"), "/%zz%4");
+        assert_eq!(decode("/%C3%A9"), "/%C3%A9");
+    }
+
+    #[test]
+    fn non_ascii_survives_and_cuts_fall_on_boundaries() {
+        assert_eq!(decode("/é"), "/é");
+        let mut small = [0u8; 2];
+        assert_eq!(decode_unreserved("/é", &mut small), "/");
+    }
+
+    #[test]
+    fn names_follow_the_pattern() {
+        assert!(is_name("select"));
+        for bad in ["", "Select", "se-lect", "sel3ct", "é", "a b"] {
+            assert!(!is_name(bad), "{bad:?}");
+        }
+    }
+
+    const KEYS: [&str; 6] = ["select", "insert", "max", "min", "sum", "id"];
+
+    #[test]
+    fn close_names_get_a_suggestion() {
+        assert_eq!(suggest("selct", &KEYS), Some("select"));
+        assert_eq!(suggest("slect", &KEYS), Some("select"));
+        assert_eq!(suggest("seletc", &KEYS), Some("select"));
+        assert_eq!(suggest("SELECT", &KEYS), Some("select"));
+        assert_eq!(suggest("se-lect", &KEYS), Some("select"));
+        assert_eq!(suggest("insrt", &KEYS), Some("insert"));
+        assert_eq!(suggest("summ", &KEYS), Some("sum"));
+        assert_eq!(suggest("ids", &KEYS), Some("id"));
+    }
+
+    #[test]
+    fn distant_or_ambiguous_names_get_none() {
+        assert_eq!(suggest("mxn", &KEYS), None, "max and min are both one edit away");
+        assert_eq!(suggest("zzzzzz", &KEYS), None);
+        assert_eq!(suggest("sel", &KEYS), None);
+        assert_eq!(suggest(&"a".repeat(300), &KEYS), None);
+    }
+
+    #[test]
+    fn distances() {
+        assert_eq!(edit_distance(b"abc", b"abc", 2), Some(0));
+        assert_eq!(edit_distance(b"abc", b"acb", 2), Some(1));
+        assert_eq!(edit_distance(b"", b"ab", 2), Some(2));
+        assert_eq!(edit_distance(b"kitten", b"sitting", 3), Some(3));
+        assert_eq!(edit_distance(b"kitten", b"sitting", 2), None);
+    }
+
+    proptest! {
+        #[test]
+        fn decoding_is_idempotent_and_never_longer(path in "/[a-zA-Z0-9%._~/-]{0,40}") {
+            let once = decode(&path);
+            prop_assert!(once.len() <= path.len());
+            // Decoding can create a new escape only from a literal `%`, which is kept.
+            prop_assert_eq!(decode(&once).len() <= once.len(), true);
+        }
+
+        #[test]
+        fn a_suggestion_is_never_further_than_the_key_typed(index in 0usize..6, at in 0usize..8, letter in b'a'..=b'z') {
+            let key = KEYS[index];
+            let mut typo = key.as_bytes().to_vec();
+            let at = at % typo.len();
+            typo[at] = letter;
+            let typo = String::from_utf8(typo).expect("ASCII");
+            let typed = edit_distance(typo.as_bytes(), key.as_bytes(), 2).expect("one substitution");
+            if let Some(suggestion) = suggest(&typo, &KEYS) {
+                let d = edit_distance(typo.as_bytes(), suggestion.as_bytes(), 2).expect("suggestions are close");
+                prop_assert!(d <= typed);
+            } else {
+                // One substitution is always close enough, so only a tie explains silence.
+                prop_assert!(KEYS.iter().any(|k| *k != key && edit_distance(typo.as_bytes(), k.as_bytes(), typed).is_some()));
+            }
+            if typed == 0 {
+                prop_assert_eq!(suggest(&typo, &KEYS), Some(key));
+            }
+        }
+
+        #[test]
+        fn suggest_never_panics(name in ".{0,100}") {
+            let _ = suggest(&name, &KEYS);
+        }
+    }
+}

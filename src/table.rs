@@ -1,0 +1,178 @@
+//! The response table: every body the server can send, rendered and
+//! compressed by `build.rs`, behind a small lookup API.
+//!
+//! This is the one place that `include!`s generated code. The generated file
+//! (in `OUT_DIR`) holds only data: a `phf` map from path to [`Resource`], one
+//! from error code to the error's [`Resource`], and the catalog keys. The
+//! types it is made of are defined here, so the shape of the table is
+//! reviewed like any other code.
+//!
+//! A resource has one or more representations (one per media type, in the
+//! server's order of preference), and each representation has one or more
+//! variants (one per content coding, smallest body first; identity is always
+//! present). Every header value a response needs is prebuilt.
+
+use crate::errors::ErrorKind;
+use crate::negotiate::{Coding, MediaType};
+use http::HeaderValue;
+
+/// One URL's worth of responses.
+#[derive(Debug)]
+pub struct Resource {
+    /// The media types of [`Resource::representations`], in the same order
+    /// (kept apart so negotiation can borrow them as a slice).
+    pub media_types: &'static [MediaType],
+    /// The representations, in the server's order of preference.
+    pub representations: &'static [&'static Representation],
+    /// `Vary`: `Accept-Encoding`, plus `Accept` when there is more than one representation.
+    pub vary: HeaderValue,
+    /// `Cache-Control`.
+    pub cache_control: HeaderValue,
+}
+
+/// One media type of a resource, in every coding it is stored in.
+#[derive(Debug)]
+pub struct Representation {
+    /// `Content-Type`.
+    pub content_type: HeaderValue,
+    /// The variants, smallest body first; one of them is identity.
+    pub variants: &'static [&'static Variant],
+}
+
+/// One body, exactly as it goes on the wire.
+#[derive(Debug)]
+pub struct Variant {
+    /// The content coding of [`Variant::body`].
+    pub coding: Coding,
+    /// The bytes sent.
+    pub body: &'static [u8],
+    /// `Content-Length`: the length of [`Variant::body`].
+    pub content_length: HeaderValue,
+    /// A strong `ETag`, different for every variant of every representation.
+    pub etag: HeaderValue,
+}
+
+mod generated {
+    #![allow(missing_docs, clippy::unreadable_literal)]
+    use super::{Representation, Resource, Variant};
+    use crate::negotiate::{Coding, MediaType};
+    use http::HeaderValue;
+    include!(concat!(env!("OUT_DIR"), "/table.rs"));
+}
+
+pub use generated::{BASE_URL, KEYS, LAST_MODIFIED, LAST_MODIFIED_UNIX};
+
+/// The resource served at `path` (already percent-decoded), if any.
+pub fn resource(path: &str) -> Option<&'static Resource> {
+    generated::RESOURCES.get(path).copied()
+}
+
+/// Every path the server answers with 200, with its resource.
+pub fn resources() -> impl Iterator<Item = (&'static str, &'static Resource)> {
+    generated::RESOURCES.entries().map(|(path, resource)| (*path, *resource))
+}
+
+/// The ErrorResponse for `kind`.
+pub fn error(kind: ErrorKind) -> &'static Resource {
+    generated::ERRORS
+        .get(kind.code())
+        .copied()
+        .expect("build.rs renders a body for every ErrorKind (tested in table::tests)")
+}
+
+/// The ErrorResponse for `kind` whose hint suggests the catalog key
+/// `suggestion`; the plain one when no such body was rendered.
+pub fn error_suggesting(kind: ErrorKind, suggestion: &str) -> &'static Resource {
+    let mut buf = [0u8; 64];
+    let code = kind.code().as_bytes();
+    let sep_and_key = suggestion.len() + 1;
+    if code.len() + sep_and_key > buf.len() {
+        return error(kind);
+    }
+    buf[..code.len()].copy_from_slice(code);
+    buf[code.len()] = b'/';
+    buf[code.len() + 1..code.len() + sep_and_key].copy_from_slice(suggestion.as_bytes());
+    std::str::from_utf8(&buf[..code.len() + sep_and_key])
+        .ok()
+        .and_then(|id| generated::ERRORS.get(id).copied())
+        .unwrap_or_else(|| error(kind))
+}
+
+impl Representation {
+    /// The identity variant.
+    pub fn identity(&self) -> &'static Variant {
+        self.variants
+            .iter()
+            .copied()
+            .find(|v| v.coding == Coding::Identity)
+            .expect("build.rs always stores the identity body")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_error_kind_has_a_json_body() {
+        for kind in ErrorKind::ALL {
+            let resource = error(kind);
+            assert_eq!(resource.representations.len(), 1);
+            let body = resource.representations[0].identity().body;
+            let text = std::str::from_utf8(body).expect("UTF-8");
+            assert!(text.contains(&format!("\"code\":\"{}\"", kind.code())), "{text}");
+        }
+    }
+
+    #[test]
+    fn suggestions_exist_for_every_key() {
+        for key in KEYS {
+            for kind in [ErrorKind::ReferenceNotFound, ErrorKind::InvalidName] {
+                let resource = error_suggesting(kind, key);
+                assert!(!std::ptr::eq(resource, error(kind)), "{kind:?} {key}");
+                let body = resource.representations[0].identity().body;
+                let text = std::str::from_utf8(body).expect("UTF-8");
+                assert!(text.contains(&format!("/api/reference/{key}.json")), "{text}");
+            }
+        }
+        assert!(std::ptr::eq(error_suggesting(ErrorKind::NotFound, "select"), error(ErrorKind::NotFound)));
+        assert!(std::ptr::eq(
+            error_suggesting(ErrorKind::ReferenceNotFound, &"x".repeat(80)),
+            error(ErrorKind::ReferenceNotFound)
+        ));
+    }
+
+    #[test]
+    fn every_variant_is_consistent() {
+        let all = resources().map(|(_, r)| r).chain(ErrorKind::ALL.map(error));
+        for resource in all {
+            assert_eq!(resource.media_types.len(), resource.representations.len());
+            let vary = resource.vary.to_str().expect("ASCII");
+            assert_eq!(vary.contains("Accept,"), resource.representations.len() > 1);
+            for representation in resource.representations {
+                let identity = representation.identity();
+                let mut sizes = representation.variants.iter().map(|v| v.body.len());
+                let mut previous = 0;
+                assert!(sizes.all(|s| std::mem::replace(&mut previous, s) <= s), "smallest first");
+                for variant in representation.variants {
+                    assert_eq!(variant.content_length, variant.body.len().to_string().as_str());
+                    assert!(variant.coding == Coding::Identity || variant.body.len() < identity.body.len());
+                    let etag = variant.etag.to_str().expect("ASCII");
+                    assert!(etag.starts_with('"') && etag.ends_with('"') && !etag.starts_with("W/"));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn etags_are_unique() {
+        let mut seen = std::collections::HashSet::new();
+        for (_, resource) in resources() {
+            for representation in resource.representations {
+                for variant in representation.variants {
+                    assert!(seen.insert(variant.etag.clone()), "{:?}", variant.etag);
+                }
+            }
+        }
+    }
+}
