@@ -28,7 +28,13 @@ use std::path::PathBuf;
 const DEFAULT_BASE_URL: &str = "http://127.0.0.1:8080";
 
 fn main() {
-    for path in ["build.rs", "content", "src/build", "src/errors.rs", "src/negotiate.rs"] {
+    for path in [
+        "build.rs",
+        "content",
+        "src/build",
+        "src/errors.rs",
+        "src/negotiate.rs",
+    ] {
         println!("cargo::rerun-if-changed={path}");
     }
     println!("cargo::rerun-if-env-changed=REFSERVE_BASE_URL");
@@ -42,7 +48,8 @@ fn main() {
 fn run() -> Result<(), String> {
     let root = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").map_err(|e| e.to_string())?);
     let out_dir = PathBuf::from(std::env::var("OUT_DIR").map_err(|e| e.to_string())?);
-    let base_url = std::env::var("REFSERVE_BASE_URL").unwrap_or_else(|_| DEFAULT_BASE_URL.to_string());
+    let base_url =
+        std::env::var("REFSERVE_BASE_URL").unwrap_or_else(|_| DEFAULT_BASE_URL.to_string());
     let base_url = content::base_url(&base_url).map_err(|e| e.to_string())?;
     let epoch = match std::env::var("SOURCE_DATE_EPOCH") {
         Ok(value) => Some(value.trim().parse::<u64>().map_err(|_| {
@@ -54,7 +61,9 @@ fn run() -> Result<(), String> {
     let catalog = content::load(&root, base_url, epoch).map_err(|e| e.to_string())?;
     let pages = site::resources(&catalog);
     let errors = site::errors(&catalog).map_err(|e| e.to_string())?;
-    let code = emit::table(&out_dir, &catalog, &pages, &errors).map_err(|e| format!("writing OUT_DIR: {e}"))?;
-    std::fs::write(out_dir.join("table.rs"), code).map_err(|e| format!("writing OUT_DIR/table.rs: {e}"))?;
+    let code = emit::table(&out_dir, &catalog, &pages, &errors)
+        .map_err(|e| format!("writing OUT_DIR: {e}"))?;
+    std::fs::write(out_dir.join("table.rs"), code)
+        .map_err(|e| format!("writing OUT_DIR/table.rs: {e}"))?;
     Ok(())
 }

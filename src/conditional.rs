@@ -14,15 +14,22 @@ use crate::negotiate::split_list;
 /// `W/` prefix on either side is ignored. Malformed members match nothing.
 pub fn none_match<'a>(fields: impl IntoIterator<Item = &'a [u8]>, etag: &[u8]) -> bool {
     let ours = opaque(etag);
-    fields.into_iter().flat_map(split_list).any(|member| member == b"*" || (opaque(member) == ours && ours.is_some()))
+    fields
+        .into_iter()
+        .flat_map(split_list)
+        .any(|member| member == b"*" || (opaque(member) == ours && ours.is_some()))
 }
 
 /// Whether `If-Modified-Since` (§13.1.3) says the client's copy is current:
 /// the resource has not changed since the given date. Only consulted when
 /// the request has no `If-None-Match` (§13.2.2); an invalid date is ignored.
 pub fn not_modified_since(field: &[u8], last_modified_unix: u64) -> bool {
-    let Ok(text) = std::str::from_utf8(field) else { return false };
-    let Ok(since) = httpdate::parse_http_date(text.trim()) else { return false };
+    let Ok(text) = std::str::from_utf8(field) else {
+        return false;
+    };
+    let Ok(since) = httpdate::parse_http_date(text.trim()) else {
+        return false;
+    };
     since
         .duration_since(std::time::UNIX_EPOCH)
         .is_ok_and(|since| last_modified_unix <= since.as_secs())
@@ -33,7 +40,11 @@ pub fn not_modified_since(field: &[u8], last_modified_unix: u64) -> bool {
 fn opaque(tag: &[u8]) -> Option<&[u8]> {
     let tag = tag.strip_prefix(b"W/").unwrap_or(tag);
     match tag {
-        [b'"', inner @ .., b'"'] if inner.iter().all(|&b| b == 0x21 || (0x23..=0x7e).contains(&b) || b >= 0x80) => {
+        [b'"', inner @ .., b'"']
+            if inner
+                .iter()
+                .all(|&b| b == 0x21 || (0x23..=0x7e).contains(&b) || b >= 0x80) =>
+        {
             Some(tag)
         }
         _ => None,
@@ -67,7 +78,14 @@ mod tests {
 
     #[test]
     fn other_tags_and_garbage_do_not_match() {
-        for header in ["", "\"0123abcd-gzip\"", "0123abcd-br", "\"0123abcd-br", "w/\"0123abcd-br\"", "\"\""] {
+        for header in [
+            "",
+            "\"0123abcd-gzip\"",
+            "0123abcd-br",
+            "\"0123abcd-br",
+            "w/\"0123abcd-br\"",
+            "\"\"",
+        ] {
             assert!(!matches(header), "{header:?}");
         }
     }
@@ -81,9 +99,18 @@ mod tests {
     #[test]
     fn modified_since_compares_seconds() {
         let last_modified = 1_795_305_600; // Sun, 22 Nov 2026 00:00:00 GMT
-        assert!(not_modified_since(b"Sun, 22 Nov 2026 00:00:00 GMT", last_modified));
-        assert!(not_modified_since(b"Mon, 23 Nov 2026 00:00:00 GMT", last_modified));
-        assert!(!not_modified_since(b"Sat, 21 Nov 2026 23:59:59 GMT", last_modified));
+        assert!(not_modified_since(
+            b"Sun, 22 Nov 2026 00:00:00 GMT",
+            last_modified
+        ));
+        assert!(not_modified_since(
+            b"Mon, 23 Nov 2026 00:00:00 GMT",
+            last_modified
+        ));
+        assert!(!not_modified_since(
+            b"Sat, 21 Nov 2026 23:59:59 GMT",
+            last_modified
+        ));
         assert!(!not_modified_since(b"yesterday", last_modified));
         assert!(!not_modified_since(b"\xff", last_modified));
     }
@@ -91,8 +118,14 @@ mod tests {
     #[test]
     fn obsolete_date_formats_are_read() {
         let last_modified = 1_795_305_600;
-        assert!(not_modified_since(b"Sunday, 22-Nov-26 00:00:00 GMT", last_modified));
-        assert!(not_modified_since(b"Sun Nov 22 00:00:00 2026", last_modified));
+        assert!(not_modified_since(
+            b"Sunday, 22-Nov-26 00:00:00 GMT",
+            last_modified
+        ));
+        assert!(not_modified_since(
+            b"Sun Nov 22 00:00:00 2026",
+            last_modified
+        ));
     }
 
     proptest! {

@@ -54,35 +54,56 @@ REFSERVE_BASE_URL=https://docs.example.com cargo build --release
 
 /// Parse the arguments (without the program name); `env` reads an
 /// environment variable. Flags win over the environment.
-pub fn parse(args: impl IntoIterator<Item = String>, env: impl Fn(&str) -> Option<String>) -> Result<Command, String> {
+pub fn parse(
+    args: impl IntoIterator<Item = String>,
+    env: impl Fn(&str) -> Option<String>,
+) -> Result<Command, String> {
     let mut addr = env("REFSERVE_ADDR").map(|a| (a, "REFSERVE_ADDR"));
     let mut header_read_timeout = None;
     let mut shutdown_timeout = None;
     let mut args = args.into_iter();
     while let Some(arg) = args.next() {
         let (flag, inline) = match arg.split_once('=') {
-            Some((flag, value)) if flag.starts_with("--") => (flag.to_string(), Some(value.to_string())),
+            Some((flag, value)) if flag.starts_with("--") => {
+                (flag.to_string(), Some(value.to_string()))
+            }
             _ => (arg.clone(), None),
         };
-        let mut value = |name: &str| inline.clone().or_else(|| args.next()).ok_or(format!("{name} needs a value"));
+        let mut value = |name: &str| {
+            inline
+                .clone()
+                .or_else(|| args.next())
+                .ok_or(format!("{name} needs a value"))
+        };
         match flag.as_str() {
             "-h" | "--help" => return Ok(Command::Help),
             "-V" | "--version" => return Ok(Command::Version),
             "--addr" => addr = Some((value("--addr")?, "--addr")),
-            "--header-read-timeout" => header_read_timeout = Some(seconds("--header-read-timeout", &value("--header-read-timeout")?)?),
-            "--shutdown-timeout" => shutdown_timeout = Some(seconds("--shutdown-timeout", &value("--shutdown-timeout")?)?),
+            "--header-read-timeout" => {
+                header_read_timeout = Some(seconds(
+                    "--header-read-timeout",
+                    &value("--header-read-timeout")?,
+                )?)
+            }
+            "--shutdown-timeout" => {
+                shutdown_timeout = Some(seconds(
+                    "--shutdown-timeout",
+                    &value("--shutdown-timeout")?,
+                )?)
+            }
             other => return Err(format!("unknown argument `{other}` (see --help)")),
         }
     }
     let addr = match addr {
-        Some((text, source)) => text
-            .parse()
-            .map_err(|_| format!("{source}: `{text}` is not an address like {DEFAULT_ADDR} or [::1]:8080"))?,
+        Some((text, source)) => text.parse().map_err(|_| {
+            format!("{source}: `{text}` is not an address like {DEFAULT_ADDR} or [::1]:8080")
+        })?,
         None => DEFAULT_ADDR.parse().expect("the default address parses"),
     };
     Ok(Command::Serve(Config {
         addr,
-        header_read_timeout: header_read_timeout.unwrap_or(Duration::from_secs(DEFAULT_HEADER_READ_TIMEOUT)),
+        header_read_timeout: header_read_timeout
+            .unwrap_or(Duration::from_secs(DEFAULT_HEADER_READ_TIMEOUT)),
         shutdown_timeout: shutdown_timeout.unwrap_or(Duration::from_secs(DEFAULT_SHUTDOWN_TIMEOUT)),
     }))
 }
@@ -90,7 +111,9 @@ pub fn parse(args: impl IntoIterator<Item = String>, env: impl Fn(&str) -> Optio
 fn seconds(flag: &str, text: &str) -> Result<Duration, String> {
     match text.parse::<u64>() {
         Ok(secs) if secs > 0 && secs <= 3600 => Ok(Duration::from_secs(secs)),
-        _ => Err(format!("{flag}: `{text}` is not a whole number of seconds from 1 to 3600")),
+        _ => Err(format!(
+            "{flag}: `{text}` is not a whole number of seconds from 1 to 3600"
+        )),
     }
 }
 
@@ -100,7 +123,9 @@ mod tests {
 
     fn run(args: &[&str], env: Option<&str>) -> Result<Command, String> {
         parse(args.iter().map(|a| a.to_string()), |name| {
-            (name == "REFSERVE_ADDR").then(|| env.map(str::to_string)).flatten()
+            (name == "REFSERVE_ADDR")
+                .then(|| env.map(str::to_string))
+                .flatten()
         })
     }
 
@@ -113,7 +138,9 @@ mod tests {
 
     #[test]
     fn defaults() {
-        let Ok(Command::Serve(config)) = run(&[], None) else { panic!("serves") };
+        let Ok(Command::Serve(config)) = run(&[], None) else {
+            panic!("serves")
+        };
         assert_eq!(config.addr.to_string(), DEFAULT_ADDR);
         assert_eq!(config.header_read_timeout, Duration::from_secs(10));
         assert_eq!(config.shutdown_timeout, Duration::from_secs(10));
@@ -122,7 +149,10 @@ mod tests {
     #[test]
     fn flag_wins_over_environment() {
         assert_eq!(addr(run(&[], Some("127.0.0.1:9000"))), "127.0.0.1:9000");
-        assert_eq!(addr(run(&["--addr", "127.0.0.1:9001"], Some("127.0.0.1:9000"))), "127.0.0.1:9001");
+        assert_eq!(
+            addr(run(&["--addr", "127.0.0.1:9001"], Some("127.0.0.1:9000"))),
+            "127.0.0.1:9001"
+        );
         assert_eq!(addr(run(&["--addr=[::1]:0"], None)), "[::1]:0");
     }
 
@@ -135,16 +165,29 @@ mod tests {
 
     #[test]
     fn bad_input_is_explained() {
-        assert!(run(&["--addr"], None).unwrap_err().contains("needs a value"));
-        assert!(run(&["--addr", "localhost"], None).unwrap_err().contains("`localhost` is not an address"));
-        assert!(run(&[], Some("nope")).unwrap_err().starts_with("REFSERVE_ADDR"));
-        assert!(run(&["--port", "1"], None).unwrap_err().contains("unknown argument `--port`"));
-        assert!(run(&["--shutdown-timeout", "0"], None).unwrap_err().contains("1 to 3600"));
+        assert!(run(&["--addr"], None)
+            .expect_err("refused")
+            .contains("needs a value"));
+        assert!(run(&["--addr", "localhost"], None)
+            .expect_err("refused")
+            .contains("`localhost` is not an address"));
+        assert!(run(&[], Some("nope"))
+            .expect_err("refused")
+            .starts_with("REFSERVE_ADDR"));
+        assert!(run(&["--port", "1"], None)
+            .expect_err("refused")
+            .contains("unknown argument `--port`"));
+        assert!(run(&["--shutdown-timeout", "0"], None)
+            .expect_err("refused")
+            .contains("1 to 3600"));
     }
 
     #[test]
     fn timeouts() {
-        let Ok(Command::Serve(config)) = run(&["--header-read-timeout", "3", "--shutdown-timeout=7"], None) else {
+        let Ok(Command::Serve(config)) = run(
+            &["--header-read-timeout", "3", "--shutdown-timeout=7"],
+            None,
+        ) else {
             panic!("serves")
         };
         assert_eq!(config.header_read_timeout, Duration::from_secs(3));

@@ -22,7 +22,10 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
         Ok(runtime) => runtime,
         Err(error) => {
             eprintln!("refserve: cannot start the runtime: {error}");
@@ -38,7 +41,11 @@ fn main() -> ExitCode {
             }
         };
         let addr = listener.local_addr().map_or(config.addr, |a| a);
-        eprintln!("refserve {} listening on http://{addr} (base URL {})", env!("CARGO_PKG_VERSION"), table::BASE_URL);
+        eprintln!(
+            "refserve {} listening on http://{addr} (base URL {})",
+            env!("CARGO_PKG_VERSION"),
+            table::BASE_URL
+        );
         server::run(listener, &config, shutdown_signal()).await;
         eprintln!("refserve: stopped");
         ExitCode::SUCCESS
@@ -50,14 +57,15 @@ async fn shutdown_signal() {
     let interrupt = tokio::signal::ctrl_c();
     #[cfg(unix)]
     {
-        let mut terminate = match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(signal) => signal,
-            Err(error) => {
-                eprintln!("refserve: cannot watch SIGTERM: {error}");
-                let _ = interrupt.await;
-                return;
-            }
-        };
+        let mut terminate =
+            match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+                Ok(signal) => signal,
+                Err(error) => {
+                    eprintln!("refserve: cannot watch SIGTERM: {error}");
+                    let _ = interrupt.await;
+                    return;
+                }
+            };
         tokio::select! {
             _ = interrupt => {}
             _ = terminate.recv() => {}

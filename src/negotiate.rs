@@ -51,7 +51,11 @@ impl Coding {
         Coding::ALL
             .into_iter()
             .find(|c| token.eq_ignore_ascii_case(c.token().as_bytes()))
-            .or_else(|| token.eq_ignore_ascii_case(b"x-gzip").then_some(Coding::Gzip))
+            .or_else(|| {
+                token
+                    .eq_ignore_ascii_case(b"x-gzip")
+                    .then_some(Coding::Gzip)
+            })
     }
 }
 
@@ -64,6 +68,10 @@ pub const DEFAULT_QUALITY: Quality = 1000;
 /// The weight given to `identity` when `Accept-Encoding` neither names it nor
 /// has `*`: still acceptable (§12.5.3), but any coding the client named wins.
 const IMPLICIT_IDENTITY: Quality = 1;
+
+/// Every representation is UTF-8; for types whose `Content-Type` carries
+/// no `charset` (such as `application/json`, RFC 8259 §8.1) it is implied.
+const IMPLIED_CHARSET: &str = "utf-8";
 
 /// At most this many representations of one resource are scored by
 /// [`negotiate_media_type`]; later offers are ignored.
@@ -96,7 +104,9 @@ pub fn negotiate_encoding<'a>(
         for member in split_list(field) {
             let mut parts = split_params(member);
             let token = parts.next().unwrap_or_default();
-            let Some(q) = weight_only(parts) else { continue };
+            let Some(q) = weight_only(parts) else {
+                continue;
+            };
             if token == b"*" {
                 star.get_or_insert(q);
             } else if let Some(coding) = Coding::from_token(token) {
@@ -108,7 +118,11 @@ pub fn negotiate_encoding<'a>(
     }
     let quality = |coding: Coding| -> Quality {
         if !present {
-            return if coding == Coding::Identity { DEFAULT_QUALITY } else { 0 };
+            return if coding == Coding::Identity {
+                DEFAULT_QUALITY
+            } else {
+                0
+            };
         }
         match (explicit[coding.index()], star, coding) {
             (Some(q), _, _) => q,
@@ -127,7 +141,8 @@ pub struct MediaType {
     pub kind: &'static str,
     /// The subtype, lowercase: `json`.
     pub subtype: &'static str,
-    /// The value of the `charset` parameter the representation is sent with, if any.
+    /// The value of the `charset` parameter the representation is sent with,
+    /// if any (`utf-8` is implied when there is none).
     pub charset: Option<&'static str>,
 }
 
@@ -154,10 +169,14 @@ pub fn negotiate_media_type<'a>(
     let mut any_valid = false;
     for field in fields {
         for member in split_list(field) {
-            let Some(range) = MediaRange::parse(member) else { continue };
+            let Some(range) = MediaRange::parse(member) else {
+                continue;
+            };
             any_valid = true;
             for (offer, score) in offered.iter().zip(scores.iter_mut()) {
-                let Some(specificity) = range.matches(offer) else { continue };
+                let Some(specificity) = range.matches(offer) else {
+                    continue;
+                };
                 if score.is_none_or(|(s, _)| specificity > s) {
                     *score = Some((specificity, range.quality));
                 }
@@ -167,7 +186,11 @@ pub fn negotiate_media_type<'a>(
     if !any_valid {
         return (!offered.is_empty()).then_some(0);
     }
-    best(scores[..offered.len()].iter().map(|s| s.map_or(0, |(_, q)| q)))
+    best(
+        scores[..offered.len()]
+            .iter()
+            .map(|s| s.map_or(0, |(_, q)| q)),
+    )
 }
 
 /// The index of the first highest non-zero weight.
@@ -241,7 +264,11 @@ impl<'a> MediaRange<'a> {
         }
         match (self.charset, offer.charset) {
             (None, _) => Some(2),
-            (Some(wanted), Some(ours)) if wanted.eq_ignore_ascii_case(ours.as_bytes()) => Some(3),
+            (Some(wanted), ours)
+                if wanted.eq_ignore_ascii_case(ours.unwrap_or(IMPLIED_CHARSET).as_bytes()) =>
+            {
+                Some(3)
+            }
             (Some(_), _) => None,
         }
     }
@@ -250,7 +277,9 @@ impl<'a> MediaRange<'a> {
 /// The weight of a member whose parameters may only be a single `q`.
 /// `None` if any other parameter is present or the weight is malformed.
 fn weight_only<'a>(mut params: impl Iterator<Item = &'a [u8]>) -> Option<Quality> {
-    let Some(first) = params.next() else { return Some(DEFAULT_QUALITY) };
+    let Some(first) = params.next() else {
+        return Some(DEFAULT_QUALITY);
+    };
     let (name, value) = split_param(first)?;
     if !name.eq_ignore_ascii_case(b"q") || params.next().is_some() {
         return None;
@@ -352,10 +381,21 @@ mod tests {
         negotiate_encoding(header.map(str::as_bytes), ALL).map(|i| ALL[i])
     }
 
-    const JSON: MediaType = MediaType { kind: "application", subtype: "json", charset: None };
-    const HTML: MediaType = MediaType { kind: "text", subtype: "html", charset: Some("utf-8") };
-    const MARKDOWN: MediaType =
-        MediaType { kind: "text", subtype: "markdown", charset: Some("utf-8") };
+    const JSON: MediaType = MediaType {
+        kind: "application",
+        subtype: "json",
+        charset: None,
+    };
+    const HTML: MediaType = MediaType {
+        kind: "text",
+        subtype: "html",
+        charset: Some("utf-8"),
+    };
+    const MARKDOWN: MediaType = MediaType {
+        kind: "text",
+        subtype: "markdown",
+        charset: Some("utf-8"),
+    };
     const PAGE: [MediaType; 2] = [HTML, MARKDOWN];
 
     fn page(header: &str) -> Option<MediaType> {
@@ -404,14 +444,21 @@ mod tests {
 
     #[test]
     fn whitespace_is_optional() {
-        assert_eq!(encoding(Some("  br ;q=0.2 ,gzip;  q=0.3 ")), Some(Coding::Gzip));
+        assert_eq!(
+            encoding(Some("  br ;q=0.2 ,gzip;  q=0.3 ")),
+            Some(Coding::Gzip)
+        );
     }
 
     #[test]
     fn exclusions() {
         assert_eq!(encoding(Some("br;q=0")), Some(Coding::Identity));
         assert_eq!(encoding(Some("*;q=0")), None);
-        assert_eq!(encoding(Some("identity;q=0")), Some(Coding::Br), "star absent: only named");
+        assert_eq!(
+            encoding(Some("identity;q=0")),
+            None,
+            "without `*`, only named codings are acceptable"
+        );
         assert_eq!(encoding(Some("identity;q=0, deflate")), None);
         assert_eq!(encoding(Some("*;q=0, gzip")), Some(Coding::Gzip));
         assert_eq!(encoding(Some("*;q=0, identity")), Some(Coding::Identity));
@@ -421,13 +468,19 @@ mod tests {
     #[test]
     fn star_covers_what_is_not_named() {
         assert_eq!(encoding(Some("br;q=0, *;q=0.5")), Some(Coding::Gzip));
-        assert_eq!(encoding(Some("br;q=0, gzip;q=0, *;q=0.5")), Some(Coding::Identity));
+        assert_eq!(
+            encoding(Some("br;q=0, gzip;q=0, *;q=0.5")),
+            Some(Coding::Identity)
+        );
     }
 
     #[test]
     fn malformed_members_are_ignored() {
         assert_eq!(encoding(Some("br;q=2, gzip")), Some(Coding::Gzip));
-        assert_eq!(encoding(Some("br;q=0.5555, gzip;q=0.1")), Some(Coding::Gzip));
+        assert_eq!(
+            encoding(Some("br;q=0.5555, gzip;q=0.1")),
+            Some(Coding::Gzip)
+        );
         assert_eq!(encoding(Some("br;level=5, gzip;q=0.1")), Some(Coding::Gzip));
         assert_eq!(encoding(Some("br;q=, gzip;q=0.1")), Some(Coding::Gzip));
         assert_eq!(encoding(Some("b r, gzip;q=0.1")), Some(Coding::Gzip));
@@ -442,7 +495,10 @@ mod tests {
     #[test]
     fn split_header_lines_are_one_list() {
         let lines: [&[u8]; 2] = [b"identity;q=0", b"gzip"];
-        assert_eq!(negotiate_encoding(lines, ALL).map(|i| ALL[i]), Some(Coding::Gzip));
+        assert_eq!(
+            negotiate_encoding(lines, ALL).map(|i| ALL[i]),
+            Some(Coding::Gzip)
+        );
     }
 
     #[test]
@@ -454,7 +510,13 @@ mod tests {
 
     #[test]
     fn qvalues_parse_per_rfc() {
-        for (text, q) in [("0", 0), ("0.", 0), ("0.5", 500), ("0.25", 250), ("0.125", 125)] {
+        for (text, q) in [
+            ("0", 0),
+            ("0.", 0),
+            ("0.5", 500),
+            ("0.25", 250),
+            ("0.125", 125),
+        ] {
             assert_eq!(parse_quality(text.as_bytes()), Some(q), "{text}");
         }
         for (text, q) in [("1", 1000), ("1.", 1000), ("1.0", 1000), ("1.000", 1000)] {
@@ -477,7 +539,11 @@ mod tests {
             "",
             "garbage",
         ] {
-            assert_eq!(negotiate_media_type([header.as_bytes()], &[JSON]), Some(0), "{header:?}");
+            assert_eq!(
+                negotiate_media_type([header.as_bytes()], &[JSON]),
+                Some(0),
+                "{header:?}"
+            );
         }
         assert_eq!(negotiate_media_type(None::<&[u8]>, &[JSON]), Some(0));
     }
@@ -493,7 +559,11 @@ mod tests {
             "application/json;charset=latin1",
             "application/json;profile=x",
         ] {
-            assert_eq!(negotiate_media_type([header.as_bytes()], &[JSON]), None, "{header:?}");
+            assert_eq!(
+                negotiate_media_type([header.as_bytes()], &[JSON]),
+                None,
+                "{header:?}"
+            );
         }
     }
 
@@ -501,8 +571,12 @@ mod tests {
     fn the_most_specific_range_decides() {
         assert_eq!(page("text/*;q=0.1, text/markdown"), Some(MARKDOWN));
         assert_eq!(page("text/markdown;q=0, text/*"), Some(HTML));
-        assert_eq!(page("text/markdown;charset=UTF-8;q=0.9, text/html;q=0.5"), Some(MARKDOWN));
-        assert_eq!(page("text/markdown;charset=utf-8;q=0, text/markdown"), Some(HTML));
+        assert_eq!(
+            page("text/markdown;charset=UTF-8;q=0.9, text/html;q=0.5"),
+            Some(MARKDOWN)
+        );
+        assert_eq!(page("text/markdown;charset=utf-8;q=0, text/markdown"), None);
+        assert_eq!(page("text/markdown;charset=utf-8;q=0, text/*"), Some(HTML));
     }
 
     #[test]
@@ -517,13 +591,22 @@ mod tests {
 
     #[test]
     fn quoted_commas_do_not_split_members() {
-        assert_eq!(page(r#"text/markdown;charset="a,b", text/html;q=0.1"#), Some(HTML));
-        assert_eq!(page(r#"text/html;charset="utf-8";q=0.1, text/markdown"#), Some(MARKDOWN));
+        assert_eq!(
+            page(r#"text/markdown;charset="a,b", text/html;q=0.1"#),
+            Some(HTML)
+        );
+        assert_eq!(
+            page(r#"text/html;charset="utf-8";q=0.1, text/markdown"#),
+            Some(MARKDOWN)
+        );
     }
 
     #[test]
     fn accept_ext_after_the_weight_is_ignored() {
-        assert_eq!(page("text/markdown;q=0.9;ext=1, text/html;q=0.5"), Some(MARKDOWN));
+        assert_eq!(
+            page("text/markdown;q=0.9;ext=1, text/html;q=0.5"),
+            Some(MARKDOWN)
+        );
     }
 
     fn header_strategy() -> impl Strategy<Value = String> {
@@ -556,18 +639,28 @@ mod tests {
             let params: Vec<&str> = parts.collect();
             let q = match params.as_slice() {
                 [] => Some(1000),
-                [p] if p.len() > 2 && p[..2].eq_ignore_ascii_case("q=") => parse_quality(p[2..].as_bytes()),
+                [p] if p.len() > 2 && p[..2].eq_ignore_ascii_case("q=") => {
+                    parse_quality(&p.as_bytes()[2..])
+                }
                 _ => None,
             };
             let Some(q) = q else { continue };
-            let token = if token == "x-gzip" { "gzip".to_string() } else { token };
+            let token = if token == "x-gzip" {
+                "gzip".to_string()
+            } else {
+                token
+            };
             if token == "*" {
                 star.get_or_insert(q);
             } else if token == coding.token() {
                 named.get_or_insert(q);
             }
         }
-        named.or(star).unwrap_or(if coding == Coding::Identity { IMPLICIT_IDENTITY } else { 0 })
+        named.or(star).unwrap_or(if coding == Coding::Identity {
+            IMPLICIT_IDENTITY
+        } else {
+            0
+        })
     }
 
     proptest! {

@@ -30,7 +30,14 @@ pub fn respond(method: &Method, path: &str, headers: &HeaderMap) -> Response<Bod
         Method::GET => false,
         Method::HEAD => true,
         Method::OPTIONS => return options(path, headers),
-        _ => return failure(ErrorKind::MethodNotAllowed, table::error(ErrorKind::MethodNotAllowed), headers, false),
+        _ => {
+            return failure(
+                ErrorKind::MethodNotAllowed,
+                table::error(ErrorKind::MethodNotAllowed),
+                headers,
+                false,
+            )
+        }
     };
     match route(path) {
         Route::Found(resource) => found(resource, headers, head),
@@ -40,11 +47,25 @@ pub fn respond(method: &Method, path: &str, headers: &HeaderMap) -> Response<Bod
 
 /// 200, 304 or 406 for an existing resource.
 fn found(resource: &'static Resource, headers: &HeaderMap, head: bool) -> Response<Body> {
-    let not_acceptable = || failure(ErrorKind::NotAcceptable, table::error(ErrorKind::NotAcceptable), headers, head);
-    let accept = headers.get_all(header::ACCEPT).into_iter().map(HeaderValue::as_bytes);
-    let Some(chosen) = negotiate_media_type(accept, resource.media_types) else { return not_acceptable() };
+    let not_acceptable = || {
+        failure(
+            ErrorKind::NotAcceptable,
+            table::error(ErrorKind::NotAcceptable),
+            headers,
+            head,
+        )
+    };
+    let accept = headers
+        .get_all(header::ACCEPT)
+        .into_iter()
+        .map(HeaderValue::as_bytes);
+    let Some(chosen) = negotiate_media_type(accept, resource.media_types) else {
+        return not_acceptable();
+    };
     let representation = resource.representations[chosen];
-    let Some(variant) = choose_variant(representation, headers) else { return not_acceptable() };
+    let Some(variant) = choose_variant(representation, headers) else {
+        return not_acceptable();
+    };
     if is_fresh(variant, headers) {
         return not_modified(resource, variant);
     }
@@ -57,10 +78,17 @@ fn found(resource: &'static Resource, headers: &HeaderMap, head: bool) -> Respon
 
 /// An ErrorResponse. Its coding is negotiated, but a client that accepts
 /// none gets identity rather than a second error.
-fn failure(kind: ErrorKind, resource: &'static Resource, headers: &HeaderMap, head: bool) -> Response<Body> {
+fn failure(
+    kind: ErrorKind,
+    resource: &'static Resource,
+    headers: &HeaderMap,
+    head: bool,
+) -> Response<Body> {
     let representation = resource.representations[0];
-    let variant = choose_variant(representation, headers).unwrap_or_else(|| representation.identity());
-    let status = StatusCode::from_u16(kind.status()).expect("ErrorKind statuses are valid status codes");
+    let variant =
+        choose_variant(representation, headers).unwrap_or_else(|| representation.identity());
+    let status =
+        StatusCode::from_u16(kind.status()).expect("ErrorKind statuses are valid status codes");
     let mut response = assemble(status, resource, representation, variant, head);
     if kind == ErrorKind::MethodNotAllowed {
         response.headers_mut().insert(header::ALLOW, ALLOW);
@@ -81,10 +109,19 @@ fn options(path: &str, headers: &HeaderMap) -> Response<Body> {
     response
 }
 
-fn choose_variant(representation: &'static Representation, headers: &HeaderMap) -> Option<&'static Variant> {
-    let accept_encoding = headers.get_all(header::ACCEPT_ENCODING).into_iter().map(HeaderValue::as_bytes);
-    negotiate_encoding(accept_encoding, representation.variants.iter().map(|v| v.coding))
-        .map(|i| representation.variants[i])
+fn choose_variant(
+    representation: &'static Representation,
+    headers: &HeaderMap,
+) -> Option<&'static Variant> {
+    let accept_encoding = headers
+        .get_all(header::ACCEPT_ENCODING)
+        .into_iter()
+        .map(HeaderValue::as_bytes);
+    negotiate_encoding(
+        accept_encoding,
+        representation.variants.iter().map(|v| v.coding),
+    )
+    .map(|i| representation.variants[i])
 }
 
 /// RFC 9110 §13.2.2: `If-None-Match` decides when present; otherwise
@@ -92,11 +129,14 @@ fn choose_variant(representation: &'static Representation, headers: &HeaderMap) 
 fn is_fresh(variant: &Variant, headers: &HeaderMap) -> bool {
     let if_none_match = headers.get_all(header::IF_NONE_MATCH);
     if if_none_match.iter().next().is_some() {
-        return conditional::none_match(if_none_match.iter().map(HeaderValue::as_bytes), variant.etag.as_bytes());
+        return conditional::none_match(
+            if_none_match.iter().map(HeaderValue::as_bytes),
+            variant.etag.as_bytes(),
+        );
     }
-    headers
-        .get(header::IF_MODIFIED_SINCE)
-        .is_some_and(|since| conditional::not_modified_since(since.as_bytes(), table::LAST_MODIFIED_UNIX))
+    headers.get(header::IF_MODIFIED_SINCE).is_some_and(|since| {
+        conditional::not_modified_since(since.as_bytes(), table::LAST_MODIFIED_UNIX)
+    })
 }
 
 /// 304: the headers a 200 would carry that caches need (RFC 9110 §15.4.5), no content.
@@ -119,7 +159,11 @@ fn assemble(
     variant: &'static Variant,
     head: bool,
 ) -> Response<Body> {
-    let body = if head { Body::default() } else { Full::new(Bytes::from_static(variant.body)) };
+    let body = if head {
+        Body::default()
+    } else {
+        Full::new(Bytes::from_static(variant.body))
+    };
     let mut response = Response::new(body);
     *response.status_mut() = status;
     let headers = response.headers_mut();

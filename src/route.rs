@@ -37,7 +37,10 @@ pub fn route(path: &str) -> Route {
             return Route::Found(resource);
         }
     }
-    match decoded.strip_prefix(ENTRY_PREFIX).and_then(|rest| rest.strip_suffix(ENTRY_SUFFIX)) {
+    match decoded
+        .strip_prefix(ENTRY_PREFIX)
+        .and_then(|rest| rest.strip_suffix(ENTRY_SUFFIX))
+    {
         Some(name) => unknown_name(name),
         None => missing(ErrorKind::NotFound),
     }
@@ -133,7 +136,9 @@ pub fn suggest(name: &str, keys: &[&'static str]) -> Option<&'static str> {
     let mut tie = false;
     for &key in keys {
         let allowed = if key.len() <= 4 { 1 } else { 2 };
-        let Some(distance) = edit_distance(normal, key.as_bytes(), allowed) else { continue };
+        let Some(distance) = edit_distance(normal, key.as_bytes(), allowed) else {
+            continue;
+        };
         match best {
             Some((d, _)) if distance > d => {}
             Some((d, _)) if distance == d => tie = true,
@@ -163,7 +168,9 @@ fn edit_distance(a: &[u8], b: &[u8], limit: usize) -> Option<usize> {
         rows[current][0] = i;
         for j in 1..=b.len() {
             let cost = usize::from(a[i - 1] != b[j - 1]);
-            let mut d = (rows[before][j] + 1).min(rows[current][j - 1] + 1).min(rows[before][j - 1] + cost);
+            let mut d = (rows[before][j] + 1)
+                .min(rows[current][j - 1] + 1)
+                .min(rows[before][j - 1] + cost);
             if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
                 d = d.min(rows[previous][j - 2] + 1);
             }
@@ -186,7 +193,10 @@ mod tests {
 
     #[test]
     fn unreserved_escapes_are_decoded() {
-        assert_eq!(decode("/api/reference/%73elect.json"), "/api/reference/select.json");
+        assert_eq!(
+            decode("/api/reference/%73elect.json"),
+            "/api/reference/select.json"
+        );
         assert_eq!(decode("/%41%7a%2D%2e%5F%7E"), "/Az-._~");
     }
 
@@ -228,7 +238,11 @@ mod tests {
 
     #[test]
     fn distant_or_ambiguous_names_get_none() {
-        assert_eq!(suggest("mxn", &KEYS), None, "max and min are both one edit away");
+        assert_eq!(
+            suggest("mix", &KEYS),
+            None,
+            "max and min are both one edit away"
+        );
         assert_eq!(suggest("zzzzzz", &KEYS), None);
         assert_eq!(suggest("sel", &KEYS), None);
         assert_eq!(suggest(&"a".repeat(300), &KEYS), None);

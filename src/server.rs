@@ -18,7 +18,10 @@ use tokio::net::TcpListener;
 /// Serve connections from `listener` until `shutdown` completes, then drain.
 pub async fn run(listener: TcpListener, config: &Config, shutdown: impl Future<Output = ()>) {
     let mut builder = auto::Builder::new(TokioExecutor::new());
-    builder.http1().timer(TokioTimer::new()).header_read_timeout(config.header_read_timeout);
+    builder
+        .http1()
+        .timer(TokioTimer::new())
+        .header_read_timeout(config.header_read_timeout);
     builder.http2().timer(TokioTimer::new());
     let graceful = GracefulShutdown::new();
     tokio::pin!(shutdown);
@@ -38,7 +41,9 @@ pub async fn run(listener: TcpListener, config: &Config, shutdown: impl Future<O
         };
         // Responses are written whole; do not hold small ones back.
         let _ = stream.set_nodelay(true);
-        let connection = builder.serve_connection(TokioIo::new(stream), service_fn(service::serve)).into_owned();
+        let connection = builder
+            .serve_connection(TokioIo::new(stream), service_fn(service::serve))
+            .into_owned();
         let connection = graceful.watch(connection);
         tokio::spawn(async move {
             // A connection's error (a reset, a timeout, a protocol error) is its own.

@@ -69,7 +69,9 @@ pub fn resource(path: &str) -> Option<&'static Resource> {
 
 /// Every path the server answers with 200, with its resource.
 pub fn resources() -> impl Iterator<Item = (&'static str, &'static Resource)> {
-    generated::RESOURCES.entries().map(|(path, resource)| (*path, *resource))
+    generated::RESOURCES
+        .entries()
+        .map(|(path, resource)| (*path, *resource))
 }
 
 /// The ErrorResponse for `kind`.
@@ -120,7 +122,10 @@ mod tests {
             assert_eq!(resource.representations.len(), 1);
             let body = resource.representations[0].identity().body;
             let text = std::str::from_utf8(body).expect("UTF-8");
-            assert!(text.contains(&format!("\"code\":\"{}\"", kind.code())), "{text}");
+            assert!(
+                text.contains(&format!("\"code\":\"{}\"", kind.code())),
+                "{text}"
+            );
         }
     }
 
@@ -132,10 +137,16 @@ mod tests {
                 assert!(!std::ptr::eq(resource, error(kind)), "{kind:?} {key}");
                 let body = resource.representations[0].identity().body;
                 let text = std::str::from_utf8(body).expect("UTF-8");
-                assert!(text.contains(&format!("/api/reference/{key}.json")), "{text}");
+                assert!(
+                    text.contains(&format!("/api/reference/{key}.json")),
+                    "{text}"
+                );
             }
         }
-        assert!(std::ptr::eq(error_suggesting(ErrorKind::NotFound, "select"), error(ErrorKind::NotFound)));
+        assert!(std::ptr::eq(
+            error_suggesting(ErrorKind::NotFound, "select"),
+            error(ErrorKind::NotFound)
+        ));
         assert!(std::ptr::eq(
             error_suggesting(ErrorKind::ReferenceNotFound, &"x".repeat(80)),
             error(ErrorKind::ReferenceNotFound)
@@ -153,12 +164,23 @@ mod tests {
                 let identity = representation.identity();
                 let mut sizes = representation.variants.iter().map(|v| v.body.len());
                 let mut previous = 0;
-                assert!(sizes.all(|s| std::mem::replace(&mut previous, s) <= s), "smallest first");
+                assert!(
+                    sizes.all(|s| std::mem::replace(&mut previous, s) <= s),
+                    "smallest first"
+                );
                 for variant in representation.variants {
-                    assert_eq!(variant.content_length, variant.body.len().to_string().as_str());
-                    assert!(variant.coding == Coding::Identity || variant.body.len() < identity.body.len());
+                    assert_eq!(
+                        variant.content_length,
+                        variant.body.len().to_string().as_str()
+                    );
+                    assert!(
+                        variant.coding == Coding::Identity
+                            || variant.body.len() < identity.body.len()
+                    );
                     let etag = variant.etag.to_str().expect("ASCII");
-                    assert!(etag.starts_with('"') && etag.ends_with('"') && !etag.starts_with("W/"));
+                    assert!(
+                        etag.starts_with('"') && etag.ends_with('"') && !etag.starts_with("W/")
+                    );
                 }
             }
         }

@@ -21,8 +21,17 @@ pub const FACTS: [Fact; 24] = [
         ],
         labels: &[
             &["table [string]", "columns [array/string]"],
-            &["table [string]", "columns [array/string]", "where [array] (optional)"],
-            &["table [string]", "join [array]", "columns [array/string]", "where [array] (optional)"],
+            &[
+                "table [string]",
+                "columns [array/string]",
+                "where [array] (optional)",
+            ],
+            &[
+                "table [string]",
+                "join [array]",
+                "columns [array/string]",
+                "where [array] (optional)",
+            ],
         ],
         returns_type: Some("[array]"),
         has_note: true,
@@ -51,14 +60,22 @@ pub const FACTS: [Fact; 24] = [
     Fact {
         key: "replace",
         signatures: &["replace($table, $columns, $where)"],
-        labels: &[&["table [string]", "columns [array]", "where [array] (optional)"]],
+        labels: &[&[
+            "table [string]",
+            "columns [array]",
+            "where [array] (optional)",
+        ]],
         returns_type: Some("[handle]"),
         has_note: true,
     },
     Fact {
         key: "create",
         signatures: &["create($table, $columns, $options)"],
-        labels: &[&["table [string]", "columns [array]", "options [array/string] (optional)"]],
+        labels: &[&[
+            "table [string]",
+            "columns [array]",
+            "options [array/string] (optional)",
+        ]],
         returns_type: Some("[handle]"),
         has_note: false,
     },
@@ -71,10 +88,22 @@ pub const FACTS: [Fact; 24] = [
     },
     Fact {
         key: "get",
-        signatures: &["get($table, $columns, $where)", "get($table, $join, $columns, $where)"],
+        signatures: &[
+            "get($table, $columns, $where)",
+            "get($table, $join, $columns, $where)",
+        ],
         labels: &[
-            &["table [string]", "columns [string/array]", "where [array] (optional)"],
-            &["table [string]", "join [array]", "columns [string/array]", "where [array] (optional)"],
+            &[
+                "table [string]",
+                "columns [string/array]",
+                "where [array] (optional)",
+            ],
+            &[
+                "table [string]",
+                "join [array]",
+                "columns [string/array]",
+                "where [array] (optional)",
+            ],
         ],
         returns_type: Some("[mixed]"),
         has_note: false,
@@ -91,60 +120,128 @@ pub const FACTS: [Fact; 24] = [
     },
     Fact {
         key: "count",
-        signatures: &["count($table, $where)", "count($table, $join, $column, $where)"],
+        signatures: &[
+            "count($table, $where)",
+            "count($table, $join, $column, $where)",
+        ],
         labels: &[
             &["table [string]", "where [array] (optional)"],
-            &["table [string]", "join [array]", "column [string]", "where [array] (optional)"],
+            &[
+                "table [string]",
+                "join [array]",
+                "column [string]",
+                "where [array] (optional)",
+            ],
         ],
         returns_type: Some("[int]"),
         has_note: true,
     },
     Fact {
         key: "max",
-        signatures: &["max($table, $column, $where)", "max($table, $join, $column, $where)"],
+        signatures: &[
+            "max($table, $column, $where)",
+            "max($table, $join, $column, $where)",
+        ],
         labels: &[
-            &["table [string]", "column [string]", "where [array] (optional)"],
-            &["table [string]", "join [array]", "column [string]", "where [array] (optional)"],
+            &[
+                "table [string]",
+                "column [string]",
+                "where [array] (optional)",
+            ],
+            &[
+                "table [string]",
+                "join [array]",
+                "column [string]",
+                "where [array] (optional)",
+            ],
         ],
         returns_type: Some("[mixed]"),
         has_note: false,
     },
     Fact {
         key: "min",
-        signatures: &["min($table, $column, $where)", "min($table, $join, $column, $where)"],
+        signatures: &[
+            "min($table, $column, $where)",
+            "min($table, $join, $column, $where)",
+        ],
         labels: &[
-            &["table [string]", "column [string]", "where [array] (optional)"],
-            &["table [string]", "join [array]", "column [string]", "where [array] (optional)"],
+            &[
+                "table [string]",
+                "column [string]",
+                "where [array] (optional)",
+            ],
+            &[
+                "table [string]",
+                "join [array]",
+                "column [string]",
+                "where [array] (optional)",
+            ],
         ],
         returns_type: Some("[mixed]"),
         has_note: false,
     },
     Fact {
         key: "avg",
-        signatures: &["avg($table, $column, $where)", "avg($table, $join, $column, $where)"],
+        signatures: &[
+            "avg($table, $column, $where)",
+            "avg($table, $join, $column, $where)",
+        ],
         labels: &[
-            &["table [string]", "column [string]", "where [array] (optional)"],
-            &["table [string]", "join [array]", "column [string]", "where [array] (optional)"],
+            &[
+                "table [string]",
+                "column [string]",
+                "where [array] (optional)",
+            ],
+            &[
+                "table [string]",
+                "join [array]",
+                "column [string]",
+                "where [array] (optional)",
+            ],
         ],
         returns_type: Some("[mixed]"),
         has_note: false,
     },
     Fact {
         key: "sum",
-        signatures: &["sum($table, $column, $where)", "sum($table, $join, $column, $where)"],
+        signatures: &[
+            "sum($table, $column, $where)",
+            "sum($table, $join, $column, $where)",
+        ],
         labels: &[
-            &["table [string]", "column [string]", "where [array] (optional)"],
-            &["table [string]", "join [array]", "column [string]", "where [array] (optional)"],
+            &[
+                "table [string]",
+                "column [string]",
+                "where [array] (optional)",
+            ],
+            &[
+                "table [string]",
+                "join [array]",
+                "column [string]",
+                "where [array] (optional)",
+            ],
         ],
         returns_type: Some("[mixed]"),
         has_note: false,
     },
     Fact {
         key: "rand",
-        signatures: &["rand($table, $columns, $where)", "rand($table, $join, $columns, $where)"],
+        signatures: &[
+            "rand($table, $columns, $where)",
+            "rand($table, $join, $columns, $where)",
+        ],
         labels: &[
-            &["table [string]", "columns [string/array]", "where [array] (optional)"],
-            &["table [string]", "join [array]", "columns [string/array]", "where [array] (optional)"],
+            &[
+                "table [string]",
+                "columns [string/array]",
+                "where [array] (optional)",
+            ],
+            &[
+                "table [string]",
+                "join [array]",
+                "columns [string/array]",
+                "where [array] (optional)",
+            ],
         ],
         returns_type: Some("[array]"),
         has_note: false,

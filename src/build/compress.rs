@@ -24,7 +24,9 @@ pub fn variants(body: &[u8]) -> Vec<(Coding, Vec<u8>)> {
 /// Brotli, quality 11, window fitted to the body (RFC 7932).
 pub fn brotli(body: &[u8]) -> Vec<u8> {
     // A window of 2^lgwin − 16 bytes; 10 is the smallest brotli allows.
-    let lgwin = (10..24).find(|&w| (1usize << w) - 16 >= body.len()).unwrap_or(24);
+    let lgwin = (10..24)
+        .find(|&w| (1usize << w) - 16 >= body.len())
+        .unwrap_or(24);
     let params = brotli::enc::BrotliEncoderParams {
         quality: 11,
         lgwin,
@@ -32,13 +34,18 @@ pub fn brotli(body: &[u8]) -> Vec<u8> {
         ..Default::default()
     };
     let mut out = Vec::new();
-    brotli::BrotliCompress(&mut &body[..], &mut out, &params).expect("compressing into memory cannot fail");
+    brotli::BrotliCompress(&mut &body[..], &mut out, &params)
+        .expect("compressing into memory cannot fail");
     out
 }
 
 /// gzip at level 9, with a zero mtime so builds are reproducible (RFC 1952).
 pub fn gzip(body: &[u8]) -> Vec<u8> {
-    let mut encoder = flate2::GzBuilder::new().mtime(0).write(Vec::new(), flate2::Compression::best());
-    encoder.write_all(body).expect("writing into memory cannot fail");
+    let mut encoder = flate2::GzBuilder::new()
+        .mtime(0)
+        .write(Vec::new(), flate2::Compression::best());
+    encoder
+        .write_all(body)
+        .expect("writing into memory cannot fail");
     encoder.finish().expect("writing into memory cannot fail")
 }

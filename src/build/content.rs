@@ -80,7 +80,11 @@ impl fmt::Display for ContentError {
 }
 
 fn fail<T>(file: &str, field: &str, problem: impl Into<String>) -> Result<T, ContentError> {
-    Err(ContentError { file: file.to_string(), field: field.to_string(), problem: problem.into() })
+    Err(ContentError {
+        file: file.to_string(),
+        field: field.to_string(),
+        problem: problem.into(),
+    })
 }
 
 /// Validate the base URL: absolute `http` or `https`, with a host, without a
@@ -88,10 +92,18 @@ fn fail<T>(file: &str, field: &str, problem: impl Into<String>) -> Result<T, Con
 pub fn base_url(value: &str) -> Result<String, ContentError> {
     let file = "REFSERVE_BASE_URL";
     let Some((scheme, rest)) = value.split_once("://") else {
-        return fail(file, "", format!("`{value}` is not an absolute URL (http:// or https://)"));
+        return fail(
+            file,
+            "",
+            format!("`{value}` is not an absolute URL (http:// or https://)"),
+        );
     };
     if scheme != "http" && scheme != "https" {
-        return fail(file, "", format!("`{value}`: the scheme must be http or https"));
+        return fail(
+            file,
+            "",
+            format!("`{value}`: the scheme must be http or https"),
+        );
     }
     let host = rest.split('/').next().unwrap_or_default();
     if host.is_empty() || host.starts_with(':') {
@@ -101,14 +113,22 @@ pub fn base_url(value: &str) -> Result<String, ContentError> {
         return fail(file, "", format!("`{value}` must not end with a slash"));
     }
     if value.contains(['?', '#']) || value.chars().any(|c| c.is_whitespace() || c.is_control()) {
-        return fail(file, "", format!("`{value}` must not hold a query, a fragment or spaces"));
+        return fail(
+            file,
+            "",
+            format!("`{value}` must not hold a query, a fragment or spaces"),
+        );
     }
     Ok(value.to_string())
 }
 
 /// Load and validate the whole of `content/` under `root` (the crate root).
 /// `last_modified` overrides the date in `catalog.json` (from `SOURCE_DATE_EPOCH`).
-pub fn load(root: &Path, base_url: String, last_modified: Option<u64>) -> Result<Catalog, ContentError> {
+pub fn load(
+    root: &Path,
+    base_url: String,
+    last_modified: Option<u64>,
+) -> Result<Catalog, ContentError> {
     let catalog_file = "content/catalog.json";
     let catalog = read_json(root, catalog_file)?;
     let catalog = as_object(&catalog, catalog_file, "")?;
@@ -128,9 +148,15 @@ pub fn load(root: &Path, base_url: String, last_modified: Option<u64>) -> Result
     let mut entries = Vec::with_capacity(keys.len());
     for (i, key) in keys.iter().enumerate() {
         let field = format!("entries[{i}]");
-        let Some(key) = key.as_str() else { return fail(catalog_file, &field, "must be a string") };
+        let Some(key) = key.as_str() else {
+            return fail(catalog_file, &field, "must be a string");
+        };
         if !is_key(key) {
-            return fail(catalog_file, &field, format!("`{key}` does not match ^[a-z]+$"));
+            return fail(
+                catalog_file,
+                &field,
+                format!("`{key}` does not match ^[a-z]+$"),
+            );
         }
         if entries.iter().any(|e: &Entry| e.key == key) {
             return fail(catalog_file, &field, format!("`{key}` is listed twice"));
@@ -139,7 +165,11 @@ pub fn load(root: &Path, base_url: String, last_modified: Option<u64>) -> Result
         let value = read_json(root, &file)?;
         let entry = parse_entry(&file, &value)?;
         if entry.key != key {
-            return fail(&file, "key", format!("`{}` differs from the file name `{key}`", entry.key));
+            return fail(
+                &file,
+                "key",
+                format!("`{}` differs from the file name `{key}`", entry.key),
+            );
         }
         entries.push(entry);
     }
@@ -147,13 +177,21 @@ pub fn load(root: &Path, base_url: String, last_modified: Option<u64>) -> Result
         return fail(
             catalog_file,
             "entries",
-            format!("lists {} entries; the catalog has exactly {CATALOG_SIZE}", entries.len()),
+            format!(
+                "lists {} entries; the catalog has exactly {CATALOG_SIZE}",
+                entries.len()
+            ),
         );
     }
     unlisted_files(root, &entries)?;
     let errors_file = "content/errors.json";
     let errors = parse_errors(errors_file, &read_json(root, errors_file)?)?;
-    Ok(Catalog { base_url, last_modified, entries, errors })
+    Ok(Catalog {
+        base_url,
+        last_modified,
+        entries,
+        errors,
+    })
 }
 
 /// A file in `content/entries/` that `catalog.json` does not list is an error.
@@ -164,21 +202,32 @@ fn unlisted_files(root: &Path, entries: &[Entry]) -> Result<(), ContentError> {
         field: String::new(),
         problem: format!("cannot list: {e}"),
     })?;
-    let mut names: Vec<String> =
-        listing.filter_map(Result::ok).map(|e| e.file_name().to_string_lossy().into_owned()).collect();
+    let mut names: Vec<String> = listing
+        .filter_map(Result::ok)
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
     names.sort();
     for name in names {
-        let listed = name.strip_suffix(".json").is_some_and(|k| entries.iter().any(|e| e.key == k));
+        let listed = name
+            .strip_suffix(".json")
+            .is_some_and(|k| entries.iter().any(|e| e.key == k));
         if !listed {
-            return fail(&format!("content/entries/{name}"), "", "is not listed in content/catalog.json `entries`");
+            return fail(
+                &format!("content/entries/{name}"),
+                "",
+                "is not listed in content/catalog.json `entries`",
+            );
         }
     }
     Ok(())
 }
 
 fn read_json(root: &Path, file: &str) -> Result<Value, ContentError> {
-    let text = std::fs::read_to_string(root.join(file))
-        .map_err(|e| ContentError { file: file.into(), field: String::new(), problem: format!("cannot read: {e}") })?;
+    let text = std::fs::read_to_string(root.join(file)).map_err(|e| ContentError {
+        file: file.into(),
+        field: String::new(),
+        problem: format!("cannot read: {e}"),
+    })?;
     serde_json::from_str(&text).map_err(|e| ContentError {
         file: file.into(),
         field: String::new(),
@@ -189,7 +238,19 @@ fn read_json(root: &Path, file: &str) -> Result<Value, ContentError> {
 /// Parse and validate one entry file.
 pub fn parse_entry(file: &str, value: &Value) -> Result<Entry, ContentError> {
     let object = as_object(value, file, "")?;
-    known_fields(object, file, &["key", "name", "description", "signature", "parameters", "returns", "note"])?;
+    known_fields(
+        object,
+        file,
+        &[
+            "key",
+            "name",
+            "description",
+            "signature",
+            "parameters",
+            "returns",
+            "note",
+        ],
+    )?;
     let key = string(object, file, "key")?;
     if !is_key(&key) {
         return fail(file, "key", format!("`{key}` does not match ^[a-z]+$"));
@@ -215,18 +276,29 @@ pub fn parse_entry(file: &str, value: &Value) -> Result<Entry, ContentError> {
             })
             .collect::<Result<_, _>>()?,
         Some(Value::Array(_)) => {
-            return fail(file, "signature", "an array needs two or more call forms; write one form as a string")
+            return fail(
+                file,
+                "signature",
+                "an array needs two or more call forms; write one form as a string",
+            )
         }
         Some(_) => return fail(file, "signature", "must be a string or an array of strings"),
         None => return fail(file, "signature", "is required"),
     };
     for (i, signature) in signatures.iter().enumerate() {
-        let field = if signatures.len() == 1 { "signature".to_string() } else { format!("signature[{i}]") };
+        let field = if signatures.len() == 1 {
+            "signature".to_string()
+        } else {
+            format!("signature[{i}]")
+        };
         check_signature(file, &field, signature, &key)?;
     }
     let parameters = match object.get("parameters") {
         None => {
-            if let Some(i) = signatures.iter().position(|s| !signature_params(s).is_empty()) {
+            if let Some(i) = signatures
+                .iter()
+                .position(|s| !signature_params(s).is_empty())
+            {
                 return fail(
                     file,
                     "parameters",
@@ -235,14 +307,20 @@ pub fn parse_entry(file: &str, value: &Value) -> Result<Entry, ContentError> {
             }
             None
         }
-        Some(Value::Object(labels)) if signatures.len() == 1 => {
-            Some(vec![parameter_list(file, "parameters", labels, &signatures[0])?])
-        }
+        Some(Value::Object(labels)) if signatures.len() == 1 => Some(vec![parameter_list(
+            file,
+            "parameters",
+            labels,
+            &signatures[0],
+        )?]),
         Some(Value::Object(_)) => {
             return fail(
                 file,
                 "parameters",
-                format!("must be an array of {} objects, one per signature", signatures.len()),
+                format!(
+                    "must be an array of {} objects, one per signature",
+                    signatures.len()
+                ),
             )
         }
         Some(Value::Array(lists)) if signatures.len() > 1 => {
@@ -250,20 +328,39 @@ pub fn parse_entry(file: &str, value: &Value) -> Result<Entry, ContentError> {
                 return fail(
                     file,
                     "parameters",
-                    format!("has {} objects for {} signatures; give one per signature", lists.len(), signatures.len()),
+                    format!(
+                        "has {} objects for {} signatures; give one per signature",
+                        lists.len(),
+                        signatures.len()
+                    ),
                 );
             }
             let mut all = Vec::with_capacity(lists.len());
             for (i, (list, signature)) in lists.iter().zip(&signatures).enumerate() {
                 let field = format!("parameters[{i}]");
-                all.push(parameter_list(file, &field, as_object(list, file, &field)?, signature)?);
+                all.push(parameter_list(
+                    file,
+                    &field,
+                    as_object(list, file, &field)?,
+                    signature,
+                )?);
             }
             Some(all)
         }
         Some(Value::Array(_)) => {
-            return fail(file, "parameters", "must be an object: the entry has a single signature")
+            return fail(
+                file,
+                "parameters",
+                "must be an object: the entry has a single signature",
+            )
         }
-        Some(_) => return fail(file, "parameters", "must be an object or an array of objects"),
+        Some(_) => {
+            return fail(
+                file,
+                "parameters",
+                "must be an object or an array of objects",
+            )
+        }
     };
     let returns = optional_string(object, file, "returns")?;
     if let Some(returns) = &returns {
@@ -271,7 +368,15 @@ pub fn parse_entry(file: &str, value: &Value) -> Result<Entry, ContentError> {
         let typed = returns.strip_prefix('[').and_then(|r| r.split_once(']'));
         match typed {
             Some((ty, _)) if is_type(ty) => {}
-            _ => return fail(file, "returns", format!("`{returns}` must start with the type in square brackets, like `[array] …`")),
+            _ => {
+                return fail(
+                    file,
+                    "returns",
+                    format!(
+                        "`{returns}` must start with the type in square brackets, like `[array] …`"
+                    ),
+                )
+            }
         }
     }
     let note = optional_string(object, file, "note")?;
@@ -279,20 +384,53 @@ pub fn parse_entry(file: &str, value: &Value) -> Result<Entry, ContentError> {
         one_line(file, "note", note)?;
         only_code_tags(file, "note", note)?;
     }
-    Ok(Entry { key, name, description, signatures, parameters, returns, note })
+    Ok(Entry {
+        key,
+        name,
+        description,
+        signatures,
+        parameters,
+        returns,
+        note,
+    })
 }
 
 /// `<name>(<$a>, <$b>)` or `Class::<name>(…)`, naming this entry.
-fn check_signature(file: &str, field: &str, signature: &str, key: &str) -> Result<(), ContentError> {
+fn check_signature(
+    file: &str,
+    field: &str,
+    signature: &str,
+    key: &str,
+) -> Result<(), ContentError> {
     let call = signature.rsplit("::").next().unwrap_or(signature);
-    let well_formed = call.strip_prefix(key).and_then(|r| r.strip_prefix('(')).and_then(|r| r.strip_suffix(')'));
+    let well_formed = call
+        .strip_prefix(key)
+        .and_then(|r| r.strip_prefix('('))
+        .and_then(|r| r.strip_suffix(')'));
     let Some(arguments) = well_formed else {
-        return fail(file, field, format!("`{signature}` must read `{key}($a, $b)`"));
+        return fail(
+            file,
+            field,
+            format!("`{signature}` must read `{key}($a, $b)`"),
+        );
     };
     let names = signature_params(signature);
-    let listed = arguments.split(',').map(str::trim).filter(|a| !a.is_empty()).count();
-    if listed != names.len() || arguments.split(',').map(str::trim).any(|a| !a.is_empty() && !a.starts_with('$')) {
-        return fail(file, field, format!("`{signature}`: every argument must be a `$name`"));
+    let listed = arguments
+        .split(',')
+        .map(str::trim)
+        .filter(|a| !a.is_empty())
+        .count();
+    if listed != names.len()
+        || arguments
+            .split(',')
+            .map(str::trim)
+            .any(|a| !a.is_empty() && !a.starts_with('$'))
+    {
+        return fail(
+            file,
+            field,
+            format!("`{signature}`: every argument must be a `$name`"),
+        );
     }
     Ok(())
 }
@@ -302,7 +440,11 @@ pub fn signature_params(signature: &str) -> Vec<&str> {
     signature
         .split('$')
         .skip(1)
-        .map(|rest| rest.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).next().unwrap_or_default())
+        .map(|rest| {
+            rest.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .next()
+                .unwrap_or_default()
+        })
         .collect()
 }
 
@@ -319,12 +461,22 @@ fn parameter_list(
     for (label, description) in labels {
         let here = format!("{field}.{label}");
         let Some(name) = label_name(label) else {
-            return fail(file, &here, "the label must read `<name> [<type>]`, optionally followed by ` (optional)`");
+            return fail(
+                file,
+                &here,
+                "the label must read `<name> [<type>]`, optionally followed by ` (optional)`",
+            );
         };
         if !expected.contains(&name) {
-            return fail(file, &here, format!("names no `${name}` of signature `{signature}`"));
+            return fail(
+                file,
+                &here,
+                format!("names no `${name}` of signature `{signature}`"),
+            );
         }
-        let Some(description) = description.as_str() else { return fail(file, &here, "must be a string") };
+        let Some(description) = description.as_str() else {
+            return fail(file, &here, "must be a string");
+        };
         if description.trim().is_empty() {
             return fail(file, &here, "must describe the parameter");
         }
@@ -334,8 +486,16 @@ fn parameter_list(
     }
     let names: Vec<&str> = list.iter().filter_map(|(l, _)| label_name(l)).collect();
     if names != expected {
-        let expected = expected.iter().map(|n| format!("${n}")).collect::<Vec<_>>().join(", ");
-        return fail(file, field, format!("must describe {expected} of `{signature}`, in that order"));
+        let expected = expected
+            .iter()
+            .map(|n| format!("${n}"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        return fail(
+            file,
+            field,
+            format!("must describe {expected} of `{signature}`, in that order"),
+        );
     }
     Ok(list)
 }
@@ -346,13 +506,16 @@ fn label_name(label: &str) -> Option<&str> {
     let (name, ty) = rest.split_once(" [")?;
     let ty = ty.strip_suffix(']')?;
     let name_ok = name.starts_with(|c: char| c.is_ascii_lowercase())
-        && name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
+        && name
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
     (name_ok && is_type(ty)).then_some(name)
 }
 
 /// `type` or `type/type/…`, each a word.
 fn is_type(ty: &str) -> bool {
-    ty.split('/').all(|t| !t.is_empty() && t.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
+    ty.split('/')
+        .all(|t| !t.is_empty() && t.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
 }
 
 /// `^[a-z]+$`.
@@ -365,9 +528,11 @@ fn parse_errors(file: &str, value: &Value) -> Result<Vec<ErrorText>, ContentErro
     let mut texts = Vec::with_capacity(object.len());
     for (code, text) in object {
         let text = as_object(text, file, code)?;
-        known_fields(text, file, &["message", "hint", "hint_suggesting"]).map_err(|e| ContentError {
-            field: format!("{code}.{}", e.field),
-            ..e
+        known_fields(text, file, &["message", "hint", "hint_suggesting"]).map_err(|e| {
+            ContentError {
+                field: format!("{code}.{}", e.field),
+                ..e
+            }
         })?;
         let field = |name: &str| format!("{code}.{name}");
         let get = |name: &str| -> Result<Option<String>, ContentError> {
@@ -380,14 +545,23 @@ fn parse_errors(file: &str, value: &Value) -> Result<Vec<ErrorText>, ContentErro
                 Some(_) => fail(file, &field(name), "must be a non-empty string"),
             }
         };
-        let required = |name: &str| get(name)?.ok_or_else(|| ContentError {
-            file: file.into(),
-            field: field(name),
-            problem: "is required".into(),
-        });
+        let required = |name: &str| {
+            get(name)?.ok_or_else(|| ContentError {
+                file: file.into(),
+                field: field(name),
+                problem: "is required".into(),
+            })
+        };
         let hint_suggesting = get("hint_suggesting")?;
-        if hint_suggesting.as_ref().is_some_and(|h| !h.contains("{key}")) {
-            return fail(file, &field("hint_suggesting"), "must contain `{key}` where the suggested key goes");
+        if hint_suggesting
+            .as_ref()
+            .is_some_and(|h| !h.contains("{key}"))
+        {
+            return fail(
+                file,
+                &field("hint_suggesting"),
+                "must contain `{key}` where the suggested key goes",
+            );
         }
         texts.push(ErrorText {
             code: code.clone(),
@@ -399,7 +573,11 @@ fn parse_errors(file: &str, value: &Value) -> Result<Vec<ErrorText>, ContentErro
     Ok(texts)
 }
 
-fn as_object<'v>(value: &'v Value, file: &str, field: &str) -> Result<&'v Map<String, Value>, ContentError> {
+fn as_object<'v>(
+    value: &'v Value,
+    file: &str,
+    field: &str,
+) -> Result<&'v Map<String, Value>, ContentError> {
     value.as_object().ok_or_else(|| ContentError {
         file: file.into(),
         field: field.into(),
@@ -407,9 +585,17 @@ fn as_object<'v>(value: &'v Value, file: &str, field: &str) -> Result<&'v Map<St
     })
 }
 
-fn known_fields(object: &Map<String, Value>, file: &str, known: &[&str]) -> Result<(), ContentError> {
+fn known_fields(
+    object: &Map<String, Value>,
+    file: &str,
+    known: &[&str],
+) -> Result<(), ContentError> {
     match object.keys().find(|k| !known.contains(&k.as_str())) {
-        Some(unknown) => fail(file, unknown, format!("is not a known field (known: {})", known.join(", "))),
+        Some(unknown) => fail(
+            file,
+            unknown,
+            format!("is not a known field (known: {})", known.join(", ")),
+        ),
         None => Ok(()),
     }
 }
@@ -418,7 +604,11 @@ fn string(object: &Map<String, Value>, file: &str, field: &str) -> Result<String
     optional_string(object, file, field)?.map_or_else(|| fail(file, field, "is required"), Ok)
 }
 
-fn optional_string(object: &Map<String, Value>, file: &str, field: &str) -> Result<Option<String>, ContentError> {
+fn optional_string(
+    object: &Map<String, Value>,
+    file: &str,
+    field: &str,
+) -> Result<Option<String>, ContentError> {
     match object.get(field) {
         None => Ok(None),
         Some(Value::String(s)) if !s.trim().is_empty() => Ok(Some(s.clone())),
@@ -429,7 +619,11 @@ fn optional_string(object: &Map<String, Value>, file: &str, field: &str) -> Resu
 
 fn one_line(file: &str, field: &str, text: &str) -> Result<(), ContentError> {
     if text.contains(['\n', '\r']) || text != text.trim() {
-        return fail(file, field, "must be one line without leading or trailing spaces");
+        return fail(
+            file,
+            field,
+            "must be one line without leading or trailing spaces",
+        );
     }
     Ok(())
 }

@@ -9,7 +9,11 @@ use serde_json::{json, Map, Value};
 
 /// `GET /api/reference.json`: `{"data": [Reference…], "meta": {"count": 24}}`.
 pub fn collection(catalog: &Catalog) -> String {
-    let data: Vec<Value> = catalog.entries.iter().map(|e| reference(catalog, e)).collect();
+    let data: Vec<Value> = catalog
+        .entries
+        .iter()
+        .map(|e| reference(catalog, e))
+        .collect();
     finish(&json!({ "data": data, "meta": { "count": catalog.entries.len() } }))
 }
 
@@ -38,7 +42,13 @@ pub fn reference(catalog: &Catalog, entry: &Entry) -> Value {
     if let Some(lists) = &entry.parameters {
         let objects: Vec<Value> = lists
             .iter()
-            .map(|list| Value::Object(list.iter().map(|(label, text)| (label.clone(), json!(text))).collect()))
+            .map(|list| {
+                Value::Object(
+                    list.iter()
+                        .map(|(label, text)| (label.clone(), json!(text)))
+                        .collect(),
+                )
+            })
             .collect();
         let parameters = match <[Value; 1]>::try_from(objects) {
             Ok([one]) => one,
@@ -52,7 +62,10 @@ pub fn reference(catalog: &Catalog, entry: &Entry) -> Value {
     if let Some(note) = &entry.note {
         object.insert("note".into(), json!(note));
     }
-    object.insert("documentation_url".into(), json!(documentation_url(catalog, entry)));
+    object.insert(
+        "documentation_url".into(),
+        json!(documentation_url(catalog, entry)),
+    );
     object.insert("desc".into(), json!(entry.description));
     object.insert("url".into(), json!(page_path(entry)));
     Value::Object(object)

@@ -27,7 +27,11 @@ pub struct Media {
 
 impl Media {
     /// `application/json` (UTF-8 by definition, RFC 8259: no charset parameter).
-    pub const JSON: Media = Media { kind: "application", subtype: "json", charset: None };
+    pub const JSON: Media = Media {
+        kind: "application",
+        subtype: "json",
+        charset: None,
+    };
 
     /// The `Content-Type` value.
     pub fn content_type(&self) -> String {
@@ -57,9 +61,15 @@ pub fn resources(catalog: &Catalog) -> Vec<Resource> {
         representations: vec![(Media::JSON, body)],
         cache_control: CACHE_CONTROL,
     };
-    let mut all = vec![json("/api/reference.json".into(), render_json::collection(catalog))];
+    let mut all = vec![json(
+        "/api/reference.json".into(),
+        render_json::collection(catalog),
+    )];
     for entry in &catalog.entries {
-        all.push(json(format!("/api/reference/{}.json", entry.key), render_json::single(catalog, entry)));
+        all.push(json(
+            format!("/api/reference/{}.json", entry.key),
+            render_json::single(catalog, entry),
+        ));
     }
     all
 }
@@ -68,7 +78,11 @@ pub fn resources(catalog: &Catalog) -> Vec<Resource> {
 /// codes whose hint can suggest a close key (`reference_not_found/select`).
 pub fn errors(catalog: &Catalog) -> Result<Vec<Resource>, ContentError> {
     let file = "content/errors.json";
-    if let Some(extra) = catalog.errors.iter().find(|t| !ErrorKind::ALL.iter().any(|k| k.code() == t.code)) {
+    if let Some(extra) = catalog
+        .errors
+        .iter()
+        .find(|t| !ErrorKind::ALL.iter().any(|k| k.code() == t.code))
+    {
         return Err(ContentError {
             file: file.into(),
             field: extra.code.clone(),
@@ -86,13 +100,19 @@ pub fn errors(catalog: &Catalog) -> Result<Vec<Resource>, ContentError> {
         };
         let error = |id: String, hint: &str| Resource {
             id,
-            representations: vec![(Media::JSON, render_json::error(kind.code(), &text.message, hint))],
+            representations: vec![(
+                Media::JSON,
+                render_json::error(kind.code(), &text.message, hint),
+            )],
             cache_control: kind.cache_control(),
         };
         all.push(error(kind.code().into(), &text.hint));
         if let Some(template) = &text.hint_suggesting {
             for entry in &catalog.entries {
-                all.push(error(format!("{}/{}", kind.code(), entry.key), &template.replace("{key}", &entry.key)));
+                all.push(error(
+                    format!("{}/{}", kind.code(), entry.key),
+                    &template.replace("{key}", &entry.key),
+                ));
             }
         }
     }

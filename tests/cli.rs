@@ -1,0 +1,96 @@
+//! The binary itself: flags, the startup line, and shutdown on a signal.
+
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+
+const BINARY: &str = env!("CARGO_BIN_EXE_refserve");
+
+fn run(args: &[&str]) -> std::process::Output {
+    Command::new(BINARY)
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+#[test]
+fn help_documents_every_flag() {
+    let output = run(&["--help"]);
+    assert!(output.status.success());
+    let text = String::from_utf8_lossy(&output.stdout);
+    for flag in [
+        "--addr",
+        "REFSERVE_ADDR",
+        "--header-read-timeout",
+        "--shutdown-timeout",
+        "--version",
+        "REFSERVE_BASE_URL",
+    ] {
+        assert!(text.contains(flag), "{flag} missing from:\n{text}");
+    }
+}
+
+#[test]
+fn version_prints_the_crate_version() {
+    let output = run(&["--version"]);
+    assert_eq!(
+        String::from_utf8_lossy(&output.stdout).trim(),
+        format!("refserve {}", env!("CARGO_PKG_VERSION"))
+    );
+}
+
+#[test]
+fn bad_flags_exit_2_with_a_message() {
+    let output = run(&["--addr", "nowhere"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("`nowhere` is not an address"));
+}
+
+/// Start the binary on a free port; returns it and the address from its startup line.
+fn spawn(extra: &[&str]) -> (Child, String, BufReader<std::process::ChildStderr>) {
+    let mut child = Command::new(BINARY)
+        .args(["--addr", "127.0.0.1:0"])
+        .args(extra)
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let mut stderr = BufReader::new(child.stderr.take().expect("piped"));
+    let mut line = String::new();
+    stderr.read_line(&mut line).expect("a startup line");
+    assert!(line.contains("base URL http://"), "{line}");
+    let addr = line
+        .split("listening on http://")
+        .nth(1)
+        .and_then(|r| r.split(' ').next())
+        .expect("address")
+        .to_string();
+    (child, addr, stderr)
+}
+
+#[test]
+fn serves_then_stops_on_sigterm_with_an_idle_connection_open() {
+    use std::io::{Read, Write};
+    let (mut child, addr, mut stderr) = spawn(&["--shutdown-timeout", "30"]);
+    let mut connection = std::net::TcpStream::connect(&addr).expect("connect");
+    connection
+        .write_all(b"GET /api/reference/select.json HTTP/1.1\r\nHost: x\r\n\r\n")
+        .expect("send");
+    let mut head = [0u8; 12];
+    connection.read_exact(&mut head).expect("a response");
+    assert_eq!(&head, b"HTTP/1.1 200");
+
+    let status = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .expect("kill");
+    assert!(status.success());
+    // The idle keep-alive connection is closed by the drain, not waited out.
+    let exit = child.wait().expect("the server exits");
+    assert!(exit.success(), "{exit:?}");
+    let mut rest = String::new();
+    stderr.read_to_string(&mut rest).expect("log");
+    assert!(rest.contains("stopped"), "{rest}");
+    assert!(
+        !rest.contains("shutdown bound"),
+        "the drain finished within the bound: {rest}"
+    );
+}

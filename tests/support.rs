@@ -1,0 +1,147 @@
+//! The shared test harness: [`start_server`] and a small HTTP client.
+
+use bytes::Bytes;
+use http::{HeaderMap, Method, Request};
+use http_body_util::{BodyExt, Empty};
+use hyper_util::client::legacy::{connect::HttpConnector, Client};
+use hyper_util::rt::TokioExecutor;
+use std::io::Read;
+use std::time::Duration;
+
+/// A server running on this test's runtime, stopped when dropped.
+pub struct Server {
+    /// `http://127.0.0.1:<port>`.
+    pub origin: String,
+    client: Client<HttpConnector, Empty<Bytes>>,
+    _stop: tokio::sync::oneshot::Sender<()>,
+}
+
+/// Start refserve on a free port of 127.0.0.1.
+pub async fn start_server() -> Server {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind a free port");
+    let origin = format!("http://{}", listener.local_addr().expect("bound"));
+    let config = refserve::config::Config {
+        addr: listener.local_addr().expect("bound"),
+        header_read_timeout: Duration::from_secs(10),
+        shutdown_timeout: Duration::from_secs(5),
+    };
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    tokio::spawn(async move {
+        refserve::server::run(listener, &config, async {
+            let _ = stopped.await;
+        })
+        .await;
+    });
+    let client = Client::builder(TokioExecutor::new()).build_http();
+    Server {
+        origin,
+        client,
+        _stop: stop,
+    }
+}
+
+/// A response, its body read whole (still encoded).
+#[derive(Debug)]
+pub struct Reply {
+    /// The status code.
+    pub status: u16,
+    /// The response headers.
+    pub headers: HeaderMap,
+    /// The body as received.
+    pub body: Vec<u8>,
+}
+
+impl Server {
+    /// `GET path` with the given headers.
+    pub async fn get(&self, path: &str, headers: &[(&str, &str)]) -> Reply {
+        self.request(Method::GET, path, headers).await
+    }
+
+    /// Any method.
+    pub async fn request(&self, method: Method, path: &str, headers: &[(&str, &str)]) -> Reply {
+        let mut request = Request::builder()
+            .method(method)
+            .uri(format!("{}{path}", self.origin));
+        for (name, value) in headers {
+            request = request.header(*name, *value);
+        }
+        let request = request.body(Empty::new()).expect("a valid request");
+        let response = self
+            .client
+            .request(request)
+            .await
+            .expect("the server answers");
+        let (parts, body) = response.into_parts();
+        let body = body
+            .collect()
+            .await
+            .expect("a whole body")
+            .to_bytes()
+            .to_vec();
+        Reply {
+            status: parts.status.as_u16(),
+            headers: parts.headers,
+            body,
+        }
+    }
+}
+
+impl Reply {
+    /// The value of a header, or "" when absent.
+    pub fn header(&self, name: &str) -> &str {
+        self.headers
+            .get(name)
+            .map_or("", |v| v.to_str().expect("ASCII header"))
+    }
+
+    /// The body with its content coding removed.
+    pub fn decoded(&self) -> Vec<u8> {
+        decode(self.header("content-encoding"), &self.body)
+    }
+
+    /// The decoded body as JSON.
+    pub fn json(&self) -> serde_json::Value {
+        serde_json::from_slice(&self.decoded()).expect("a JSON body")
+    }
+
+    /// `error.code` of an ErrorResponse, after checking the shape of 2.4.
+    pub fn error_code(&self) -> String {
+        let json = self.json();
+        let error = json["error"].as_object().expect("an `error` object");
+        assert_eq!(
+            json.as_object().map(|o| o.len()),
+            Some(1),
+            "only `error`: {json}"
+        );
+        for field in ["code", "message", "hint"] {
+            assert!(
+                error[field].as_str().is_some_and(|s| !s.is_empty()),
+                "error.{field}: {json}"
+            );
+        }
+        assert_eq!(self.header("content-type"), "application/json");
+        error["code"].as_str().unwrap_or_default().to_string()
+    }
+}
+
+/// Undo a content coding.
+pub fn decode(coding: &str, body: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    match coding {
+        "" => out.extend_from_slice(body),
+        "br" => {
+            brotli::Decompressor::new(body, 4096)
+                .read_to_end(&mut out)
+                .expect("valid brotli");
+        }
+        "gzip" => {
+            flate2::read::GzDecoder::new(body)
+                .read_to_end(&mut out)
+                .expect("valid gzip");
+        }
+        other => panic!("unexpected content-encoding {other:?}"),
+    }
+    out
+}

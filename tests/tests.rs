@@ -1,0 +1,20 @@
+//! The integration tests: one binary, one module per concern. Every HTTP
+//! test starts the real server on a free loopback port and talks to it over
+//! TCP with a real HTTP client, decoding whatever coding comes back.
+
+mod support;
+
+mod catalog;
+mod catalog_facts;
+mod cli;
+mod conditional;
+mod errors;
+mod methods;
+mod negotiation;
+mod validation;
+
+/// The build script's loading and validation stage, compiled here so its
+/// error messages can be tested.
+#[path = "../src/build/content.rs"]
+#[allow(dead_code)]
+mod content;

@@ -1,0 +1,266 @@
+//! The build script's content validation: broken content is refused with a
+//! message that names the file and the field.
+
+use crate::content::{self, parse_entry};
+use serde_json::{json, Value};
+use std::path::{Path, PathBuf};
+
+const FILE: &str = "content/entries/select.json";
+
+fn good() -> Value {
+    json!({
+        "key": "select",
+        "name": "select",
+        "description": "Reads rows.",
+        "signature": ["select($table, $columns)", "select($table, $columns, $where)"],
+        "parameters": [
+            { "table [string]": "The table.", "columns [array/string]": "The columns." },
+            { "table [string]": "The table.", "columns [array/string]": "The columns.", "where [array] (optional)": "The filter." }
+        ],
+        "returns": "[array] The rows.",
+        "note": "Use <code>*</code> for all columns."
+    })
+}
+
+/// The message for `good()` changed by `edit`.
+fn refused(edit: impl FnOnce(&mut Value)) -> String {
+    let mut entry = good();
+    edit(&mut entry);
+    parse_entry(FILE, &entry).expect_err("refused").to_string()
+}
+
+#[test]
+fn a_good_entry_passes() {
+    let entry = parse_entry(FILE, &good()).expect("valid");
+    assert_eq!(entry.signatures.len(), 2);
+    assert_eq!(entry.parameters.map(|p| p.len()), Some(2));
+}
+
+#[test]
+fn broken_entries_name_file_and_field() {
+    type Edit = Box<dyn FnOnce(&mut Value)>;
+    let cases: Vec<(Edit, &str)> = vec![
+        (Box::new(|e| e["key"] = json!("Select")), "content/entries/select.json: field `key`: `Select` does not match ^[a-z]+$"),
+        (Box::new(|e| e["name"] = json!("pick")), "field `name`: `pick` must equal the key `select`"),
+        (Box::new(|e| e["description"] = json!("")), "field `description`: must not be empty"),
+        (Box::new(|e| e["signature"] = json!(["select($table)"])), "field `signature`: an array needs two or more call forms"),
+        (Box::new(|e| e["signature"] = json!(42)), "field `signature`: must be a string or an array of strings"),
+        (Box::new(|e| e["signature"][0] = json!("choose($table, $columns)")), "field `signature[0]`: `choose($table, $columns)` must read `select($a, $b)`"),
+        (
+            Box::new(|e| e["parameters"].as_array_mut().map(|p| p.pop()).map(drop).unwrap_or_default()),
+            "field `parameters`: has 1 objects for 2 signatures; give one per signature",
+        ),
+        (Box::new(|e| e["parameters"] = json!({})), "field `parameters`: must be an array of 2 objects, one per signature"),
+        (
+            Box::new(|e| e["parameters"][0] = json!({ "table": "x", "columns [array/string]": "y" })),
+            "field `parameters[0].table`: the label must read `<name> [<type>]`",
+        ),
+        (
+            Box::new(|e| e["parameters"][0] = json!({ "table [string]": "x", "colums [array]": "y" })),
+            "field `parameters[0].colums [array]`: names no `$colums` of signature `select($table, $columns)`",
+        ),
+        (
+            Box::new(|e| e["parameters"][1] = json!({ "table [string]": "x", "columns [array]": "y" })),
+            "field `parameters[1]`: must describe $table, $columns, $where of `select($table, $columns, $where)`, in that order",
+        ),
+        (Box::new(|e| e["parameters"][0]["table [string]"] = json!("")), "must describe the parameter"),
+        (Box::new(|e| e["returns"] = json!("array of rows")), "field `returns`: `array of rows` must start with the type in square brackets"),
+        (Box::new(|e| e["note"] = json!("<b>bold</b>")), "field `note`: may contain only balanced <code>…</code> tags"),
+        (Box::new(|e| e["note"] = json!("<code>open")), "field `note`: has an unclosed <code> tag"),
+        (Box::new(|e| e["returnz"] = json!("[int] x")), "field `returnz`: is not a known field"),
+        (Box::new(|e| drop(e.as_object_mut().map(|o| o.remove("signature")))), "field `signature`: is required"),
+    ];
+    for (edit, expected) in cases {
+        let message = refused(edit);
+        assert!(
+            message.contains(expected),
+            "expected {expected:?}\n     got {message:?}"
+        );
+        assert!(message.starts_with(FILE), "{message}");
+    }
+}
+
+#[test]
+fn single_signature_entries_take_an_object() {
+    let drop_entry = json!({
+        "key": "drop", "name": "drop", "description": "Drops a table.",
+        "signature": "drop($table)",
+        "parameters": [{ "table [string]": "The table." }],
+        "returns": "[handle] The statement handle."
+    });
+    let message = parse_entry("content/entries/drop.json", &drop_entry)
+        .expect_err("refused")
+        .to_string();
+    assert!(
+        message.contains("field `parameters`: must be an object: the entry has a single signature"),
+        "{message}"
+    );
+}
+
+#[test]
+fn parameters_may_be_absent_only_without_parameters() {
+    let info = json!({ "key": "info", "name": "info", "description": "Connection facts.", "signature": "info()" });
+    assert!(parse_entry("content/entries/info.json", &info).is_ok());
+    let quote = json!({ "key": "quote", "name": "quote", "description": "Quotes.", "signature": "quote($string)" });
+    let message = parse_entry("content/entries/quote.json", &quote)
+        .expect_err("refused")
+        .to_string();
+    assert!(
+        message.contains("field `parameters`: is required"),
+        "{message}"
+    );
+}
+
+#[test]
+fn base_urls_are_checked() {
+    assert_eq!(
+        content::base_url("https://docs.example.com")
+            .as_deref()
+            .ok(),
+        Some("https://docs.example.com")
+    );
+    assert!(content::base_url("http://127.0.0.1:8080/docs").is_ok());
+    for bad in [
+        "docs.example.com",
+        "ftp://x",
+        "https://x/",
+        "https://",
+        "https://x?y",
+        "https://x y",
+    ] {
+        let message = content::base_url(bad).expect_err(bad).to_string();
+        assert!(message.starts_with("REFSERVE_BASE_URL: "), "{message}");
+    }
+}
+
+/// A copy of the real `content/` in a scratch folder, to break on purpose.
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new(name: &str) -> Scratch {
+        let root =
+            std::env::temp_dir().join(format!("refserve-validation-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("content");
+        copy_dir(&source, &root.join("content"));
+        Scratch(root)
+    }
+
+    fn write(&self, file: &str, text: &str) {
+        std::fs::write(self.0.join(file), text).expect("write scratch file");
+    }
+
+    fn load(&self) -> Result<content::Catalog, String> {
+        content::load(&self.0, "http://x".into(), None).map_err(|e| e.to_string())
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("mkdir");
+    for item in std::fs::read_dir(from).expect("read content") {
+        let item = item.expect("entry");
+        let target = to.join(item.file_name());
+        if item.path().is_dir() {
+            copy_dir(&item.path(), &target);
+        } else {
+            std::fs::copy(item.path(), target).expect("copy");
+        }
+    }
+}
+
+#[test]
+fn the_real_content_loads() {
+    let catalog = Scratch::new("real").load().expect("content/ is valid");
+    assert_eq!(catalog.entries.len(), 24);
+}
+
+#[test]
+fn the_catalog_must_hold_exactly_the_24_keys() {
+    let scratch = Scratch::new("count");
+    let text = std::fs::read_to_string(scratch.0.join("content/catalog.json")).expect("read");
+    scratch.write(
+        "content/catalog.json",
+        &text
+            .replace("    \"info\"\n", "")
+            .replace("\"last\",", "\"last\""),
+    );
+    let message = scratch.load().expect_err("refused");
+    assert_eq!(
+        message,
+        "content/catalog.json: field `entries`: lists 23 entries; the catalog has exactly 24"
+    );
+}
+
+#[test]
+fn entry_files_must_be_listed() {
+    let scratch = Scratch::new("unlisted");
+    scratch.write("content/entries/extra.json", "{}");
+    let message = scratch.load().expect_err("refused");
+    assert_eq!(
+        message,
+        "content/entries/extra.json: is not listed in content/catalog.json `entries`"
+    );
+}
+
+#[test]
+fn duplicate_keys_are_refused() {
+    let scratch = Scratch::new("duplicate");
+    let text = std::fs::read_to_string(scratch.0.join("content/catalog.json")).expect("read");
+    scratch.write(
+        "content/catalog.json",
+        &text.replace("\"insert\"", "\"select\""),
+    );
+    let message = scratch.load().expect_err("refused");
+    assert_eq!(
+        message,
+        "content/catalog.json: field `entries[1]`: `select` is listed twice"
+    );
+}
+
+#[test]
+fn a_file_whose_key_differs_from_its_name_is_refused() {
+    let scratch = Scratch::new("mismatch");
+    let text = std::fs::read_to_string(scratch.0.join("content/entries/drop.json")).expect("read");
+    scratch.write(
+        "content/entries/drop.json",
+        &text
+            .replace("\"drop\"", "\"dropp\"")
+            .replace("drop(", "dropp("),
+    );
+    let message = scratch.load().expect_err("refused");
+    assert_eq!(
+        message,
+        "content/entries/drop.json: field `key`: `dropp` differs from the file name `drop`"
+    );
+}
+
+#[test]
+fn invalid_json_is_reported_with_its_position() {
+    let scratch = Scratch::new("json");
+    scratch.write("content/entries/max.json", "{ \"key\": ");
+    let message = scratch.load().expect_err("refused");
+    assert!(
+        message.starts_with("content/entries/max.json: is not valid JSON"),
+        "{message}"
+    );
+}
+
+#[test]
+fn error_texts_are_checked() {
+    let scratch = Scratch::new("errors");
+    scratch.write(
+        "content/errors.json",
+        r#"{ "not_found": { "message": "m" } }"#,
+    );
+    let message = scratch.load().expect_err("refused");
+    assert_eq!(
+        message,
+        "content/errors.json: field `not_found.hint`: is required"
+    );
+}
