@@ -1,0 +1,90 @@
+//! Micro-benchmarks of the request path without I/O: negotiation,
+//! preconditions, the table lookup, and the whole selection.
+//!
+//! Run with `cargo bench --bench selection`. Numbers are reported, never
+//! asserted; the README quotes them with the machine they ran on.
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use http::{HeaderMap, HeaderValue, Method};
+use refserve::negotiate::{negotiate_encoding, negotiate_media_type, Coding, MediaType};
+use std::hint::black_box;
+
+/// What Chrome sends for a navigation.
+const BROWSER_ACCEPT: &str =
+    "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,image/apng,*/*;q=0.8,application/signed-exchange;v=b3;q=0.7";
+const BROWSER_ACCEPT_ENCODING: &str = "gzip, deflate, br, zstd";
+
+fn negotiation(c: &mut Criterion) {
+    let offered = [Coding::Br, Coding::Gzip, Coding::Identity];
+    c.bench_function("negotiate_encoding/browser", |b| {
+        b.iter(|| negotiate_encoding([black_box(BROWSER_ACCEPT_ENCODING.as_bytes())], offered))
+    });
+    let json = [MediaType {
+        kind: "application",
+        subtype: "json",
+        charset: None,
+    }];
+    c.bench_function("negotiate_media_type/browser", |b| {
+        b.iter(|| negotiate_media_type([black_box(BROWSER_ACCEPT.as_bytes())], &json))
+    });
+}
+
+fn preconditions(c: &mut Criterion) {
+    let etag = b"\"795353738ecaea97-br\"";
+    c.bench_function("if_none_match/hit", |b| {
+        b.iter(|| refserve::conditional::none_match([black_box(&etag[..])], etag))
+    });
+}
+
+fn lookup(c: &mut Criterion) {
+    c.bench_function("table/lookup", |b| {
+        b.iter(|| refserve::table::resource(black_box("/api/reference/select.json")))
+    });
+}
+
+fn selection(c: &mut Criterion) {
+    let mut headers = HeaderMap::new();
+    headers.insert(
+        http::header::ACCEPT,
+        HeaderValue::from_static(BROWSER_ACCEPT),
+    );
+    headers.insert(
+        http::header::ACCEPT_ENCODING,
+        HeaderValue::from_static(BROWSER_ACCEPT_ENCODING),
+    );
+    c.bench_function("respond/200-br", |b| {
+        b.iter(|| {
+            refserve::respond::respond(
+                &Method::GET,
+                black_box("/api/reference/select.json"),
+                &headers,
+            )
+        })
+    });
+    let mut revalidation = headers.clone();
+    let etag = refserve::respond::respond(&Method::GET, "/api/reference/select.json", &headers)
+        .headers()[http::header::ETAG]
+        .clone();
+    revalidation.insert(http::header::IF_NONE_MATCH, etag);
+    c.bench_function("respond/304", |b| {
+        b.iter(|| {
+            refserve::respond::respond(
+                &Method::GET,
+                black_box("/api/reference/select.json"),
+                &revalidation,
+            )
+        })
+    });
+    c.bench_function("respond/404-suggestion", |b| {
+        b.iter(|| {
+            refserve::respond::respond(
+                &Method::GET,
+                black_box("/api/reference/selct.json"),
+                &headers,
+            )
+        })
+    });
+}
+
+criterion_group!(benches, negotiation, preconditions, lookup, selection);
+criterion_main!(benches);
