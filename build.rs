@@ -17,8 +17,16 @@ mod errors;
 #[path = "src/negotiate.rs"]
 #[allow(dead_code)]
 mod negotiate;
+#[path = "src/build/render_crawlers.rs"]
+mod render_crawlers;
+#[path = "src/build/render_html.rs"]
+mod render_html;
 #[path = "src/build/render_json.rs"]
 mod render_json;
+#[path = "src/build/render_markdown.rs"]
+mod render_markdown;
+#[path = "src/build/render_openapi.rs"]
+mod render_openapi;
 #[path = "src/build/site.rs"]
 mod site;
 

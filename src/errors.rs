@@ -68,6 +68,17 @@ impl ErrorKind {
         }
     }
 
+    /// The status's reason phrase, the title of the error's pages.
+    pub const fn reason(self) -> &'static str {
+        match self {
+            ErrorKind::NotFound | ErrorKind::ReferenceNotFound => "Not Found",
+            ErrorKind::InvalidName | ErrorKind::NameTooLong => "Bad Request",
+            ErrorKind::UriTooLong => "URI Too Long",
+            ErrorKind::MethodNotAllowed => "Method Not Allowed",
+            ErrorKind::NotAcceptable => "Not Acceptable",
+        }
+    }
+
     /// `Cache-Control` for the error. Answers that depend only on the URL
     /// may be cached briefly, so a burst of requests for a dead link is
     /// absorbed by the CDN; answers that depend on the method or on request

@@ -9,7 +9,7 @@
 use crate::conditional;
 use crate::errors::ErrorKind;
 use crate::negotiate::{negotiate_encoding, negotiate_media_type, Coding};
-use crate::route::{route, Route};
+use crate::route::{error_for, route, Route};
 use crate::table::{self, Representation, Resource, Variant};
 use bytes::Bytes;
 use http::header::{self, HeaderMap, HeaderValue};
@@ -24,6 +24,16 @@ pub const ALLOW: HeaderValue = HeaderValue::from_static("GET, HEAD, OPTIONS");
 
 const NOSNIFF: HeaderValue = HeaderValue::from_static("nosniff");
 
+/// CORS (Fetch standard): a public, read-only API, readable from any origin
+/// without credentials.
+const ANY_ORIGIN: HeaderValue = HeaderValue::from_static("*");
+const ANY_HEADERS: HeaderValue = HeaderValue::from_static("*");
+const EXPOSED: HeaderValue = HeaderValue::from_static("ETag, Link, X-Markdown-Tokens");
+const PREFLIGHT_MAX_AGE: HeaderValue = HeaderValue::from_static("86400");
+
+/// A redirect to a canonical URL changes only with a deploy.
+const REDIRECT_CACHE_CONTROL: HeaderValue = HeaderValue::from_static("public, max-age=3600");
+
 /// Select the response to a request.
 pub fn respond(method: &Method, path: &str, headers: &HeaderMap) -> Response<Body> {
     let head = match *method {
@@ -31,16 +41,13 @@ pub fn respond(method: &Method, path: &str, headers: &HeaderMap) -> Response<Bod
         Method::HEAD => true,
         Method::OPTIONS => return options(path, headers),
         _ => {
-            return failure(
-                ErrorKind::MethodNotAllowed,
-                table::error(ErrorKind::MethodNotAllowed),
-                headers,
-                false,
-            )
+            let kind = ErrorKind::MethodNotAllowed;
+            return failure(kind, error_for(path, kind), headers, false);
         }
     };
     match route(path) {
         Route::Found(resource) => found(resource, headers, head),
+        Route::Redirect(canonical) => redirect(canonical),
         Route::Missing(kind, resource) => failure(kind, resource, headers, head),
     }
 }
@@ -105,7 +112,23 @@ fn options(path: &str, headers: &HeaderMap) -> Response<Body> {
     }
     let mut response = Response::new(Body::default());
     *response.status_mut() = StatusCode::NO_CONTENT;
-    response.headers_mut().insert(header::ALLOW, ALLOW);
+    let headers = response.headers_mut();
+    headers.insert(header::ALLOW, ALLOW);
+    headers.insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, ANY_ORIGIN);
+    headers.insert(header::ACCESS_CONTROL_ALLOW_METHODS, ALLOW);
+    headers.insert(header::ACCESS_CONTROL_ALLOW_HEADERS, ANY_HEADERS);
+    headers.insert(header::ACCESS_CONTROL_MAX_AGE, PREFLIGHT_MAX_AGE);
+    response
+}
+
+/// 308 to the canonical spelling of a page URL.
+fn redirect(canonical: &'static str) -> Response<Body> {
+    let mut response = Response::new(Body::default());
+    *response.status_mut() = StatusCode::PERMANENT_REDIRECT;
+    let headers = response.headers_mut();
+    headers.insert(header::LOCATION, HeaderValue::from_static(canonical));
+    headers.insert(header::CACHE_CONTROL, REDIRECT_CACHE_CONTROL);
+    headers.insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, ANY_ORIGIN);
     response
 }
 
@@ -147,6 +170,8 @@ fn not_modified(resource: &Resource, variant: &Variant) -> Response<Body> {
     headers.insert(header::ETAG, variant.etag.clone());
     headers.insert(header::VARY, resource.vary.clone());
     headers.insert(header::CACHE_CONTROL, resource.cache_control.clone());
+    headers.insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, ANY_ORIGIN);
+    headers.insert(header::ACCESS_CONTROL_EXPOSE_HEADERS, EXPOSED);
     response
 }
 
@@ -175,6 +200,11 @@ fn assemble(
     headers.insert(header::VARY, resource.vary.clone());
     headers.insert(header::CACHE_CONTROL, resource.cache_control.clone());
     headers.insert(header::X_CONTENT_TYPE_OPTIONS, NOSNIFF);
+    headers.insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, ANY_ORIGIN);
+    headers.insert(header::ACCESS_CONTROL_EXPOSE_HEADERS, EXPOSED);
+    for (name, value) in representation.headers {
+        headers.append(name.clone(), value.clone());
+    }
     response
 }
 

@@ -5,7 +5,9 @@
 //! pays for more: percent-decoding of unreserved characters (RFC 3986
 //! §2.3, §6.2.2.2) into a stack buffer, a second lookup, and for
 //! `/api/reference/{name}.json` a check of the name against `^[a-z]+$` and a
-//! search for a close catalog key to suggest. Nothing allocates.
+//! search for a close catalog key to suggest. A page URL spelled with
+//! upper-case letters or a trailing slash is redirected to its canonical
+//! form. Nothing allocates.
 
 use crate::errors::{ErrorKind, MAX_NAME_LEN, MAX_PATH_LEN};
 use crate::table::{self, Resource};
@@ -15,6 +17,8 @@ use crate::table::{self, Resource};
 pub enum Route {
     /// A resource served with 200.
     Found(&'static Resource),
+    /// A page spelled otherwise: 308 to this canonical path.
+    Redirect(&'static str),
     /// No resource: the error to answer with, and its body.
     Missing(ErrorKind, &'static Resource),
 }
@@ -28,7 +32,7 @@ pub fn route(path: &str) -> Route {
         return Route::Found(resource);
     }
     if path.len() > MAX_PATH_LEN {
-        return missing(ErrorKind::UriTooLong);
+        return missing(path, ErrorKind::UriTooLong);
     }
     let mut buffer = [0u8; MAX_PATH_LEN];
     let decoded = decode_unreserved(path, &mut buffer);
@@ -37,13 +41,43 @@ pub fn route(path: &str) -> Route {
             return Route::Found(resource);
         }
     }
-    match decoded
+    if let Some(name) = decoded
         .strip_prefix(ENTRY_PREFIX)
         .and_then(|rest| rest.strip_suffix(ENTRY_SUFFIX))
     {
-        Some(name) => unknown_name(name),
-        None => missing(ErrorKind::NotFound),
+        return unknown_name(name);
     }
+    let mut canonical = [0u8; MAX_PATH_LEN];
+    match table::resource_entry(canonical_form(decoded, &mut canonical)) {
+        Some((key, resource)) if resource.is_page() => Route::Redirect(key),
+        _ => missing(decoded, ErrorKind::NotFound),
+    }
+}
+
+/// Whether errors on `path` are for programs (always an ErrorResponse)
+/// rather than for pages (negotiated among JSON, HTML and Markdown).
+pub fn is_api_path(path: &str) -> bool {
+    path.ends_with(ENTRY_SUFFIX) || path.starts_with(ENTRY_PREFIX)
+}
+
+/// The error resource for `kind` on `path`: JSON for API paths, a
+/// negotiated page elsewhere.
+pub fn error_for(path: &str, kind: ErrorKind) -> &'static Resource {
+    if is_api_path(path) {
+        table::error(kind)
+    } else {
+        table::page_error(kind)
+    }
+}
+
+/// `path` in lowercase without trailing slashes (the root stays `/`).
+pub fn canonical_form<'b>(path: &str, buffer: &'b mut [u8; MAX_PATH_LEN]) -> &'b str {
+    let trimmed = path.trim_end_matches('/');
+    let trimmed = if trimmed.is_empty() { "/" } else { trimmed };
+    let length = trimmed.len().min(buffer.len());
+    buffer[..length].copy_from_slice(&trimmed.as_bytes()[..length]);
+    buffer[..length].make_ascii_lowercase();
+    std::str::from_utf8(&buffer[..length]).unwrap_or("/")
 }
 
 /// The error for a name under `/api/reference/` that is not in the table.
@@ -56,13 +90,13 @@ fn unknown_name(name: &str) -> Route {
         ErrorKind::ReferenceNotFound
     };
     match (kind, suggest(name, &table::KEYS)) {
-        (ErrorKind::NameTooLong, _) | (_, None) => missing(kind),
+        (ErrorKind::NameTooLong, _) | (_, None) => Route::Missing(kind, table::error(kind)),
         (_, Some(key)) => Route::Missing(kind, table::error_suggesting(kind, key)),
     }
 }
 
-fn missing(kind: ErrorKind) -> Route {
-    Route::Missing(kind, table::error(kind))
+fn missing(path: &str, kind: ErrorKind) -> Route {
+    Route::Missing(kind, error_for(path, kind))
 }
 
 /// `^[a-z]+$`, the pattern of `{name}` (specification §4.2).
@@ -212,6 +246,23 @@ mod tests {
         assert_eq!(decode("/é"), "/é");
         let mut small = [0u8; 2];
         assert_eq!(decode_unreserved("/é", &mut small), "/");
+    }
+
+    #[test]
+    fn canonical_forms() {
+        let mut buffer = [0u8; MAX_PATH_LEN];
+        assert_eq!(canonical_form("/API/Select/", &mut buffer), "/api/select");
+        assert_eq!(canonical_form("//", &mut buffer), "/");
+        assert_eq!(canonical_form("/", &mut buffer), "/");
+        assert_eq!(canonical_form("/Ä/", &mut buffer), "/Ä");
+    }
+
+    #[test]
+    fn api_paths() {
+        assert!(is_api_path("/api/reference/x"));
+        assert!(is_api_path("/openapi.json"));
+        assert!(!is_api_path("/api/select"));
+        assert!(!is_api_path("/robots.txt"));
     }
 
     #[test]

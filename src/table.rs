@@ -14,7 +14,7 @@
 
 use crate::errors::ErrorKind;
 use crate::negotiate::{Coding, MediaType};
-use http::HeaderValue;
+use http::{HeaderName, HeaderValue};
 
 /// One URL's worth of responses.
 #[derive(Debug)]
@@ -35,6 +35,8 @@ pub struct Resource {
 pub struct Representation {
     /// `Content-Type`.
     pub content_type: HeaderValue,
+    /// Further headers sent with this representation (`Link`, `Content-Security-Policy`, …).
+    pub headers: &'static [(HeaderName, HeaderValue)],
     /// The variants, smallest body first; one of them is identity.
     pub variants: &'static [&'static Variant],
 }
@@ -56,7 +58,7 @@ mod generated {
     #![allow(missing_docs, clippy::unreadable_literal)]
     use super::{Representation, Resource, Variant};
     use crate::negotiate::{Coding, MediaType};
-    use http::HeaderValue;
+    use http::{HeaderName, HeaderValue};
     include!(concat!(env!("OUT_DIR"), "/table.rs"));
 }
 
@@ -65,6 +67,14 @@ pub use generated::{BASE_URL, KEYS, LAST_MODIFIED, LAST_MODIFIED_UNIX};
 /// The resource served at `path` (already percent-decoded), if any.
 pub fn resource(path: &str) -> Option<&'static Resource> {
     generated::RESOURCES.get(path).copied()
+}
+
+/// The resource at `path` with its key as stored in the table (a
+/// `'static` string, fit for a `Location` header).
+pub fn resource_entry(path: &str) -> Option<(&'static str, &'static Resource)> {
+    generated::RESOURCES
+        .get_entry(path)
+        .map(|(key, resource)| (*key, *resource))
 }
 
 /// Every path the server answers with 200, with its resource.
@@ -82,22 +92,48 @@ pub fn error(kind: ErrorKind) -> &'static Resource {
         .expect("build.rs renders a body for every ErrorKind (tested in table::tests)")
 }
 
+/// The error for `kind` as page URLs answer it: the ErrorResponse, an HTML
+/// page or a Markdown page, by negotiation.
+pub fn page_error(kind: ErrorKind) -> &'static Resource {
+    let mut buf = [0u8; 64];
+    let id = prefixed(&mut buf, "page/", kind.code()).expect("error codes are short");
+    generated::ERRORS
+        .get(id)
+        .copied()
+        .expect("build.rs renders a page for every ErrorKind (tested in table::tests)")
+}
+
+/// `prefix` and `rest` joined in `buf`, if they fit.
+fn prefixed<'b>(buf: &'b mut [u8; 64], prefix: &str, rest: &str) -> Option<&'b str> {
+    let total = prefix.len() + rest.len();
+    if total > buf.len() {
+        return None;
+    }
+    buf[..prefix.len()].copy_from_slice(prefix.as_bytes());
+    buf[prefix.len()..total].copy_from_slice(rest.as_bytes());
+    std::str::from_utf8(&buf[..total]).ok()
+}
+
 /// The ErrorResponse for `kind` whose hint suggests the catalog key
 /// `suggestion`; the plain one when no such body was rendered.
 pub fn error_suggesting(kind: ErrorKind, suggestion: &str) -> &'static Resource {
+    let mut code = [0u8; 64];
     let mut buf = [0u8; 64];
-    let code = kind.code().as_bytes();
-    let sep_and_key = suggestion.len() + 1;
-    if code.len() + sep_and_key > buf.len() {
-        return error(kind);
-    }
-    buf[..code.len()].copy_from_slice(code);
-    buf[code.len()] = b'/';
-    buf[code.len() + 1..code.len() + sep_and_key].copy_from_slice(suggestion.as_bytes());
-    std::str::from_utf8(&buf[..code.len() + sep_and_key])
-        .ok()
+    prefixed(&mut code, kind.code(), "/")
+        .and_then(|code| prefixed(&mut buf, code, suggestion))
         .and_then(|id| generated::ERRORS.get(id).copied())
         .unwrap_or_else(|| error(kind))
+}
+
+impl Resource {
+    /// Whether this is a page for people or agents (its preferred
+    /// representation is HTML or Markdown), as opposed to a document for
+    /// programs. Page URLs are redirected to their canonical spelling.
+    pub fn is_page(&self) -> bool {
+        self.media_types
+            .first()
+            .is_some_and(|m| m.kind == "text" && matches!(m.subtype, "html" | "markdown"))
+    }
 }
 
 impl Representation {
@@ -114,6 +150,19 @@ impl Representation {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_error_kind_has_a_page_in_three_representations() {
+        for kind in ErrorKind::ALL {
+            let resource = page_error(kind);
+            let types: Vec<&str> = resource.media_types.iter().map(|m| m.subtype).collect();
+            assert_eq!(types, ["json", "html", "markdown"], "{kind:?}");
+            for representation in resource.representations {
+                let body = std::str::from_utf8(representation.identity().body).expect("UTF-8");
+                assert!(body.contains(kind.code()), "{kind:?}: {body}");
+            }
+        }
+    }
 
     #[test]
     fn every_error_kind_has_a_json_body() {
@@ -187,12 +236,16 @@ mod tests {
     }
 
     #[test]
-    fn etags_are_unique() {
-        let mut seen = std::collections::HashSet::new();
-        for (_, resource) in resources() {
+    fn etags_differ_between_the_variants_of_a_resource() {
+        for (path, resource) in resources() {
+            let mut seen = std::collections::HashSet::new();
             for representation in resource.representations {
                 for variant in representation.variants {
-                    assert!(seen.insert(variant.etag.clone()), "{:?}", variant.etag);
+                    assert!(
+                        seen.insert(variant.etag.clone()),
+                        "{path}: {:?}",
+                        variant.etag
+                    );
                 }
             }
         }

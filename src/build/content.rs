@@ -23,6 +23,32 @@ pub struct Catalog {
     pub entries: Vec<Entry>,
     /// `message` and `hint` for each error code.
     pub errors: Vec<ErrorText>,
+    /// The site's own texts and the grouping of methods on the homepage.
+    pub site: Site,
+}
+
+/// `content/site.json`: what the homepage and the agent index say.
+#[derive(Debug, Clone)]
+pub struct Site {
+    /// The name of the site (the homepage's heading).
+    pub title: String,
+    /// One or two sentences on what is published here.
+    pub summary: String,
+    /// What the service is and is not.
+    pub about: String,
+    /// The methods grouped by purpose; every key in exactly one group.
+    pub groups: Vec<Group>,
+}
+
+/// A group of methods on the homepage.
+#[derive(Debug, Clone)]
+pub struct Group {
+    /// Its heading.
+    pub name: String,
+    /// One line on what the methods have in common.
+    pub summary: String,
+    /// Catalog keys, in the order shown.
+    pub keys: Vec<String>,
 }
 
 /// One documented method.
@@ -186,11 +212,14 @@ pub fn load(
     unlisted_files(root, &entries)?;
     let errors_file = "content/errors.json";
     let errors = parse_errors(errors_file, &read_json(root, errors_file)?)?;
+    let site_file = "content/site.json";
+    let site = parse_site(site_file, &read_json(root, site_file)?, &entries)?;
     Ok(Catalog {
         base_url,
         last_modified,
         entries,
         errors,
+        site,
     })
 }
 
@@ -521,6 +550,90 @@ fn is_type(ty: &str) -> bool {
 /// `^[a-z]+$`.
 pub fn is_key(key: &str) -> bool {
     !key.is_empty() && key.bytes().all(|b| b.is_ascii_lowercase())
+}
+
+fn parse_site(file: &str, value: &Value, entries: &[Entry]) -> Result<Site, ContentError> {
+    let object = as_object(value, file, "")?;
+    known_fields(object, file, &["title", "summary", "about", "groups"])?;
+    let text = |field: &str| -> Result<String, ContentError> {
+        let text = string(object, file, field)?;
+        one_line(file, field, &text)?;
+        plain_text(file, field, &text)?;
+        Ok(text)
+    };
+    let (title, summary, about) = (text("title")?, text("summary")?, text("about")?);
+    let Some(Value::Array(list)) = object.get("groups") else {
+        return fail(file, "groups", "must be an array of groups");
+    };
+    let mut groups = Vec::with_capacity(list.len());
+    let mut seen: Vec<&str> = Vec::new();
+    for (i, group) in list.iter().enumerate() {
+        let field = format!("groups[{i}]");
+        let group = as_object(group, file, &field)?;
+        known_fields(group, file, &["name", "summary", "keys"]).map_err(|e| ContentError {
+            field: format!("{field}.{}", e.field),
+            ..e
+        })?;
+        let name = string(group, file, "name").map_err(|e| ContentError {
+            field: format!("{field}.name"),
+            ..e
+        })?;
+        let summary = string(group, file, "summary").map_err(|e| ContentError {
+            field: format!("{field}.summary"),
+            ..e
+        })?;
+        let Some(Value::Array(keys)) = group.get("keys") else {
+            return fail(
+                file,
+                &format!("{field}.keys"),
+                "must be an array of entry keys",
+            );
+        };
+        let mut group_keys = Vec::with_capacity(keys.len());
+        for (j, key) in keys.iter().enumerate() {
+            let here = format!("{field}.keys[{j}]");
+            let Some(entry) = key
+                .as_str()
+                .and_then(|k| entries.iter().find(|e| e.key == k))
+            else {
+                return fail(
+                    file,
+                    &here,
+                    format!("{key} is not a key of content/catalog.json"),
+                );
+            };
+            if seen.contains(&entry.key.as_str()) {
+                return fail(
+                    file,
+                    &here,
+                    format!("`{}` is in more than one group", entry.key),
+                );
+            }
+            seen.push(&entry.key);
+            group_keys.push(entry.key.clone());
+        }
+        groups.push(Group {
+            name,
+            summary,
+            keys: group_keys,
+        });
+    }
+    if let Some(missing) = entries.iter().find(|e| !seen.contains(&e.key.as_str())) {
+        return fail(
+            file,
+            "groups",
+            format!(
+                "`{}` is in no group; every method belongs to one",
+                missing.key
+            ),
+        );
+    }
+    Ok(Site {
+        title,
+        summary,
+        about,
+        groups,
+    })
 }
 
 fn parse_errors(file: &str, value: &Value) -> Result<Vec<ErrorText>, ContentError> {

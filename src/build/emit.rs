@@ -79,10 +79,11 @@ fn resource_statics(
 ) -> std::io::Result<()> {
     let mut representations = Vec::new();
     let mut media_types = Vec::new();
-    for (r, (media, body)) in resource.representations.iter().enumerate() {
+    for (r, body) in resource.representations.iter().enumerate() {
+        let media = &body.media;
         let content_type = media.content_type();
         let mut variants = Vec::new();
-        for (coding, bytes) in compress::variants(body.as_bytes()) {
+        for (coding, bytes) in compress::variants(body.text.as_bytes()) {
             let file = format!("{id}-{r}.{}", coding.token());
             std::fs::write(bodies.join(&file), &bytes)?;
             let name = format!("{id}_{r}_{}", coding.token().to_uppercase());
@@ -102,9 +103,22 @@ fn resource_statics(
             variants.push(format!("&{name}"));
         }
         let name = format!("{id}_{r}");
+        let headers: Vec<String> = body
+            .headers
+            .iter()
+            .map(|(header, value)| {
+                format!(
+                    "(HeaderName::from_static({header:?}), HeaderValue::from_static({value:?}))"
+                )
+            })
+            .collect();
         writeln!(
             code,
-            "static {name}: Representation = Representation {{ content_type: HeaderValue::from_static({content_type:?}), variants: &[{}] }};",
+            "static {name}_HEADERS: [(HeaderName, HeaderValue); {}] = [{}];\n\
+             static {name}: Representation = Representation {{ content_type: HeaderValue::from_static({content_type:?}), \
+             headers: &{name}_HEADERS, variants: &[{}] }};",
+            headers.len(),
+            headers.join(", "),
             variants.join(", "),
         )
         .expect("writing to a String cannot fail");

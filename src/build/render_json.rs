@@ -86,3 +86,22 @@ fn finish(value: &Value) -> String {
     text.push('\n');
     text
 }
+
+/// `/.well-known/api-catalog` (RFC 9727): a linkset naming the API, its
+/// OpenAPI description (service-desc) and its documentation (service-doc).
+pub fn api_catalog(catalog: &Catalog) -> String {
+    let base = &catalog.base_url;
+    finish(&json!({
+        "linkset": [
+            {
+                "anchor": format!("{base}/.well-known/api-catalog"),
+                "item": [{ "href": format!("{base}/api/reference.json") }]
+            },
+            {
+                "anchor": format!("{base}/api/reference.json"),
+                "service-desc": [{ "href": format!("{base}/openapi.json"), "type": "application/json" }],
+                "service-doc": [{ "href": format!("{base}/"), "type": "text/html" }]
+            }
+        ]
+    }))
+}

@@ -2,12 +2,14 @@
 //! representations — the site map of the server, before compression.
 //!
 //! The renderers produce text; this stage names the path and media type of
-//! each text and the caching policy of each resource, and pairs every
-//! [`ErrorKind`] with its texts from `content/errors.json`.
+//! each text, the headers that travel with it, and the caching policy of
+//! each resource, and pairs every [`ErrorKind`] with its texts from
+//! `content/errors.json`.
 
 use crate::content::{Catalog, ContentError};
 use crate::errors::ErrorKind;
-use crate::render_json;
+use crate::render_html::{self, Page};
+use crate::{render_crawlers, render_json, render_markdown, render_openapi};
 
 /// `Cache-Control` of every successful response. Documentation changes only
 /// when a new build is deployed: a CDN may serve it for an hour and keep
@@ -23,6 +25,8 @@ pub struct Media {
     pub subtype: &'static str,
     /// `charset` parameter, if sent.
     pub charset: Option<&'static str>,
+    /// Further parameters sent in `Content-Type` (`; profile="…"`), not negotiated.
+    pub extra: &'static str,
 }
 
 impl Media {
@@ -31,13 +35,72 @@ impl Media {
         kind: "application",
         subtype: "json",
         charset: None,
+        extra: "",
+    };
+    /// `text/html; charset=utf-8`.
+    pub const HTML: Media = Media {
+        kind: "text",
+        subtype: "html",
+        charset: Some("utf-8"),
+        extra: "",
+    };
+    /// `text/markdown; charset=utf-8` (RFC 7763).
+    pub const MARKDOWN: Media = Media {
+        kind: "text",
+        subtype: "markdown",
+        charset: Some("utf-8"),
+        extra: "",
+    };
+    /// `text/plain; charset=utf-8`.
+    pub const TEXT: Media = Media {
+        kind: "text",
+        subtype: "plain",
+        charset: Some("utf-8"),
+        extra: "",
+    };
+    /// `application/xml` (RFC 7303; the document declares its encoding).
+    pub const XML: Media = Media {
+        kind: "application",
+        subtype: "xml",
+        charset: None,
+        extra: "",
+    };
+    /// `application/linkset+json` with the API catalog profile (RFC 9264, RFC 9727).
+    pub const LINKSET: Media = Media {
+        kind: "application",
+        subtype: "linkset+json",
+        charset: None,
+        extra: "; profile=\"https://www.rfc-editor.org/info/rfc9727\"",
     };
 
     /// The `Content-Type` value.
     pub fn content_type(&self) -> String {
-        match self.charset {
-            Some(charset) => format!("{}/{}; charset={charset}", self.kind, self.subtype),
-            None => format!("{}/{}", self.kind, self.subtype),
+        let charset = self
+            .charset
+            .map(|c| format!("; charset={c}"))
+            .unwrap_or_default();
+        format!("{}/{}{charset}{}", self.kind, self.subtype, self.extra)
+    }
+}
+
+/// One representation before compression.
+#[derive(Debug)]
+pub struct Body {
+    /// Its media type.
+    pub media: Media,
+    /// The identity body.
+    pub text: String,
+    /// Headers sent with it (lowercase names), besides the ones every response has.
+    pub headers: Vec<(&'static str, String)>,
+}
+
+impl Body {
+    /// A body with no headers of its own.
+    pub fn new(media: Media, text: String) -> Body {
+        Body {
+            media,
+            text,
+            headers: Vec::new(),
         }
     }
 }
@@ -48,29 +111,170 @@ impl Media {
 pub struct Resource {
     /// The table key: a path for pages, an error id for errors.
     pub id: String,
-    /// (media type, identity body), in order of preference.
-    pub representations: Vec<(Media, String)>,
+    /// The representations, in order of preference.
+    pub representations: Vec<Body>,
     /// `Cache-Control`.
     pub cache_control: &'static str,
 }
 
+/// `Link` to the OpenAPI description, sent with every JSON API response (RFC 8631).
+fn service_desc(catalog: &Catalog) -> (&'static str, String) {
+    (
+        "link",
+        format!("<{}/openapi.json>; rel=\"service-desc\"", catalog.base_url),
+    )
+}
+
+/// The headers of every HTML page: a strict policy and no referrer.
+fn html_headers() -> Vec<(&'static str, String)> {
+    vec![
+        (
+            "content-security-policy",
+            render_html::content_security_policy(),
+        ),
+        ("referrer-policy", "no-referrer".to_string()),
+    ]
+}
+
+/// An HTML page and its Markdown source, in that order of preference.
+fn page_pair(catalog: &Catalog, page: &Page, markdown: String, links: &[String]) -> Vec<Body> {
+    let mut html_headers = html_headers();
+    let mut markdown_headers = vec![markdown_tokens(&markdown)];
+    for link in links {
+        html_headers.push(("link", link.clone()));
+        markdown_headers.push(("link", link.clone()));
+    }
+    vec![
+        Body {
+            headers: html_headers,
+            ..Body::new(Media::HTML, render_html::page(catalog, page, &markdown))
+        },
+        Body {
+            headers: markdown_headers,
+            ..Body::new(Media::MARKDOWN, markdown)
+        },
+    ]
+}
+
+/// `x-markdown-tokens`: an estimate of the tokens a language model spends
+/// on the body (about four bytes of English text per token).
+fn markdown_tokens(markdown: &str) -> (&'static str, String) {
+    ("x-markdown-tokens", markdown.len().div_ceil(4).to_string())
+}
+
+/// A Markdown body with its token estimate.
+fn markdown_body(media: Media, markdown: String) -> Body {
+    Body {
+        headers: vec![markdown_tokens(&markdown)],
+        ..Body::new(media, markdown)
+    }
+}
+
 /// Every resource served with 200, keyed by path.
 pub fn resources(catalog: &Catalog) -> Vec<Resource> {
-    let json = |id: String, body: String| Resource {
-        id,
-        representations: vec![(Media::JSON, body)],
+    let base = &catalog.base_url;
+    let resource = |id: &str, representations: Vec<Body>| Resource {
+        id: id.to_string(),
+        representations,
         cache_control: CACHE_CONTROL,
     };
-    let mut all = vec![json(
-        "/api/reference.json".into(),
-        render_json::collection(catalog),
+    let api = |text: String| Body {
+        headers: vec![service_desc(catalog)],
+        ..Body::new(Media::JSON, text)
+    };
+    let mut all = vec![resource(
+        "/api/reference.json",
+        vec![api(render_json::collection(catalog))],
     )];
     for entry in &catalog.entries {
-        all.push(json(
-            format!("/api/reference/{}.json", entry.key),
-            render_json::single(catalog, entry),
+        let id = format!("/api/reference/{}.json", entry.key);
+        all.push(resource(
+            &id,
+            vec![api(render_json::single(catalog, entry))],
         ));
     }
+
+    let home = render_markdown::home(catalog);
+    let home_page = Page {
+        title: &catalog.site.title,
+        description: &catalog.site.summary,
+        path: Some("/"),
+        markdown_path: Some("/index.md"),
+    };
+    let home_links = [
+        "</index.md>; rel=\"alternate\"; type=\"text/markdown\"".to_string(),
+        "</llms.txt>; rel=\"describedby\"; type=\"text/plain\"".to_string(),
+        "</.well-known/api-catalog>; rel=\"api-catalog\"".to_string(),
+    ];
+    all.push(resource(
+        "/",
+        page_pair(catalog, &home_page, home.clone(), &home_links),
+    ));
+    all.push(resource(
+        "/index.md",
+        vec![markdown_body(Media::MARKDOWN, home)],
+    ));
+    for entry in &catalog.entries {
+        let path = render_json::page_path(entry);
+        let twin = format!("{path}.md");
+        let markdown = render_markdown::method(catalog, entry);
+        let page = Page {
+            title: &entry.key,
+            description: &entry.description,
+            path: Some(&path),
+            markdown_path: Some(&twin),
+        };
+        let links = [
+            format!("<{twin}>; rel=\"alternate\"; type=\"text/markdown\""),
+            format!(
+                "</api/reference/{}.json>; rel=\"alternate\"; type=\"application/json\"",
+                entry.key
+            ),
+        ];
+        all.push(resource(
+            &path,
+            page_pair(catalog, &page, markdown.clone(), &links),
+        ));
+        all.push(resource(
+            &twin,
+            vec![markdown_body(Media::MARKDOWN, markdown)],
+        ));
+    }
+
+    all.push(resource(
+        "/openapi.json",
+        vec![Body::new(Media::JSON, render_openapi::openapi(catalog))],
+    ));
+    all.push(resource(
+        "/llms.txt",
+        vec![markdown_body(Media::TEXT, render_markdown::llms(catalog))],
+    ));
+    all.push(resource(
+        "/llms-full.txt",
+        vec![markdown_body(
+            Media::TEXT,
+            render_markdown::llms_full(catalog),
+        )],
+    ));
+    all.push(resource(
+        "/sitemap.xml",
+        vec![Body::new(Media::XML, render_crawlers::sitemap(catalog))],
+    ));
+    all.push(resource(
+        "/robots.txt",
+        vec![Body::new(Media::TEXT, render_crawlers::robots(catalog))],
+    ));
+    let catalog_link = (
+        "link",
+        format!("<{base}/.well-known/api-catalog>; rel=\"api-catalog\""),
+    );
+    all.push(resource(
+        "/.well-known/api-catalog",
+        vec![Body {
+            headers: vec![catalog_link],
+            ..Body::new(Media::LINKSET, render_json::api_catalog(catalog))
+        }],
+    ));
     all
 }
 
@@ -100,21 +304,42 @@ pub fn errors(catalog: &Catalog) -> Result<Vec<Resource>, ContentError> {
         };
         let error = |id: String, hint: &str| Resource {
             id,
-            representations: vec![(
+            representations: vec![Body::new(
                 Media::JSON,
                 render_json::error(kind.code(), &text.message, hint),
             )],
             cache_control: kind.cache_control(),
         };
         all.push(error(kind.code().into(), &text.hint));
+        all.push(page_error(catalog, kind, &text.message, &text.hint));
         if let Some(template) = &text.hint_suggesting {
             for entry in &catalog.entries {
-                all.push(error(
-                    format!("{}/{}", kind.code(), entry.key),
-                    &template.replace("{key}", &entry.key),
-                ));
+                let hint = template.replace("{key}", &entry.key);
+                all.push(error(format!("{}/{}", kind.code(), entry.key), &hint));
             }
         }
     }
     Ok(all)
+}
+
+/// The error as page URLs answer it (`page/<code>`): the ErrorResponse
+/// first (for clients that state no preference), then HTML and Markdown.
+fn page_error(catalog: &Catalog, kind: ErrorKind, message: &str, hint: &str) -> Resource {
+    let markdown = render_markdown::error(kind.reason(), kind.code(), message, hint);
+    let page = Page {
+        title: kind.reason(),
+        description: message,
+        path: None,
+        markdown_path: None,
+    };
+    let mut representations = vec![Body::new(
+        Media::JSON,
+        render_json::error(kind.code(), message, hint),
+    )];
+    representations.extend(page_pair(catalog, &page, markdown, &[]));
+    Resource {
+        id: format!("page/{}", kind.code()),
+        representations,
+        cache_control: kind.cache_control(),
+    }
 }

@@ -1,0 +1,63 @@
+//! Build stage 2 (crawlers): `/sitemap.xml` (sitemaps.org 0.9) and
+//! `/robots.txt` (RFC 9309).
+
+use crate::content::Catalog;
+use crate::render_json::documentation_url;
+use std::fmt::Write as _;
+
+/// Every HTML page, with absolute URLs and the content's date.
+pub fn sitemap(catalog: &Catalog) -> String {
+    let lastmod = iso_date(catalog.last_modified);
+    let mut xml = String::from(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n",
+    );
+    let pages = std::iter::once(format!("{}/", catalog.base_url)).chain(
+        catalog
+            .entries
+            .iter()
+            .map(|e| documentation_url(catalog, e)),
+    );
+    for loc in pages {
+        let _ = writeln!(
+            xml,
+            "  <url><loc>{}</loc><lastmod>{lastmod}</lastmod></url>",
+            escape_xml(&loc)
+        );
+    }
+    xml.push_str("</urlset>\n");
+    xml
+}
+
+/// Everything may be crawled; the sitemap is named.
+pub fn robots(catalog: &Catalog) -> String {
+    format!(
+        "User-agent: *\nAllow: /\n\nSitemap: {}/sitemap.xml\n",
+        catalog.base_url
+    )
+}
+
+fn escape_xml(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
+/// `YYYY-MM-DD` (W3C Datetime) of a Unix time, by the days-from-civil
+/// inverse (proleptic Gregorian calendar).
+pub fn iso_date(unix: u64) -> String {
+    let days = (unix / 86_400) as i64 + 719_468;
+    let era = days.div_euclid(146_097);
+    let day_of_era = days.rem_euclid(146_097);
+    let year_of_era =
+        (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
+    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+    let month_index = (5 * day_of_year + 2) / 153;
+    let day = day_of_year - (153 * month_index + 2) / 5 + 1;
+    let month = if month_index < 10 {
+        month_index + 3
+    } else {
+        month_index - 9
+    };
+    let year = year_of_era + era * 400 + i64::from(month <= 2);
+    format!("{year:04}-{month:02}-{day:02}")
+}

@@ -1,0 +1,151 @@
+//! Build stage 2 (HTML): every page's HTML, derived from its Markdown by a
+//! CommonMark renderer and set in one layout.
+//!
+//! Pages are self-contained: one inline stylesheet (allowed by its hash in
+//! the `Content-Security-Policy`), no scripts, no external requests. The
+//! layout is readable on a phone and a desktop, follows the system's light
+//! or dark scheme, and has landmarks, a skip link and visible focus.
+
+use crate::content::Catalog;
+use pulldown_cmark::{html, Options, Parser};
+use sha2::{Digest, Sha256};
+
+/// What the layout needs to know about a page besides its Markdown.
+pub struct Page<'a> {
+    /// The `<title>` (the site's title is appended).
+    pub title: &'a str,
+    /// `<meta name="description">`.
+    pub description: &'a str,
+    /// The page's own path (`/api/select`), for the canonical link; `None` for error pages.
+    pub path: Option<&'a str>,
+    /// The path of its Markdown twin (`/api/select.md`), if it has one.
+    pub markdown_path: Option<&'a str>,
+}
+
+/// The stylesheet of every page.
+const STYLE: &str = "\
+:root{color-scheme:light dark;--bg:#fff;--fg:#1d1d1f;--muted:#5b5b66;--line:#d9d9e0;--code:#f3f3f6;--link:#0550ae;--focus:#bf3989}\
+@media (prefers-color-scheme:dark){:root{--bg:#111318;--fg:#e6e6ea;--muted:#a4a4b0;--line:#34343c;--code:#1d2027;--link:#7cb7ff;--focus:#ff9bd2}}\
+*{box-sizing:border-box}\
+body{margin:0;background:var(--bg);color:var(--fg);font:1rem/1.6 system-ui,-apple-system,\"Segoe UI\",Roboto,sans-serif}\
+header,main,footer{max-width:56rem;margin:0 auto;padding:0 1rem}\
+header{border-bottom:1px solid var(--line)}\
+nav{display:flex;flex-wrap:wrap;gap:.25rem 1.25rem;padding:.75rem 0}\
+nav a:first-child{font-weight:600;margin-right:auto}\
+main{padding-top:1rem;padding-bottom:2rem}\
+footer{border-top:1px solid var(--line);color:var(--muted);font-size:.9rem;padding-top:.5rem;padding-bottom:1.5rem}\
+a{color:var(--link);text-underline-offset:.15em}\
+a:focus-visible,pre:focus-visible,.scroll:focus-visible{outline:3px solid var(--focus);outline-offset:2px;border-radius:2px}\
+h1{font-size:2rem;line-height:1.2;margin:.5rem 0 1rem;overflow-wrap:anywhere}\
+h2{font-size:1.4rem;margin:2rem 0 .75rem;border-bottom:1px solid var(--line);padding-bottom:.25rem}\
+h3{font-size:1.1rem;margin:1.5rem 0 .5rem;overflow-wrap:anywhere}\
+code{font:.92em/1.5 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;background:var(--code);border-radius:4px;padding:.1em .3em}\
+pre{background:var(--code);border:1px solid var(--line);border-radius:6px;padding:.75rem 1rem;overflow-x:auto}\
+pre code{padding:0;background:none}\
+.scroll{overflow-x:auto;margin:0 0 1rem}\
+table{border-collapse:collapse;width:100%;font-size:.95rem}\
+th,td{border:1px solid var(--line);padding:.4rem .6rem;text-align:left;vertical-align:top}\
+th{background:var(--code)}\
+ul{padding-left:1.25rem}\
+li{margin:.25rem 0}\
+.skip{position:absolute;left:-999rem}\
+.skip:focus{left:1rem;top:.5rem;background:var(--bg);padding:.25rem .5rem}\
+";
+
+/// The `Content-Security-Policy` of every page: nothing but the inline
+/// stylesheet, no framing, no forms, no base rewriting.
+pub fn content_security_policy() -> String {
+    let digest = Sha256::digest(STYLE.as_bytes());
+    format!(
+        "default-src 'none'; style-src 'sha256-{}'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+        base64(&digest)
+    )
+}
+
+/// A page: its Markdown rendered as HTML inside the layout.
+pub fn page(catalog: &Catalog, page: &Page, markdown: &str) -> String {
+    let site = &catalog.site.title;
+    let title = if page.title == site {
+        escape(site)
+    } else {
+        format!("{} · {}", escape(page.title), escape(site))
+    };
+    let mut head = format!(
+        "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
+         <title>{title}</title>\n<meta name=\"description\" content=\"{}\">\n",
+        escape(page.description)
+    );
+    match page.path {
+        Some(path) => head.push_str(&format!(
+            "<link rel=\"canonical\" href=\"{}{path}\">\n",
+            escape(&catalog.base_url)
+        )),
+        None => head.push_str("<meta name=\"robots\" content=\"noindex\">\n"),
+    }
+    if let Some(twin) = page.markdown_path {
+        head.push_str(&format!(
+            "<link rel=\"alternate\" type=\"text/markdown\" href=\"{twin}\">\n"
+        ));
+    }
+    let footer_twin = page
+        .markdown_path
+        .map(|twin| format!(" · <a href=\"{twin}\">This page as Markdown</a>"))
+        .unwrap_or_default();
+    format!(
+        "{head}<style>{STYLE}</style>\n</head>\n<body>\n<a class=\"skip\" href=\"#main\">Skip to content</a>\n\
+         <header>\n<nav aria-label=\"Site\"><a href=\"/\">{}</a><a href=\"/api/reference.json\">JSON</a>\
+         <a href=\"/openapi.json\">OpenAPI</a><a href=\"/llms.txt\">llms.txt</a></nav>\n</header>\n\
+         <main id=\"main\">\n{}</main>\n<footer>\n<p>Read-only documentation{footer_twin}</p>\n</footer>\n</body>\n</html>\n",
+        escape(site),
+        body(markdown)
+    )
+}
+
+/// The Markdown as HTML, with tables and code blocks made scrollable (and
+/// so focusable, for keyboard users) on narrow screens.
+fn body(markdown: &str) -> String {
+    let mut out = String::with_capacity(markdown.len() * 2);
+    html::push_html(&mut out, Parser::new_ext(markdown, Options::ENABLE_TABLES));
+    out.replace(
+        "<table>",
+        "<div class=\"scroll\" tabindex=\"0\" role=\"region\" aria-label=\"Table\"><table>",
+    )
+    .replace("</table>", "</table></div>")
+    .replace("<pre>", "<pre tabindex=\"0\">")
+}
+
+/// Escape text for HTML content and double-quoted attributes.
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// Standard base64 with padding (RFC 4648 §4).
+fn base64(bytes: &[u8]) -> String {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let n = chunk
+            .iter()
+            .enumerate()
+            .fold(0u32, |n, (i, &b)| n | u32::from(b) << (16 - 8 * i));
+        for i in 0..4 {
+            if i <= chunk.len() {
+                out.push(char::from(ALPHABET[(n >> (18 - 6 * i) & 63) as usize]));
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
+}

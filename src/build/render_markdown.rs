@@ -1,0 +1,292 @@
+//! Build stage 2 (Markdown): every page as CommonMark — the homepage, one
+//! page per method, error pages — and the agent index `llms.txt` with its
+//! companion `llms-full.txt`.
+//!
+//! Markdown is the source of every page: the HTML renderer derives its
+//! pages from these texts, so the two representations cannot drift apart.
+//! Links are root-relative (they work on any host and through any CDN),
+//! except in `llms.txt`, whose readers need absolute URLs.
+
+use crate::content::{Catalog, Entry};
+use crate::render_json::page_path;
+use std::fmt::Write as _;
+
+/// The homepage `/` (and `/index.md`).
+pub fn home(catalog: &Catalog) -> String {
+    let site = &catalog.site;
+    let base = &catalog.base_url;
+    let mut md = format!(
+        "# {}\n\n{}\n\n{}\n\n",
+        escape(&site.title),
+        escape(&site.summary),
+        escape(&site.about)
+    );
+    md.push_str("## Quick start\n\n");
+    md.push_str("List every method as JSON, then fetch one, then read its page as Markdown:\n\n");
+    let _ = write!(
+        md,
+        "```sh\ncurl --compressed {base}/api/reference.json\ncurl --compressed {base}/api/reference/select.json\n\
+         curl -H 'Accept: text/markdown' {base}/api/select\n```\n\n"
+    );
+    md.push_str("## Endpoints\n\n");
+    md.push_str("| Method and path | Answer |\n| --- | --- |\n");
+    md.push_str("| `GET /api/reference.json` | Every method reference, in catalog order, with `meta.count` |\n");
+    md.push_str("| `GET /api/reference/{name}.json` | One method reference; `name` is lowercase, like `select` |\n");
+    md.push_str("| `GET /api/{name}` | The method's page: HTML, or Markdown with `Accept: text/markdown` |\n");
+    md.push_str("| `GET /api/{name}.md` | The method's page as Markdown |\n\n");
+    md.push_str("Responses are compressed with Brotli or gzip when the client allows it, carry an `ETag` for ");
+    md.push_str(
+        "revalidation, and errors come back as JSON with a `code`, a `message` and a `hint`.\n\n",
+    );
+    md.push_str("## Methods\n\n");
+    for group in &site.groups {
+        let _ = write!(
+            md,
+            "### {}\n\n{}\n\n",
+            escape(&group.name),
+            escape(&group.summary)
+        );
+        for key in &group.keys {
+            let entry = catalog
+                .entries
+                .iter()
+                .find(|e| &e.key == key)
+                .expect("groups name catalog keys (validated)");
+            let _ = writeln!(
+                md,
+                "- [`{}`]({}): {}",
+                entry.key,
+                page_path(entry),
+                escape(&entry.description)
+            );
+        }
+        md.push('\n');
+    }
+    md.push_str("## Machine-readable resources\n\n");
+    for (path, what) in RESOURCES {
+        let _ = writeln!(md, "- [`{path}`]({path}): {what}");
+    }
+    md
+}
+
+/// The machine-readable resources, as listed on the homepage and in `llms.txt`.
+const RESOURCES: [(&str, &str); 7] = [
+    (
+        "/openapi.json",
+        "OpenAPI 3.1 description of the JSON endpoints",
+    ),
+    ("/api/reference.json", "the whole reference as JSON"),
+    ("/llms.txt", "index for AI agents"),
+    (
+        "/llms-full.txt",
+        "the whole reference as one Markdown document",
+    ),
+    ("/sitemap.xml", "sitemap of every page"),
+    ("/robots.txt", "crawler policy"),
+    ("/.well-known/api-catalog", "API catalog (RFC 9727)"),
+];
+
+/// One method's page `/api/<key>` (and `/api/<key>.md`).
+pub fn method(catalog: &Catalog, entry: &Entry) -> String {
+    let mut md = format!("# {}\n\n{}\n\n", entry.key, escape(&entry.description));
+    let heading = if entry.signatures.len() == 1 {
+        "Signature"
+    } else {
+        "Signatures"
+    };
+    let _ = write!(
+        md,
+        "## {heading}\n\n```php\n{}\n```\n\n",
+        entry.signatures.join("\n")
+    );
+    if let Some(lists) = &entry.parameters {
+        md.push_str("## Parameters\n\n");
+        for (signature, list) in entry.signatures.iter().zip(lists) {
+            if lists.len() > 1 {
+                let _ = write!(md, "### `{signature}`\n\n");
+            }
+            md.push_str(
+                "| Parameter | Type | Required | Description |\n| --- | --- | --- | --- |\n",
+            );
+            for (label, description) in list {
+                let (name, ty, optional) = split_label(label);
+                let required = if optional { "optional" } else { "yes" };
+                let _ = writeln!(
+                    md,
+                    "| `${name}` | `{ty}` | {required} | {} |",
+                    escape(description)
+                );
+            }
+            md.push('\n');
+        }
+    }
+    if let Some(returns) = &entry.returns {
+        let (ty, meaning) = split_returns(returns);
+        let _ = write!(md, "## Returns\n\n`{ty}`: {}\n\n", escape(meaning));
+    }
+    if let Some(note) = &entry.note {
+        let _ = write!(md, "## Note\n\n{}\n\n", note_markdown(note));
+    }
+    md.push_str("## See also\n\n");
+    let _ = writeln!(
+        md,
+        "- JSON: [`/api/reference/{0}.json`](/api/reference/{0}.json)",
+        entry.key
+    );
+    let index = catalog
+        .entries
+        .iter()
+        .position(|e| e.key == entry.key)
+        .expect("the entry is in the catalog");
+    let count = catalog.entries.len();
+    let previous = &catalog.entries[(index + count - 1) % count];
+    let next = &catalog.entries[(index + 1) % count];
+    let _ = writeln!(
+        md,
+        "- Previous: [`{}`]({})",
+        previous.key,
+        page_path(previous)
+    );
+    let _ = writeln!(md, "- Next: [`{}`]({})", next.key, page_path(next));
+    md.push_str("- [All methods](/)\n");
+    md
+}
+
+/// An error page: the same code, message and hint as the ErrorResponse.
+pub fn error(reason: &str, code: &str, message: &str, hint: &str) -> String {
+    format!(
+        "# {reason}\n\n{}\n\n{}\n\nError code: `{code}`.\n\n[Back to the method reference](/)\n",
+        escape(message),
+        escape(hint)
+    )
+}
+
+/// `/llms.txt` in the llmstxt.org format: title, summary, instructions for
+/// agents, then sections of links.
+pub fn llms(catalog: &Catalog) -> String {
+    let site = &catalog.site;
+    let base = &catalog.base_url;
+    let mut md = format!(
+        "# {}\n\n> {}\n\n",
+        escape(&site.title),
+        escape(&site.summary)
+    );
+    let _ = write!(
+        md,
+        "{}\n\n\
+         How to read it:\n\n\
+         - Every page has a Markdown twin: add `.md` to its path, or send `Accept: text/markdown`.\n\
+         - The same facts as JSON: `GET {base}/api/reference.json` for all methods, \
+         `GET {base}/api/reference/{{name}}.json` for one (`name` is lowercase, like `select`).\n\
+         - Errors are JSON objects with `error.code`, `error.message` and `error.hint`.\n\
+         - Send `Accept-Encoding: br` or `gzip` for smaller responses, and `If-None-Match` with the \
+         `ETag` you got to revalidate.\n\n",
+        escape(&site.about)
+    );
+    for group in &site.groups {
+        let _ = write!(md, "## {}\n\n", escape(&group.name));
+        for key in &group.keys {
+            let entry = catalog
+                .entries
+                .iter()
+                .find(|e| &e.key == key)
+                .expect("groups name catalog keys (validated)");
+            let _ = writeln!(
+                md,
+                "- [{}]({base}{}.md): {}",
+                entry.key,
+                page_path(entry),
+                escape(&entry.description)
+            );
+        }
+        md.push('\n');
+    }
+    md.push_str("## API\n\n");
+    let _ = writeln!(md, "- [OpenAPI description]({base}/openapi.json): the JSON endpoints, their schemas and errors");
+    let _ = writeln!(
+        md,
+        "- [All method references]({base}/api/reference.json): one JSON document"
+    );
+    let _ = writeln!(
+        md,
+        "- [API catalog]({base}/.well-known/api-catalog): RFC 9727 linkset\n"
+    );
+    md.push_str("## Optional\n\n");
+    let _ = writeln!(
+        md,
+        "- [Full reference]({base}/llms-full.txt): every method page in one Markdown document"
+    );
+    let _ = writeln!(
+        md,
+        "- [Homepage]({base}/index.md): overview and quick start"
+    );
+    md
+}
+
+/// `/llms-full.txt`: the homepage's introduction and every method page, in
+/// catalog order, as one document (method headings moved one level down).
+pub fn llms_full(catalog: &Catalog) -> String {
+    let site = &catalog.site;
+    let mut md = format!(
+        "# {}\n\n> {}\n\n{}\n",
+        escape(&site.title),
+        escape(&site.summary),
+        escape(&site.about)
+    );
+    for entry in &catalog.entries {
+        md.push('\n');
+        for line in method(catalog, entry).lines() {
+            if line.starts_with('#') {
+                md.push('#');
+            }
+            md.push_str(line);
+            md.push('\n');
+        }
+    }
+    md
+}
+
+/// `(name, type, optional)` of a label `name [type]( (optional))?`.
+fn split_label(label: &str) -> (&str, &str, bool) {
+    let (rest, optional) = match label.strip_suffix(" (optional)") {
+        Some(rest) => (rest, true),
+        None => (label, false),
+    };
+    let (name, ty) = rest.split_once(" [").expect("labels are validated");
+    (name, ty.trim_end_matches(']'), optional)
+}
+
+/// `(type, meaning)` of `[type] meaning`.
+fn split_returns(returns: &str) -> (&str, &str) {
+    let (ty, meaning) = returns[1..].split_once(']').expect("returns are validated");
+    (ty, meaning.trim())
+}
+
+/// A note's `<code>…</code>` as code spans, the rest escaped.
+fn note_markdown(note: &str) -> String {
+    let mut md = String::new();
+    for (i, part) in note.split("<code>").enumerate() {
+        match part.split_once("</code>") {
+            Some((code, text)) if i > 0 => {
+                let _ = write!(md, "`{code}`{}", escape(text));
+            }
+            _ => md.push_str(&escape(part)),
+        }
+    }
+    md
+}
+
+/// Escape the characters that would turn plain text into Markdown markup.
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if matches!(
+            c,
+            '\\' | '`' | '*' | '_' | '[' | ']' | '<' | '>' | '|' | '#'
+        ) {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
