@@ -55,12 +55,13 @@ pub fn respond(method: &Method, path: &str, headers: &HeaderMap) -> Response<Bod
 /// 200, 304 or 406 for an existing resource.
 fn found(resource: &'static Resource, headers: &HeaderMap, head: bool) -> Response<Body> {
     let not_acceptable = || {
-        failure(
-            ErrorKind::NotAcceptable,
-            table::error(ErrorKind::NotAcceptable),
-            headers,
-            head,
-        )
+        let kind = ErrorKind::NotAcceptable;
+        let error = if resource.is_page() {
+            table::page_error(kind)
+        } else {
+            table::error(kind)
+        };
+        failure(kind, error, headers, head)
     };
     let accept = headers
         .get_all(header::ACCEPT)
@@ -83,15 +84,21 @@ fn found(resource: &'static Resource, headers: &HeaderMap, head: bool) -> Respon
     response
 }
 
-/// An ErrorResponse. Its coding is negotiated, but a client that accepts
-/// none gets identity rather than a second error.
+/// An error. Its media type and coding are negotiated, but a client that
+/// accepts none gets the first representation (the ErrorResponse) in
+/// identity rather than a second error.
 fn failure(
     kind: ErrorKind,
     resource: &'static Resource,
     headers: &HeaderMap,
     head: bool,
 ) -> Response<Body> {
-    let representation = resource.representations[0];
+    let accept = headers
+        .get_all(header::ACCEPT)
+        .into_iter()
+        .map(HeaderValue::as_bytes);
+    let chosen = negotiate_media_type(accept, resource.media_types).unwrap_or(0);
+    let representation = resource.representations[chosen];
     let variant =
         choose_variant(representation, headers).unwrap_or_else(|| representation.identity());
     let status =

@@ -8,9 +8,11 @@ mod catalog;
 mod catalog_facts;
 mod cli;
 mod conditional;
+mod crawl;
 mod errors;
 mod methods;
 mod negotiation;
+mod pages;
 mod validation;
 
 /// The build script's loading and validation stage, compiled here so its

@@ -35,12 +35,12 @@ nav a:first-child{font-weight:600;margin-right:auto}\
 main{padding-top:1rem;padding-bottom:2rem}\
 footer{border-top:1px solid var(--line);color:var(--muted);font-size:.9rem;padding-top:.5rem;padding-bottom:1.5rem}\
 a{color:var(--link);text-underline-offset:.15em}\
-a:focus-visible,pre:focus-visible,.scroll:focus-visible{outline:3px solid var(--focus);outline-offset:2px;border-radius:2px}\
+a:focus-visible,.scroll:focus-visible{outline:3px solid var(--focus);outline-offset:2px;border-radius:2px}\
 h1{font-size:2rem;line-height:1.2;margin:.5rem 0 1rem;overflow-wrap:anywhere}\
 h2{font-size:1.4rem;margin:2rem 0 .75rem;border-bottom:1px solid var(--line);padding-bottom:.25rem}\
 h3{font-size:1.1rem;margin:1.5rem 0 .5rem;overflow-wrap:anywhere}\
 code{font:.92em/1.5 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;background:var(--code);border-radius:4px;padding:.1em .3em}\
-pre{background:var(--code);border:1px solid var(--line);border-radius:6px;padding:.75rem 1rem;overflow-x:auto}\
+pre{background:var(--code);border:1px solid var(--line);border-radius:6px;padding:.75rem 1rem;white-space:pre-wrap;overflow-wrap:anywhere}\
 pre code{padding:0;background:none}\
 .scroll{overflow-x:auto;margin:0 0 1rem}\
 table{border-collapse:collapse;width:100%;font-size:.95rem}\
@@ -48,6 +48,11 @@ th,td{border:1px solid var(--line);padding:.4rem .6rem;text-align:left;vertical-
 th{background:var(--code)}\
 ul{padding-left:1.25rem}\
 li{margin:.25rem 0}\
+@media (max-width:40rem){.scroll table,.scroll tbody,.scroll tr,.scroll td{display:block;width:100%}\
+.scroll thead{position:absolute;left:-999rem}\
+.scroll tr{border:1px solid var(--line);border-radius:6px;margin:0 0 .75rem;padding:.3rem 0}\
+.scroll td{border:0;padding:.2rem .75rem}\
+.scroll td::before{content:attr(data-label) \": \";font-weight:600}}\
 .skip{position:absolute;left:-999rem}\
 .skip:focus{left:1rem;top:.5rem;background:var(--bg);padding:.25rem .5rem}\
 ";
@@ -102,17 +107,71 @@ pub fn page(catalog: &Catalog, page: &Page, markdown: &str) -> String {
     )
 }
 
-/// The Markdown as HTML, with tables and code blocks made scrollable (and
-/// so focusable, for keyboard users) on narrow screens.
+/// The Markdown as HTML. Each table is wrapped in a labelled region that
+/// scrolls on its own if it must (focusable, for keyboard users), and each
+/// cell carries its column's name, which narrow screens show beside the
+/// value when the rows are stacked.
 fn body(markdown: &str) -> String {
-    let mut out = String::with_capacity(markdown.len() * 2);
-    html::push_html(&mut out, Parser::new_ext(markdown, Options::ENABLE_TABLES));
-    out.replace(
-        "<table>",
-        "<div class=\"scroll\" tabindex=\"0\" role=\"region\" aria-label=\"Table\"><table>",
-    )
-    .replace("</table>", "</table></div>")
-    .replace("<pre>", "<pre tabindex=\"0\">")
+    let mut html = String::with_capacity(markdown.len() * 2);
+    html::push_html(&mut html, Parser::new_ext(markdown, Options::ENABLE_TABLES));
+    let mut out = String::with_capacity(html.len() * 5 / 4);
+    let mut rest = html.as_str();
+    while let Some(start) = rest.find("<table>") {
+        let (before, table) = rest.split_at(start);
+        let end = table.find("</table>").map_or(table.len(), |e| e + "</table>".len());
+        out.push_str(before);
+        let label = last_heading(&out).unwrap_or_else(|| "Table".to_string());
+        out.push_str(&format!("<div class=\"scroll\" tabindex=\"0\" role=\"region\" aria-label=\"{}\">", escape(&label)));
+        out.push_str(&label_cells(&table[..end]));
+        out.push_str("</div>");
+        rest = &table[end..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The text of the last `<h2>`–`<h6>` in `html`, without its tags.
+fn last_heading(html: &str) -> Option<String> {
+    let start = (2..=6).filter_map(|level| html.rfind(&format!("<h{level}>"))).max()?;
+    let heading = &html[start + 4..];
+    let heading = &heading[..heading.find("</h")?];
+    Some(strip_tags(heading))
+}
+
+/// Add `data-label="<column name>"` to every body cell of one table.
+fn label_cells(table: &str) -> String {
+    let head = table.split("</thead>").next().unwrap_or_default();
+    let names: Vec<String> =
+        head.split("<th>").skip(1).map(|cell| strip_tags(cell.split("</th>").next().unwrap_or_default())).collect();
+    let mut out = String::with_capacity(table.len() * 5 / 4);
+    for (i, row) in table.split("<tr>").enumerate() {
+        if i > 0 {
+            out.push_str("<tr>");
+        }
+        for (column, cell) in row.split("<td>").enumerate() {
+            if column > 0 {
+                let name = names.get(column - 1).map_or("", String::as_str);
+                out.push_str(&format!("<td data-label=\"{}\">", escape(name)));
+            }
+            out.push_str(cell);
+        }
+    }
+    out
+}
+
+/// Text without tags (entities are kept as they are).
+fn strip_tags(html: &str) -> String {
+    let mut text = String::with_capacity(html.len());
+    let mut in_tag = false;
+    for c in html.chars() {
+        match c {
+            '<' => in_tag = true,
+            '>' => in_tag = false,
+            _ if !in_tag => text.push(c),
+            _ => {}
+        }
+    }
+    text
 }
 
 /// Escape text for HTML content and double-quoted attributes.

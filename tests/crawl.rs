@@ -1,0 +1,77 @@
+//! A crawl from `/`: every link of every HTML and Markdown page, every
+//! sitemap URL and every llms.txt link answers 200 — no dead links.
+
+use crate::support::{start_server, Server};
+use std::collections::{BTreeSet, VecDeque};
+
+/// The links of a body: `href="…"` in HTML, `](…)` in Markdown, `<loc>…` in XML.
+fn links(body: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for (open, close) in [("href=\"", "\""), ("](", ")"), ("<loc>", "</loc>")] {
+        for piece in body.split(open).skip(1) {
+            if let Some(end) = piece.find(close) {
+                found.push(piece[..end].to_string());
+            }
+        }
+    }
+    found
+}
+
+/// A link as a path on the server under test, if it points to us.
+fn local(server: &Server, link: &str) -> Option<String> {
+    let base = refserve::table::BASE_URL;
+    let path = link
+        .strip_prefix(base)
+        .or_else(|| link.strip_prefix(server.origin.as_str()))
+        .unwrap_or(link);
+    let path = path.split('#').next().unwrap_or_default();
+    (path.starts_with('/') && !path.starts_with("//")).then(|| path.to_string())
+}
+
+#[tokio::test]
+async fn every_link_answers_200() {
+    let server = start_server().await;
+    let mut queue: VecDeque<String> = [
+        "/",
+        "/index.md",
+        "/llms.txt",
+        "/llms-full.txt",
+        "/sitemap.xml",
+        "/robots.txt",
+    ]
+    .into_iter()
+    .map(String::from)
+    .collect();
+    let mut seen = BTreeSet::new();
+    while let Some(path) = queue.pop_front() {
+        if !seen.insert(path.clone()) {
+            continue;
+        }
+        let first = server.get(&path, &[]).await;
+        assert_eq!(first.status, 200, "{path}");
+        let mut replies = vec![first];
+        if replies[0].header("vary").contains("Accept,") {
+            // A page: its Markdown representation has links of its own to follow.
+            replies.push(server.get(&path, &[("accept", "text/markdown")]).await);
+        }
+        for reply in replies {
+            assert_eq!(reply.status, 200, "{path}");
+            let body = String::from_utf8_lossy(&reply.decoded()).into_owned();
+            queue.extend(links(&body).iter().filter_map(|link| local(&server, link)));
+        }
+    }
+    for key in refserve::table::KEYS {
+        assert!(
+            seen.contains(&format!("/api/{key}")),
+            "the crawl reaches /api/{key}"
+        );
+        assert!(
+            seen.contains(&format!("/api/{key}.md")),
+            "the crawl reaches /api/{key}.md"
+        );
+        assert!(
+            seen.contains(&format!("/api/reference/{key}.json")),
+            "the crawl reaches the JSON of {key}"
+        );
+    }
+}
