@@ -6,6 +6,8 @@ use http_body_util::{BodyExt, Empty};
 use hyper_util::client::legacy::{connect::HttpConnector, Client};
 use hyper_util::rt::TokioExecutor;
 use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 /// A server running on this test's runtime, stopped when dropped.
@@ -144,4 +146,40 @@ pub fn decode(coding: &str, body: &[u8]) -> Vec<u8> {
         other => panic!("unexpected content-encoding {other:?}"),
     }
     out
+}
+
+/// A fresh directory under the system's temporary directory, removed on drop.
+pub struct Scratch(PathBuf);
+
+impl Scratch {
+    /// An empty directory whose name starts with `refserve-<name>`.
+    pub fn new(name: &str) -> Self {
+        static COUNT: AtomicUsize = AtomicUsize::new(0);
+        let dir = std::env::temp_dir().join(format!(
+            "refserve-{name}-{}-{}",
+            std::process::id(),
+            COUNT.fetch_add(1, Ordering::Relaxed)
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("create a scratch directory");
+        Scratch(dir)
+    }
+
+    /// The directory.
+    pub fn path(&self) -> &Path {
+        &self.0
+    }
+
+    /// Write `name` (a relative path) in the directory and return its path.
+    pub fn write(&self, name: &str, contents: impl AsRef<[u8]>) -> PathBuf {
+        let path = self.0.join(name);
+        std::fs::write(&path, contents).expect("write a scratch file");
+        path
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
 }

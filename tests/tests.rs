@@ -14,6 +14,7 @@ mod methods;
 mod negotiation;
 mod pages;
 mod validation;
+mod validators;
 
 /// The build script's loading and validation stage, compiled here so its
 /// error messages can be tested.

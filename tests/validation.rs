@@ -2,8 +2,9 @@
 //! message that names the file and the field.
 
 use crate::content::{self, parse_entry};
+use crate::support::Scratch;
 use serde_json::{json, Value};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 const FILE: &str = "content/entries/select.json";
 
@@ -134,31 +135,16 @@ fn base_urls_are_checked() {
 }
 
 /// A copy of the real `content/` in a scratch folder, to break on purpose.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(name: &str) -> Scratch {
-        let root =
-            std::env::temp_dir().join(format!("refserve-validation-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&root);
-        let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("content");
-        copy_dir(&source, &root.join("content"));
-        Scratch(root)
-    }
-
-    fn write(&self, file: &str, text: &str) {
-        std::fs::write(self.0.join(file), text).expect("write scratch file");
-    }
-
-    fn load(&self) -> Result<content::Catalog, String> {
-        content::load(&self.0, "http://x".into(), None).map_err(|e| e.to_string())
-    }
+fn content_copy(name: &str) -> Scratch {
+    let scratch = Scratch::new(name);
+    let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("content");
+    copy_dir(&source, &scratch.path().join("content"));
+    scratch
 }
 
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
+/// Load the content of a scratch copy, as the build script would.
+fn load(scratch: &Scratch) -> Result<content::Catalog, String> {
+    content::load(scratch.path(), "http://x".into(), None).map_err(|e| e.to_string())
 }
 
 fn copy_dir(from: &Path, to: &Path) {
@@ -176,21 +162,20 @@ fn copy_dir(from: &Path, to: &Path) {
 
 #[test]
 fn the_real_content_loads() {
-    let catalog = Scratch::new("real").load().expect("content/ is valid");
+    let catalog = load(&content_copy("real")).expect("content/ is valid");
     assert_eq!(catalog.entries.len(), 24);
 }
 
 #[test]
 fn the_catalog_must_hold_exactly_the_24_keys() {
-    let scratch = Scratch::new("count");
-    let text = std::fs::read_to_string(scratch.0.join("content/catalog.json")).expect("read");
+    let scratch = content_copy("count");
+    let text = std::fs::read_to_string(scratch.path().join("content/catalog.json")).expect("read");
     scratch.write(
         "content/catalog.json",
-        &text
-            .replace("    \"info\"\n", "")
+        text.replace("    \"info\"\n", "")
             .replace("\"last\",", "\"last\""),
     );
-    let message = scratch.load().expect_err("refused");
+    let message = load(&scratch).expect_err("refused");
     assert_eq!(
         message,
         "content/catalog.json: field `entries`: lists 23 entries; the catalog has exactly 24"
@@ -199,9 +184,9 @@ fn the_catalog_must_hold_exactly_the_24_keys() {
 
 #[test]
 fn entry_files_must_be_listed() {
-    let scratch = Scratch::new("unlisted");
+    let scratch = content_copy("unlisted");
     scratch.write("content/entries/extra.json", "{}");
-    let message = scratch.load().expect_err("refused");
+    let message = load(&scratch).expect_err("refused");
     assert_eq!(
         message,
         "content/entries/extra.json: is not listed in content/catalog.json `entries`"
@@ -210,13 +195,13 @@ fn entry_files_must_be_listed() {
 
 #[test]
 fn duplicate_keys_are_refused() {
-    let scratch = Scratch::new("duplicate");
-    let text = std::fs::read_to_string(scratch.0.join("content/catalog.json")).expect("read");
+    let scratch = content_copy("duplicate");
+    let text = std::fs::read_to_string(scratch.path().join("content/catalog.json")).expect("read");
     scratch.write(
         "content/catalog.json",
-        &text.replace("\"insert\"", "\"select\""),
+        text.replace("\"insert\"", "\"select\""),
     );
-    let message = scratch.load().expect_err("refused");
+    let message = load(&scratch).expect_err("refused");
     assert_eq!(
         message,
         "content/catalog.json: field `entries[1]`: `select` is listed twice"
@@ -225,15 +210,15 @@ fn duplicate_keys_are_refused() {
 
 #[test]
 fn a_file_whose_key_differs_from_its_name_is_refused() {
-    let scratch = Scratch::new("mismatch");
-    let text = std::fs::read_to_string(scratch.0.join("content/entries/drop.json")).expect("read");
+    let scratch = content_copy("mismatch");
+    let text =
+        std::fs::read_to_string(scratch.path().join("content/entries/drop.json")).expect("read");
     scratch.write(
         "content/entries/drop.json",
-        &text
-            .replace("\"drop\"", "\"dropp\"")
+        text.replace("\"drop\"", "\"dropp\"")
             .replace("drop(", "dropp("),
     );
-    let message = scratch.load().expect_err("refused");
+    let message = load(&scratch).expect_err("refused");
     assert_eq!(
         message,
         "content/entries/drop.json: field `key`: `dropp` differs from the file name `drop`"
@@ -242,9 +227,9 @@ fn a_file_whose_key_differs_from_its_name_is_refused() {
 
 #[test]
 fn invalid_json_is_reported_with_its_position() {
-    let scratch = Scratch::new("json");
+    let scratch = content_copy("json");
     scratch.write("content/entries/max.json", "{ \"key\": ");
-    let message = scratch.load().expect_err("refused");
+    let message = load(&scratch).expect_err("refused");
     assert!(
         message.starts_with("content/entries/max.json: is not valid JSON"),
         "{message}"
@@ -253,12 +238,12 @@ fn invalid_json_is_reported_with_its_position() {
 
 #[test]
 fn error_texts_are_checked() {
-    let scratch = Scratch::new("errors");
+    let scratch = content_copy("errors");
     scratch.write(
         "content/errors.json",
         r#"{ "not_found": { "message": "m" } }"#,
     );
-    let message = scratch.load().expect_err("refused");
+    let message = load(&scratch).expect_err("refused");
     assert_eq!(
         message,
         "content/errors.json: field `not_found.hint`: is required"

@@ -118,10 +118,15 @@ fn body(markdown: &str) -> String {
     let mut rest = html.as_str();
     while let Some(start) = rest.find("<table>") {
         let (before, table) = rest.split_at(start);
-        let end = table.find("</table>").map_or(table.len(), |e| e + "</table>".len());
+        let end = table
+            .find("</table>")
+            .map_or(table.len(), |e| e + "</table>".len());
         out.push_str(before);
         let label = last_heading(&out).unwrap_or_else(|| "Table".to_string());
-        out.push_str(&format!("<div class=\"scroll\" tabindex=\"0\" role=\"region\" aria-label=\"{}\">", escape(&label)));
+        out.push_str(&format!(
+            "<div class=\"scroll\" tabindex=\"0\" role=\"region\" aria-label=\"{}\">",
+            escape(&label)
+        ));
         out.push_str(&label_cells(&table[..end]));
         out.push_str("</div>");
         rest = &table[end..];
@@ -132,7 +137,9 @@ fn body(markdown: &str) -> String {
 
 /// The text of the last `<h2>`–`<h6>` in `html`, without its tags.
 fn last_heading(html: &str) -> Option<String> {
-    let start = (2..=6).filter_map(|level| html.rfind(&format!("<h{level}>"))).max()?;
+    let start = (2..=6)
+        .filter_map(|level| html.rfind(&format!("<h{level}>")))
+        .max()?;
     let heading = &html[start + 4..];
     let heading = &heading[..heading.find("</h")?];
     Some(strip_tags(heading))
@@ -141,8 +148,11 @@ fn last_heading(html: &str) -> Option<String> {
 /// Add `data-label="<column name>"` to every body cell of one table.
 fn label_cells(table: &str) -> String {
     let head = table.split("</thead>").next().unwrap_or_default();
-    let names: Vec<String> =
-        head.split("<th>").skip(1).map(|cell| strip_tags(cell.split("</th>").next().unwrap_or_default())).collect();
+    let names: Vec<String> = head
+        .split("<th>")
+        .skip(1)
+        .map(|cell| strip_tags(cell.split("</th>").next().unwrap_or_default()))
+        .collect();
     let mut out = String::with_capacity(table.len() * 5 / 4);
     for (i, row) in table.split("<tr>").enumerate() {
         if i > 0 {

@@ -224,7 +224,8 @@ pub fn llms(catalog: &Catalog) -> String {
 }
 
 /// `/llms-full.txt`: the homepage's introduction and every method page, in
-/// catalog order, as one document (method headings moved one level down).
+/// catalog order, as one document (headings one level down, each section
+/// heading prefixed with its method's key).
 pub fn llms_full(catalog: &Catalog) -> String {
     let site = &catalog.site;
     let mut md = format!(
@@ -236,6 +237,12 @@ pub fn llms_full(catalog: &Catalog) -> String {
     for entry in &catalog.entries {
         md.push('\n');
         for line in method(catalog, entry).lines() {
+            // One level down, and section headings named after their
+            // method so that every heading of the document is unique.
+            if let Some(section) = line.strip_prefix("## ") {
+                let _ = writeln!(md, "### {}: {section}", entry.key);
+                continue;
+            }
             if line.starts_with('#') {
                 md.push('#');
             }

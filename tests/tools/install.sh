@@ -1,0 +1,155 @@
+#!/usr/bin/env bash
+# Installs the external validators that tests/validators.rs runs, into DIR:
+#
+#   DIR/venv    a Python venv: openapi-spec-validator, schemathesis, redbot
+#   DIR/node    npm packages: @redocly/cli, markdownlint-cli2, sitemap (for
+#               schema/sitemap.xsd), vnu-jar (the Nu HTML checker's vnu.jar)
+#   xmllint     from Debian's libxml2-utils, when it is not on PATH already
+#
+# Usage: tests/tools/install.sh DIR
+#
+# Every version is pinned exactly (the Python packages with their whole
+# dependency tree). DIR/.stamp records a hash of this script, so a second run
+# with the same script is a no-op and a changed pin reinstalls. Quiet unless it
+# fails; then it prints what the failing step said and exits non-zero.
+# Needs python3 (3.11+), node 20+ with npm, java 17+, and root for apt-get.
+set -euo pipefail
+
+dir=${1:?usage: install.sh DIR}
+mkdir -p "$dir"
+dir=$(cd "$dir" && pwd)
+script=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/$(basename "${BASH_SOURCE[0]}")
+want=$(sha256sum "$script" | cut -d' ' -f1)
+
+# One installer at a time per DIR (parallel test processes share it).
+exec 9>"$dir/.lock"
+flock 9
+
+# xmllint is outside DIR, so it is checked on every run.
+have_xmllint() { command -v xmllint >/dev/null 2>&1; }
+if [[ -f $dir/.stamp && $(cat "$dir/.stamp") == "$want" ]] && have_xmllint; then
+    exit 0
+fi
+
+log=$dir/install.log
+: >"$log"
+step() {
+    if ! "$@" >>"$log" 2>&1; then
+        echo "install.sh: failed: $*" >&2
+        cat "$log" >&2
+        exit 1
+    fi
+}
+
+# Python: the three tools and every dependency, exactly.
+python_pins=(
+    openapi-spec-validator==0.9.0
+    schemathesis==4.32.5
+    redbot==2.7.1
+)
+python_constraints='
+annotated-types==0.8.0
+anyio==4.16.0
+attrs==26.1.0
+babel==2.18.0
+brotli==1.2.1
+certifi==2026.10.18
+cffi==2.1.1
+chardet==7.7.0
+charset-normalizer==3.5.2
+click==8.5.1
+cryptography==50.0.2
+dnspython==2.9.2
+graphql-core==3.3.2
+harfile==0.6.0
+http-sf==1.5.0
+httplint==2026.10.4
+hypothesis==6.170.15
+hypothesis-graphql==0.13.5
+idna==3.20
+iniconfig==2.3.1
+Jinja2==3.1.6
+jsonschema==4.26.0
+jsonschema-path==0.5.0
+jsonschema-specifications==2025.9.1
+jsonschema_rs==0.60.3
+lazy-object-proxy==1.13.0
+Markdown==3.11.3
+markdown-it-py==4.3.0
+MarkupSafe==3.0.4
+mdurl==0.1.2
+netaddr==1.3.0
+openapi-schema-validator==0.9.0
+packaging==26.3
+pathable==0.6.0
+pluggy==1.7.0
+pycparser==3.12
+pydantic==2.14.3
+pydantic-settings==2.16.3
+pydantic_core==2.50.4
+Pygments==2.21.0
+pyrate-limiter==4.5.1
+pytest==9.2.0
+python-dotenv==1.2.4
+PyYAML==6.0.3
+referencing==0.37.0
+requests==2.34.2
+rfc3339-validator==0.1.4
+rich==15.0.0
+rpds-py==2026.9.1
+six==1.17.0
+sniffpy==1.0.0
+sortedcontainers==2.4.0
+thor==0.17.0
+typing-inspection==0.4.5
+typing_extensions==4.16.0
+urllib3==2.8.0
+Werkzeug==3.1.9
+'
+
+# npm: installed without lifecycle scripts (vnu-jar's would fetch a JDK when
+# java looks too old; the machine's java is used instead).
+npm_pins=(
+    @redocly/cli@2.77.0
+    markdownlint-cli2@0.22.1
+    sitemap@9.0.1
+    vnu-jar@26.9.27
+)
+
+rm -f "$dir/.stamp"
+
+if ! have_xmllint; then
+    export DEBIAN_FRONTEND=noninteractive
+    step apt-get update
+    step apt-get install -y --no-install-recommends libxml2-utils
+fi
+
+rm -rf "$dir/venv" "$dir/node"
+if ! python3 -m venv "$dir/venv" >>"$log" 2>&1; then
+    # Debian's own python3 keeps ensurepip in python3-venv.
+    export DEBIAN_FRONTEND=noninteractive
+    step apt-get update
+    step apt-get install -y --no-install-recommends python3-venv
+    rm -rf "$dir/venv"
+    step python3 -m venv "$dir/venv"
+fi
+printf '%s\n' "$python_constraints" >"$dir/constraints.txt"
+step "$dir/venv/bin/python" -m pip install --disable-pip-version-check \
+    --no-input -c "$dir/constraints.txt" "${python_pins[@]}"
+
+mkdir -p "$dir/node"
+step npm install --prefix "$dir/node" --no-audit --no-fund --no-update-notifier \
+    --save-exact --ignore-scripts "${npm_pins[@]}"
+
+# Each tool must start, and the two files the tests read must be there.
+for tool in openapi-spec-validator schemathesis redbot; do
+    [[ -x $dir/venv/bin/$tool ]] || { echo "install.sh: $tool missing" >&2; cat "$log" >&2; exit 1; }
+done
+step "$dir/venv/bin/schemathesis" --version
+step "$dir/node/node_modules/.bin/redocly" --version
+step test -x "$dir/node/node_modules/.bin/markdownlint-cli2"
+step test -f "$dir/node/node_modules/sitemap/schema/sitemap.xsd"
+step java -jar "$dir/node/node_modules/vnu-jar/build/dist/vnu.jar" --version
+step xmllint --version
+
+echo "$want" >"$dir/.stamp"

@@ -1,0 +1,274 @@
+//! External validators run against the live server: the OpenAPI document
+//! (openapi-spec-validator, Redocly, Schemathesis), every HTML page of the
+//! sitemap (the Nu HTML checker), the sitemap (its XSD, with xmllint), the
+//! Markdown bodies (markdownlint) and the HTTP behaviour of a few resources
+//! (REDbot). `tests/tools/install.sh` installs every tool, pinned, into
+//! `<target dir>/validator-tools` the first time a test needs one.
+
+use crate::support::{start_server, Scratch, Server};
+use refserve::table::{BASE_URL, KEYS};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+
+/// The directory the validators are installed in, after running the
+/// installer once per process (it is a no-op when they are already there).
+fn tools() -> &'static Path {
+    static TOOLS: OnceLock<PathBuf> = OnceLock::new();
+    TOOLS.get_or_init(|| {
+        let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let target = std::env::var_os("CARGO_TARGET_DIR")
+            .map_or_else(|| manifest.join("target"), |dir| manifest.join(dir));
+        let dir = target.join("validator-tools");
+        let output = Command::new("bash")
+            .arg(manifest.join("tests/tools/install.sh"))
+            .arg(&dir)
+            .output()
+            .expect("bash runs tests/tools/install.sh");
+        assert!(
+            output.status.success(),
+            "tests/tools/install.sh {} failed ({}):\n{}{}",
+            dir.display(),
+            output.status,
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr),
+        );
+        dir
+    })
+}
+
+/// A program of the Python venv.
+fn python_tool(name: &str) -> Command {
+    Command::new(tools().join("venv/bin").join(name))
+}
+
+/// A program of the npm packages.
+fn node_tool(name: &str) -> Command {
+    Command::new(tools().join("node/node_modules/.bin").join(name))
+}
+
+/// A file shipped by one of the npm packages.
+fn node_file(path: &str) -> PathBuf {
+    tools().join("node/node_modules").join(path)
+}
+
+/// What a tool did: whether it exited 0, its standard output, and the
+/// command with all it printed.
+struct Outcome {
+    success: bool,
+    stdout: String,
+    output: String,
+}
+
+impl Outcome {
+    #[track_caller]
+    fn assert_success(&self) {
+        assert!(self.success, "{}", self.output);
+    }
+}
+
+/// Run a command to its end off this runtime's thread, which the server
+/// under test shares.
+async fn run(mut command: Command) -> Outcome {
+    let line = format!("{command:?}");
+    let output = tokio::task::spawn_blocking(move || command.output())
+        .await
+        .expect("the command's thread")
+        .unwrap_or_else(|e| panic!("cannot start {line}: {e}"));
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    Outcome {
+        success: output.status.success(),
+        output: format!(
+            "$ {line}\n{}\n{stdout}{}",
+            output.status,
+            String::from_utf8_lossy(&output.stderr)
+        ),
+        stdout,
+    }
+}
+
+/// `GET path`, which must answer 200; the decoded body.
+async fn fetch(server: &Server, path: &str, headers: &[(&str, &str)]) -> Vec<u8> {
+    let reply = server.get(path, headers).await;
+    assert_eq!(reply.status, 200, "GET {path} {headers:?}");
+    reply.decoded()
+}
+
+/// A scratch file name for a path: `/` is `index`, `/api/select` is `api_select`.
+fn file_name(path: &str, extension: &str) -> String {
+    let stem = path.trim_start_matches('/').replace('/', "_");
+    let stem = stem.strip_suffix(extension).unwrap_or(&stem);
+    let stem = if stem.is_empty() { "index" } else { stem };
+    format!("{stem}{extension}")
+}
+
+/// The paths of the sitemap's `<loc>`s, which all start with `BASE_URL`.
+fn sitemap_paths(sitemap: &[u8]) -> Vec<String> {
+    let sitemap = std::str::from_utf8(sitemap).expect("a UTF-8 sitemap");
+    let paths: Vec<String> = sitemap
+        .split("<loc>")
+        .skip(1)
+        .map(|rest| {
+            let url = rest.split("</loc>").next().unwrap_or_default();
+            let path = url
+                .strip_prefix(BASE_URL)
+                .unwrap_or_else(|| panic!("<loc>{url}</loc> does not start with {BASE_URL}"));
+            path.replace("&amp;", "&")
+        })
+        .collect();
+    assert!(!paths.is_empty(), "no <loc> in the sitemap:\n{sitemap}");
+    paths
+}
+
+#[tokio::test]
+async fn openapi_document_is_valid() {
+    let dir = Scratch::new("openapi");
+    let server = start_server().await;
+    let document = dir.write("openapi.json", &fetch(&server, "/openapi.json", &[]).await);
+    let mut command = python_tool("openapi-spec-validator");
+    command.args(["--validation-errors", "all"]).arg(document);
+    run(command).await.assert_success();
+}
+
+#[tokio::test]
+async fn openapi_document_passes_redocly_lint() {
+    let dir = Scratch::new("redocly");
+    let server = start_server().await;
+    let document = dir.write("openapi.json", &fetch(&server, "/openapi.json", &[]).await);
+    let mut command = node_tool("redocly");
+    command.arg("lint").arg(document).current_dir(dir.path());
+    command.env("REDOCLY_TELEMETRY", "off");
+    command.env("REDOCLY_SUPPRESS_UPDATE_NOTICE", "true");
+    run(command).await.assert_success();
+}
+
+#[tokio::test]
+async fn schemathesis_finds_no_failure() {
+    // Run in a scratch directory: Schemathesis and Hypothesis write their
+    // caches (.schemathesis/, .hypothesis/) into the working directory.
+    let dir = Scratch::new("schemathesis");
+    let server = start_server().await;
+    let mut command = python_tool("schemathesis");
+    command.args(["--no-color", "run"]);
+    command.arg(format!("{}/openapi.json", server.origin));
+    command.args(["--url", &server.origin, "--checks", "all"]);
+    command.args(["--max-examples", "50", "--request-timeout", "10"]);
+    command
+        .args(["--generation-database", "none"])
+        .current_dir(dir.path());
+    run(command).await.assert_success();
+}
+
+#[tokio::test]
+async fn every_html_page_passes_the_nu_checker() {
+    let dir = Scratch::new("vnu");
+    let server = start_server().await;
+    let sitemap = fetch(&server, "/sitemap.xml", &[]).await;
+    let mut command = Command::new("java");
+    command
+        .arg("-jar")
+        .arg(node_file("vnu-jar/build/dist/vnu.jar"));
+    command.args(["--stdout", "--format", "gnu", "--html"]);
+    // One run for every page: the JVM takes seconds to start. The pages go
+    // in as files since the checker refuses loopback URLs.
+    for path in sitemap_paths(&sitemap) {
+        let page = fetch(&server, &path, &[("accept", "text/html")]).await;
+        command.arg(dir.write(&file_name(&path, ".html"), &page));
+    }
+    let outcome = run(command).await;
+    println!("{}", outcome.output);
+    outcome.assert_success();
+    assert!(!outcome.output.contains(": error:"), "{}", outcome.output);
+}
+
+#[tokio::test]
+async fn sitemap_is_valid_against_the_xsd() {
+    let dir = Scratch::new("sitemap");
+    let server = start_server().await;
+    let sitemap = dir.write("sitemap.xml", &fetch(&server, "/sitemap.xml", &[]).await);
+    let mut command = Command::new("xmllint");
+    command.args(["--noout", "--nonet", "--schema"]);
+    command
+        .arg(node_file("sitemap/schema/sitemap.xsd"))
+        .arg(sitemap);
+    run(command).await.assert_success();
+}
+
+#[tokio::test]
+async fn every_markdown_body_passes_markdownlint() {
+    let dir = Scratch::new("markdownlint");
+    let server = start_server().await;
+    let config = br#"{"default": true, "MD013": false}"#;
+    let mut command = node_tool("markdownlint-cli2");
+    command.current_dir(dir.path()).arg("--config");
+    command.arg(dir.write(".markdownlint.json", config));
+    let mut paths = vec!["/index.md".to_string()];
+    paths.extend(KEYS.iter().map(|key| format!("/api/{key}.md")));
+    paths.extend(["/llms.txt", "/llms-full.txt"].map(String::from));
+    for path in paths {
+        let name = file_name(path.trim_end_matches(".txt"), ".md");
+        dir.write(&name, &fetch(&server, &path, &[]).await);
+        command.arg(format!(":{name}"));
+    }
+    run(command).await.assert_success();
+}
+
+#[tokio::test]
+async fn redbot_finds_nothing_bad() {
+    let server = start_server().await;
+    let mut notes = Vec::new();
+    for (path, status) in [
+        ("/", 200),
+        ("/api/select", 200),
+        ("/api/reference.json", 200),
+        ("/api/reference/select.json", 200),
+        ("/api/reference/nope.json", 404),
+        ("/index.md", 200),
+    ] {
+        notes.extend(redbot(&server, path, status).await);
+    }
+    let all = notes.join("\n");
+    println!("{all}");
+    let bad: Vec<&String> = notes.iter().filter(|n| n.contains(" bad ")).collect();
+    assert!(
+        bad.is_empty(),
+        "REDbot's bad notes: {bad:#?}\nall notes:\n{all}"
+    );
+}
+
+/// REDbot's notes on `path`, which must answer `status`, one
+/// `<path>: <level> <note id>: <summary>` a note. REDbot exits 0 whatever it
+/// finds, so the notes are read from its HAR output.
+async fn redbot(server: &Server, path: &str, status: u16) -> Vec<String> {
+    let mut command = python_tool("redbot");
+    command
+        .args(["-o", "har"])
+        .arg(format!("{}{path}", server.origin));
+    let outcome = run(command).await;
+    outcome.assert_success();
+    let har: serde_json::Value = serde_json::from_str(&outcome.stdout)
+        .unwrap_or_else(|e| panic!("REDbot's HAR for {path}: {e}\n{}", outcome.output));
+    let entry = &har["log"]["entries"][0];
+    assert_eq!(
+        entry["response"]["status"], status,
+        "{path}: {}",
+        outcome.output
+    );
+    let notes = entry["_red_messages"]
+        .as_array()
+        .map_or(&[][..], Vec::as_slice);
+    let text = |note: &serde_json::Value, field: &str| {
+        note[field].as_str().unwrap_or_default().to_string()
+    };
+    notes
+        .iter()
+        .map(|note| {
+            let level = text(note, "level").to_lowercase();
+            format!(
+                "{path}: {level} {}: {}",
+                text(note, "note_id"),
+                text(note, "summary")
+            )
+        })
+        .collect()
+}
