@@ -175,6 +175,10 @@ async fn every_html_page_passes_the_nu_checker() {
         let page = fetch(&server, &path, &[("accept", "text/html")]).await;
         command.arg(dir.write(&file_name(&path, ".html"), &page));
     }
+    // And an error page, as a browser gets it.
+    let missing = server.get("/nope", &[("accept", "text/html")]).await;
+    assert_eq!(missing.header("content-type"), "text/html; charset=utf-8");
+    command.arg(dir.write("error.html", missing.decoded()));
     let outcome = run(command).await;
     println!("{}", outcome.output);
     outcome.assert_success();
