@@ -13,6 +13,8 @@ pub enum Command {
     Help,
     /// Print the version and exit.
     Version,
+    /// Write every representation as static files under this directory.
+    Export(std::path::PathBuf),
 }
 
 /// How the server runs.
@@ -37,6 +39,8 @@ pub fn help() -> String {
         "refserve {version}: serves the precomputed method reference over HTTP/1.1 and h2c.
 
 Usage: refserve [OPTIONS]
+       refserve export <DIR>   write every representation as static files (index.html,
+                               api/reference.json, api/reference.json.br, ….gz) and exit
 
 Options:
   --addr <ADDR>                   address to listen on [env: REFSERVE_ADDR] [default: {DEFAULT_ADDR}]
@@ -61,7 +65,14 @@ pub fn parse(
     let mut addr = env("REFSERVE_ADDR").map(|a| (a, "REFSERVE_ADDR"));
     let mut header_read_timeout = None;
     let mut shutdown_timeout = None;
-    let mut args = args.into_iter();
+    let mut args = args.into_iter().peekable();
+    if args.peek().is_some_and(|a| a == "export") {
+        args.next();
+        return match (args.next(), args.next()) {
+            (Some(dir), None) if !dir.starts_with('-') => Ok(Command::Export(dir.into())),
+            _ => Err("usage: refserve export <DIR>".to_string()),
+        };
+    }
     while let Some(arg) = args.next() {
         let (flag, inline) = match arg.split_once('=') {
             Some((flag, value)) if flag.starts_with("--") => {
@@ -180,6 +191,16 @@ mod tests {
         assert!(run(&["--shutdown-timeout", "0"], None)
             .expect_err("refused")
             .contains("1 to 3600"));
+    }
+
+    #[test]
+    fn export_takes_one_directory() {
+        assert_eq!(
+            run(&["export", "out"], None),
+            Ok(Command::Export("out".into()))
+        );
+        assert!(run(&["export"], None).is_err());
+        assert!(run(&["export", "a", "b"], None).is_err());
     }
 
     #[test]

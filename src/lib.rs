@@ -12,10 +12,12 @@
 //! - [`respond`]: the whole request → response selection, without I/O.
 //! - [`service`] and [`server`]: hyper glue, connections and shutdown.
 //! - [`config`]: command line and environment.
+//! - [`export`]: the table as static files.
 
 pub mod conditional;
 pub mod config;
 pub mod errors;
+pub mod export;
 pub mod negotiate;
 pub mod respond;
 pub mod route;

@@ -13,6 +13,18 @@ fn main() -> ExitCode {
             print!("{}", config::help());
             return ExitCode::SUCCESS;
         }
+        Ok(Command::Export(dir)) => {
+            return match refserve::export::export(&dir) {
+                Ok(files) => {
+                    eprintln!("refserve: wrote {files} files to {}", dir.display());
+                    ExitCode::SUCCESS
+                }
+                Err(error) => {
+                    eprintln!("refserve: cannot export to {}: {error}", dir.display());
+                    ExitCode::FAILURE
+                }
+            };
+        }
         Ok(Command::Version) => {
             println!("refserve {}", env!("CARGO_PKG_VERSION"));
             return ExitCode::SUCCESS;

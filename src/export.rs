@@ -1,0 +1,96 @@
+//! `refserve export DIR`: every representation the server sends, written as
+//! static files the way static hosts and nginx expect them — byte for byte
+//! the bodies of the table.
+//!
+//! - a page's HTML goes to `<path>.html` (`/` to `index.html`); its
+//!   Markdown is already exported through its `.md` twin;
+//! - every other resource goes to its path (`api/reference.json`,
+//!   `llms.txt`, `.well-known/api-catalog`);
+//! - each stored coding goes beside it: `.br` for brotli, `.gz` for gzip
+//!   (nginx's `brotli_static` and `gzip_static` names).
+
+use crate::negotiate::Coding;
+use crate::table::{self, Resource};
+use std::path::Path;
+
+/// The file (relative to the export root) of representation `index` of the
+/// resource at `path`, identity coding; `None` when another file holds it.
+pub fn file_name(path: &str, resource: &Resource, index: usize) -> Option<String> {
+    let media = resource.media_types.get(index)?;
+    let relative = path.trim_start_matches('/');
+    match (media.kind, media.subtype) {
+        ("text", "html") if relative.is_empty() => Some("index.html".to_string()),
+        ("text", "html") => Some(format!("{relative}.html")),
+        ("text", "markdown") if resource.is_page() => None,
+        _ => Some(relative.to_string()),
+    }
+}
+
+/// The suffix a coding adds to a file name.
+pub const fn suffix(coding: Coding) -> &'static str {
+    match coding {
+        Coding::Identity => "",
+        Coding::Gzip => ".gz",
+        Coding::Br => ".br",
+    }
+}
+
+/// Write every representation under `dir`; returns the number of files written.
+pub fn export(dir: &Path) -> std::io::Result<usize> {
+    let mut written = 0;
+    for (path, resource) in table::resources() {
+        for (index, representation) in resource.representations.iter().enumerate() {
+            let Some(name) = file_name(path, resource, index) else {
+                continue;
+            };
+            for variant in representation.variants {
+                let file = dir.join(format!("{name}{}", suffix(variant.coding)));
+                if let Some(parent) = file.parent() {
+                    std::fs::create_dir_all(parent)?;
+                }
+                std::fs::write(&file, variant.body)?;
+                written += 1;
+            }
+        }
+    }
+    Ok(written)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn name(path: &str, index: usize) -> Option<String> {
+        let resource = table::resource(path).expect("a resource");
+        file_name(path, resource, index)
+    }
+
+    #[test]
+    fn file_names_follow_static_host_conventions() {
+        assert_eq!(name("/", 0).as_deref(), Some("index.html"));
+        assert_eq!(name("/", 1), None, "the Markdown of / is /index.md");
+        assert_eq!(name("/index.md", 0).as_deref(), Some("index.md"));
+        assert_eq!(name("/api/select", 0).as_deref(), Some("api/select.html"));
+        assert_eq!(name("/api/select", 1), None);
+        assert_eq!(
+            name("/api/reference.json", 0).as_deref(),
+            Some("api/reference.json")
+        );
+        assert_eq!(
+            name("/.well-known/api-catalog", 0).as_deref(),
+            Some(".well-known/api-catalog")
+        );
+    }
+
+    #[test]
+    fn file_names_are_unique() {
+        let mut seen = std::collections::HashSet::new();
+        for (path, resource) in table::resources() {
+            for index in 0..resource.representations.len() {
+                if let Some(name) = file_name(path, resource, index) {
+                    assert!(seen.insert(name.clone()), "{name}");
+                }
+            }
+        }
+    }
+}
