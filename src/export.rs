@@ -21,7 +21,7 @@ pub fn file_name(path: &str, resource: &Resource, index: usize) -> Option<String
     match (media.kind, media.subtype) {
         ("text", "html") if relative.is_empty() => Some("index.html".to_string()),
         ("text", "html") => Some(format!("{relative}.html")),
-        ("text", "markdown") if resource.is_page() => None,
+        ("text", "markdown") if resource.representations.len() > 1 => None,
         _ => Some(relative.to_string()),
     }
 }
