@@ -52,6 +52,15 @@ fn selection(c: &mut Criterion) {
         http::header::ACCEPT_ENCODING,
         HeaderValue::from_static(BROWSER_ACCEPT_ENCODING),
     );
+    c.bench_function("select/200-br", |b| {
+        b.iter(|| {
+            refserve::respond::select(
+                &Method::GET,
+                black_box("/api/reference/select.json"),
+                &headers,
+            )
+        })
+    });
     c.bench_function("respond/200-br", |b| {
         b.iter(|| {
             refserve::respond::respond(

@@ -342,32 +342,67 @@ fn split_outside_quotes(bytes: &[u8], separator: u8) -> impl Iterator<Item = &[u
     let mut rest = Some(bytes);
     std::iter::from_fn(move || {
         let current = rest?;
-        let mut quoted = false;
-        let mut escaped = false;
-        let mut end = current.len();
-        for (i, &b) in current.iter().enumerate() {
-            match b {
-                _ if escaped => escaped = false,
-                b'\\' if quoted => escaped = true,
-                b'"' => quoted = !quoted,
-                _ if b == separator && !quoted => {
-                    end = i;
-                    break;
-                }
-                _ => {}
-            }
-        }
+        let end = separator_position(current, separator);
         rest = current.get(end + 1..);
         Some(current[..end].trim_ascii())
     })
 }
 
-/// `tchar` per RFC 9110 §5.6.2.
+/// The index of the first `separator` outside quoted strings, or the
+/// length. Runs of plain bytes are skipped in a tight loop; only a quote
+/// switches to the slower walk that honours backslash escapes.
+fn separator_position(bytes: &[u8], separator: u8) -> usize {
+    let mut i = 0;
+    while let Some(offset) = bytes[i..].iter().position(|&b| b == separator || b == b'"') {
+        i += offset;
+        if bytes[i] == separator {
+            return i;
+        }
+        // Inside a quoted string: skip to its closing quote.
+        i += 1;
+        while i < bytes.len() && bytes[i] != b'"' {
+            i += if bytes[i] == b'\\' { 2 } else { 1 };
+        }
+        i += 1;
+        if i >= bytes.len() {
+            return bytes.len();
+        }
+    }
+    bytes.len()
+}
+
+/// `tchar` per RFC 9110 §5.6.2, as a table.
+const TCHAR: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        table[b] = c.is_ascii_alphanumeric()
+            || matches!(
+                c,
+                b'!' | b'#'
+                    | b'$'
+                    | b'%'
+                    | b'&'
+                    | b'\''
+                    | b'*'
+                    | b'+'
+                    | b'-'
+                    | b'.'
+                    | b'^'
+                    | b'_'
+                    | b'`'
+                    | b'|'
+                    | b'~'
+            );
+        b += 1;
+    }
+    table
+};
+
+/// One or more `tchar`s.
 fn is_token(bytes: &[u8]) -> bool {
-    !bytes.is_empty()
-        && bytes
-            .iter()
-            .all(|&b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b))
+    !bytes.is_empty() && bytes.iter().all(|&b| TCHAR[usize::from(b)])
 }
 
 #[cfg(test)]

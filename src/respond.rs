@@ -1,10 +1,15 @@
 //! The whole request → response selection, without I/O.
 //!
-//! Given the method, the path and the request headers, [`respond`] routes,
-//! negotiates, evaluates preconditions and assembles the response from the
-//! table: every body is `'static` and every header value prebuilt, so no
-//! body is rendered, compressed or allocated here. The hyper service, the
-//! benchmarks and the fuzz targets all call this one function.
+//! Two steps, both pure:
+//!
+//! - [`select`] routes, negotiates and evaluates preconditions, and answers
+//!   with a [`Selection`]: references into the table, nothing allocated.
+//! - [`Selection::into_response`] assembles the response from it: every
+//!   body is `'static` and every header value prebuilt, so no body is
+//!   rendered, compressed or allocated.
+//!
+//! [`respond`] does both. The hyper service, the benchmarks and the fuzz
+//! targets all go through here.
 
 use crate::conditional;
 use crate::errors::ErrorKind;
@@ -34,8 +39,39 @@ const PREFLIGHT_MAX_AGE: HeaderValue = HeaderValue::from_static("86400");
 /// A redirect to a canonical URL changes only with a deploy.
 const REDIRECT_CACHE_CONTROL: HeaderValue = HeaderValue::from_static("public, max-age=3600");
 
+/// What a request gets, as references into the table.
+#[derive(Debug, Clone, Copy)]
+pub enum Selection {
+    /// A body: the resource's chosen representation in the chosen coding.
+    Body {
+        /// The status: 200, or the error's.
+        status: StatusCode,
+        /// The resource (for `Vary` and `Cache-Control`).
+        resource: &'static Resource,
+        /// The chosen representation.
+        representation: &'static Representation,
+        /// The chosen variant.
+        variant: &'static Variant,
+        /// HEAD: the same headers, no content.
+        head: bool,
+        /// The error this body explains, if it is one.
+        error: Option<ErrorKind>,
+    },
+    /// 304: the client's copy of `variant` is current.
+    NotModified {
+        /// The resource.
+        resource: &'static Resource,
+        /// The variant the client holds.
+        variant: &'static Variant,
+    },
+    /// 308 to a page's canonical path.
+    Redirect(&'static str),
+    /// 204 to `OPTIONS` (and CORS preflights).
+    Options,
+}
+
 /// Select the response to a request.
-pub fn respond(method: &Method, path: &str, headers: &HeaderMap) -> Response<Body> {
+pub fn select(method: &Method, path: &str, headers: &HeaderMap) -> Selection {
     let head = match *method {
         Method::GET => false,
         Method::HEAD => true,
@@ -47,13 +83,18 @@ pub fn respond(method: &Method, path: &str, headers: &HeaderMap) -> Response<Bod
     };
     match route(path) {
         Route::Found(resource) => found(resource, headers, head),
-        Route::Redirect(canonical) => redirect(canonical),
+        Route::Redirect(canonical) => Selection::Redirect(canonical),
         Route::Missing(kind, resource) => failure(kind, resource, headers, head),
     }
 }
 
+/// Select the response to a request and assemble it.
+pub fn respond(method: &Method, path: &str, headers: &HeaderMap) -> Response<Body> {
+    select(method, path, headers).into_response()
+}
+
 /// 200, 304 or 406 for an existing resource.
-fn found(resource: &'static Resource, headers: &HeaderMap, head: bool) -> Response<Body> {
+fn found(resource: &'static Resource, headers: &HeaderMap, head: bool) -> Selection {
     let not_acceptable = || {
         let kind = ErrorKind::NotAcceptable;
         let error = if resource.is_page() {
@@ -63,11 +104,8 @@ fn found(resource: &'static Resource, headers: &HeaderMap, head: bool) -> Respon
         };
         failure(kind, error, headers, head)
     };
-    let accept = headers
-        .get_all(header::ACCEPT)
-        .into_iter()
-        .map(HeaderValue::as_bytes);
-    let Some(chosen) = negotiate_media_type(accept, resource.media_types) else {
+    let Some(chosen) = negotiate_media_type(values(headers, header::ACCEPT), resource.media_types)
+    else {
         return not_acceptable();
     };
     let representation = resource.representations[chosen];
@@ -75,13 +113,16 @@ fn found(resource: &'static Resource, headers: &HeaderMap, head: bool) -> Respon
         return not_acceptable();
     };
     if is_fresh(variant, headers) {
-        return not_modified(resource, variant);
+        return Selection::NotModified { resource, variant };
     }
-    let mut response = assemble(StatusCode::OK, resource, representation, variant, head);
-    let response_headers = response.headers_mut();
-    response_headers.insert(header::ETAG, variant.etag.clone());
-    response_headers.insert(header::LAST_MODIFIED, table::LAST_MODIFIED.clone());
-    response
+    Selection::Body {
+        status: StatusCode::OK,
+        resource,
+        representation,
+        variant,
+        head,
+        error: None,
+    }
 }
 
 /// An error. Its media type and coding are negotiated, but a client that
@@ -92,81 +133,93 @@ fn failure(
     resource: &'static Resource,
     headers: &HeaderMap,
     head: bool,
-) -> Response<Body> {
-    let accept = headers
-        .get_all(header::ACCEPT)
-        .into_iter()
-        .map(HeaderValue::as_bytes);
-    let chosen = negotiate_media_type(accept, resource.media_types).unwrap_or(0);
+) -> Selection {
+    let chosen =
+        negotiate_media_type(values(headers, header::ACCEPT), resource.media_types).unwrap_or(0);
     let representation = resource.representations[chosen];
     let variant =
         choose_variant(representation, headers).unwrap_or_else(|| representation.identity());
     let status =
         StatusCode::from_u16(kind.status()).expect("ErrorKind statuses are valid status codes");
-    let mut response = assemble(status, resource, representation, variant, head);
-    if kind == ErrorKind::MethodNotAllowed {
-        response.headers_mut().insert(header::ALLOW, ALLOW);
+    Selection::Body {
+        status,
+        resource,
+        representation,
+        variant,
+        head,
+        error: Some(kind),
     }
-    response
 }
 
-/// `OPTIONS`: 204 with `Allow` for anything that exists (and for `*`).
-fn options(path: &str, headers: &HeaderMap) -> Response<Body> {
+/// `OPTIONS`: 204 for anything that exists (and for `*`).
+fn options(path: &str, headers: &HeaderMap) -> Selection {
     if path != "*" {
         if let Route::Missing(kind, resource) = route(path) {
             return failure(kind, resource, headers, false);
         }
     }
-    let mut response = Response::new(Body::default());
-    *response.status_mut() = StatusCode::NO_CONTENT;
-    let headers = response.headers_mut();
-    headers.insert(header::ALLOW, ALLOW);
-    headers.insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, ANY_ORIGIN);
-    headers.insert(header::ACCESS_CONTROL_ALLOW_METHODS, ALLOW);
-    headers.insert(header::ACCESS_CONTROL_ALLOW_HEADERS, ANY_HEADERS);
-    headers.insert(header::ACCESS_CONTROL_MAX_AGE, PREFLIGHT_MAX_AGE);
-    response
+    Selection::Options
 }
 
-/// 308 to the canonical spelling of a page URL.
-fn redirect(canonical: &'static str) -> Response<Body> {
-    let mut response = Response::new(Body::default());
-    *response.status_mut() = StatusCode::PERMANENT_REDIRECT;
-    let headers = response.headers_mut();
-    headers.insert(header::LOCATION, HeaderValue::from_static(canonical));
-    headers.insert(header::CACHE_CONTROL, REDIRECT_CACHE_CONTROL);
-    headers.insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, ANY_ORIGIN);
-    response
+/// The field values of every line of header `name`.
+fn values(headers: &HeaderMap, name: header::HeaderName) -> impl Iterator<Item = &[u8]> {
+    headers.get_all(name).into_iter().map(HeaderValue::as_bytes)
 }
 
 fn choose_variant(
     representation: &'static Representation,
     headers: &HeaderMap,
 ) -> Option<&'static Variant> {
-    let accept_encoding = headers
-        .get_all(header::ACCEPT_ENCODING)
-        .into_iter()
-        .map(HeaderValue::as_bytes);
-    negotiate_encoding(
-        accept_encoding,
-        representation.variants.iter().map(|v| v.coding),
-    )
-    .map(|i| representation.variants[i])
+    let codings = representation.variants.iter().map(|v| v.coding);
+    negotiate_encoding(values(headers, header::ACCEPT_ENCODING), codings)
+        .map(|i| representation.variants[i])
 }
 
 /// RFC 9110 §13.2.2: `If-None-Match` decides when present; otherwise
 /// `If-Modified-Since` does.
 fn is_fresh(variant: &Variant, headers: &HeaderMap) -> bool {
-    let if_none_match = headers.get_all(header::IF_NONE_MATCH);
-    if if_none_match.iter().next().is_some() {
+    if headers.contains_key(header::IF_NONE_MATCH) {
         return conditional::none_match(
-            if_none_match.iter().map(HeaderValue::as_bytes),
+            values(headers, header::IF_NONE_MATCH),
             variant.etag.as_bytes(),
         );
     }
     headers.get(header::IF_MODIFIED_SINCE).is_some_and(|since| {
         conditional::not_modified_since(since.as_bytes(), table::LAST_MODIFIED_UNIX)
     })
+}
+
+impl Selection {
+    /// The response: status, headers and the `'static` body.
+    pub fn into_response(self) -> Response<Body> {
+        match self {
+            Selection::Body {
+                status,
+                resource,
+                representation,
+                variant,
+                head,
+                error,
+            } => {
+                let mut response = body(status, resource, representation, variant, head);
+                let headers = response.headers_mut();
+                match error {
+                    None => {
+                        headers.insert(header::ETAG, variant.etag.clone());
+                        headers.insert(header::LAST_MODIFIED, table::LAST_MODIFIED.clone());
+                    }
+                    Some(ErrorKind::MethodNotAllowed) => {
+                        headers.insert(header::ALLOW, ALLOW);
+                    }
+                    Some(_) => {}
+                }
+                response
+            }
+            Selection::NotModified { resource, variant } => not_modified(resource, variant),
+            Selection::Redirect(canonical) => redirect(canonical),
+            Selection::Options => preflight(),
+        }
+    }
 }
 
 /// 304: the headers a 200 would carry that caches need (RFC 9110 §15.4.5), no content.
@@ -182,9 +235,33 @@ fn not_modified(resource: &Resource, variant: &Variant) -> Response<Body> {
     response
 }
 
+/// 308 to the canonical spelling of a page URL.
+fn redirect(canonical: &'static str) -> Response<Body> {
+    let mut response = Response::new(Body::default());
+    *response.status_mut() = StatusCode::PERMANENT_REDIRECT;
+    let headers = response.headers_mut();
+    headers.insert(header::LOCATION, HeaderValue::from_static(canonical));
+    headers.insert(header::CACHE_CONTROL, REDIRECT_CACHE_CONTROL);
+    headers.insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, ANY_ORIGIN);
+    response
+}
+
+/// 204 with `Allow` and what a CORS preflight needs.
+fn preflight() -> Response<Body> {
+    let mut response = Response::new(Body::default());
+    *response.status_mut() = StatusCode::NO_CONTENT;
+    let headers = response.headers_mut();
+    headers.insert(header::ALLOW, ALLOW);
+    headers.insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, ANY_ORIGIN);
+    headers.insert(header::ACCESS_CONTROL_ALLOW_METHODS, ALLOW);
+    headers.insert(header::ACCESS_CONTROL_ALLOW_HEADERS, ANY_HEADERS);
+    headers.insert(header::ACCESS_CONTROL_MAX_AGE, PREFLIGHT_MAX_AGE);
+    response
+}
+
 /// The response carrying `variant`, with its representation metadata. A
 /// HEAD response has the same headers and no content.
-fn assemble(
+fn body(
     status: StatusCode,
     resource: &Resource,
     representation: &Representation,
@@ -199,6 +276,8 @@ fn assemble(
     let mut response = Response::new(body);
     *response.status_mut() = status;
     let headers = response.headers_mut();
+    // Room for every header a response gets, so the map never grows.
+    headers.reserve(16);
     headers.insert(header::CONTENT_TYPE, representation.content_type.clone());
     headers.insert(header::CONTENT_LENGTH, variant.content_length.clone());
     if let Some(coding) = content_encoding(variant.coding) {
