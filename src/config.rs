@@ -1,5 +1,6 @@
 //! Configuration: command-line flags and environment, parsed by a pure
-//! function so every rule is unit-tested.
+//! function so every rule is unit-tested. Every limit has a sane default and
+//! a range; `--help` lists them all.
 
 use std::net::SocketAddr;
 use std::time::Duration;
@@ -22,19 +23,107 @@ pub enum Command {
 pub struct Config {
     /// Address to listen on.
     pub addr: SocketAddr,
-    /// How long a client may take to send a request head.
+    /// How long a client may take to send a request head; also how long an
+    /// idle keep-alive connection is kept (hyper applies the one timer to both).
     pub header_read_timeout: Duration,
     /// How long a shutdown waits for in-flight requests.
     pub shutdown_timeout: Duration,
+    /// Connections served at once; further ones wait in the listen backlog.
+    pub max_connections: usize,
+    /// The largest request head read (HTTP/1.1 buffer, HTTP/2 header list); 431 beyond.
+    pub max_header_bytes: usize,
+    /// Concurrent streams per HTTP/2 connection.
+    pub max_streams: u32,
+    /// One line per request on standard error.
+    pub access_log: bool,
 }
 
 /// The address used when neither `--addr` nor `REFSERVE_ADDR` is given.
 pub const DEFAULT_ADDR: &str = "127.0.0.1:8080";
-const DEFAULT_HEADER_READ_TIMEOUT: u64 = 10;
-const DEFAULT_SHUTDOWN_TIMEOUT: u64 = 10;
+
+/// A numeric flag: its name, what it sets, its default and its range.
+struct Limit {
+    flag: &'static str,
+    help: &'static str,
+    default: u64,
+    range: (u64, u64),
+    set: fn(&mut Config, u64),
+}
+
+const HEADER_READ_TIMEOUT: Limit = Limit {
+    flag: "--header-read-timeout",
+    help:
+        "seconds a client has to send a request head, and an idle keep-alive connection stays open",
+    default: 10,
+    range: (1, 3600),
+    set: |c, n| c.header_read_timeout = Duration::from_secs(n),
+};
+const SHUTDOWN_TIMEOUT: Limit = Limit {
+    flag: "--shutdown-timeout",
+    help: "seconds in-flight requests get to finish on SIGINT/SIGTERM",
+    default: 10,
+    range: (1, 3600),
+    set: |c, n| c.shutdown_timeout = Duration::from_secs(n),
+};
+const MAX_CONNECTIONS: Limit = Limit {
+    flag: "--max-connections",
+    help: "connections served at once; more wait in the listen backlog",
+    default: 10_000,
+    range: (1, 1_000_000),
+    set: |c, n| c.max_connections = n as usize,
+};
+const MAX_HEADER_BYTES: Limit = Limit {
+    flag: "--max-header-bytes",
+    help: "largest request head in bytes; a larger one gets 431",
+    default: 16_384,
+    range: (8_192, 1_048_576),
+    set: |c, n| c.max_header_bytes = n as usize,
+};
+const MAX_STREAMS: Limit = Limit {
+    flag: "--max-streams",
+    help: "concurrent streams per HTTP/2 connection",
+    default: 128,
+    range: (1, 10_000),
+    set: |c, n| c.max_streams = n as u32,
+};
+const LIMITS: [&Limit; 5] = [
+    &HEADER_READ_TIMEOUT,
+    &SHUTDOWN_TIMEOUT,
+    &MAX_CONNECTIONS,
+    &MAX_HEADER_BYTES,
+    &MAX_STREAMS,
+];
+
+impl Default for Config {
+    fn default() -> Self {
+        let mut config = Config {
+            addr: DEFAULT_ADDR.parse().expect("the default address parses"),
+            header_read_timeout: Duration::ZERO,
+            shutdown_timeout: Duration::ZERO,
+            max_connections: 0,
+            max_header_bytes: 0,
+            max_streams: 0,
+            access_log: false,
+        };
+        for limit in LIMITS {
+            (limit.set)(&mut config, limit.default);
+        }
+        config
+    }
+}
 
 /// The `--help` text.
 pub fn help() -> String {
+    let mut limits = String::new();
+    for limit in LIMITS {
+        let (low, high) = limit.range;
+        limits.push_str(&format!(
+            "  {:<28}{} [default: {}] [{low}..={high}]\n",
+            format!("{} <N>", limit.flag),
+            limit.help,
+            limit.default
+        ));
+    }
     format!(
         "refserve {version}: serves the precomputed method reference over HTTP/1.1 and h2c.
 
@@ -43,11 +132,10 @@ Usage: refserve [OPTIONS]
                                api/reference.json, api/reference.json.br, ….gz) and exit
 
 Options:
-  --addr <ADDR>                   address to listen on [env: REFSERVE_ADDR] [default: {DEFAULT_ADDR}]
-  --header-read-timeout <SECS>    time a client has to send a request head [default: {DEFAULT_HEADER_READ_TIMEOUT}]
-  --shutdown-timeout <SECS>       on SIGINT/SIGTERM, time in-flight requests have to finish [default: {DEFAULT_SHUTDOWN_TIMEOUT}]
-  -h, --help                      print this help
-  -V, --version                   print the version
+  --addr <ADDR>               address to listen on [env: REFSERVE_ADDR] [default: {DEFAULT_ADDR}]
+{limits}  --access-log                one line per request on standard error [default: off]
+  -h, --help                  print this help
+  -V, --version               print the version
 
 The public base URL the documents link to is fixed at build time:
 REFSERVE_BASE_URL=https://docs.example.com cargo build --release
@@ -62,9 +150,8 @@ pub fn parse(
     args: impl IntoIterator<Item = String>,
     env: impl Fn(&str) -> Option<String>,
 ) -> Result<Command, String> {
+    let mut config = Config::default();
     let mut addr = env("REFSERVE_ADDR").map(|a| (a, "REFSERVE_ADDR"));
-    let mut header_read_timeout = None;
-    let mut shutdown_timeout = None;
     let mut args = args.into_iter().peekable();
     if args.peek().is_some_and(|a| a == "export") {
         args.next();
@@ -90,40 +177,30 @@ pub fn parse(
             "-h" | "--help" => return Ok(Command::Help),
             "-V" | "--version" => return Ok(Command::Version),
             "--addr" => addr = Some((value("--addr")?, "--addr")),
-            "--header-read-timeout" => {
-                header_read_timeout = Some(seconds(
-                    "--header-read-timeout",
-                    &value("--header-read-timeout")?,
-                )?)
+            "--access-log" => config.access_log = true,
+            _ => {
+                let Some(limit) = LIMITS.iter().find(|l| l.flag == flag) else {
+                    return Err(format!("unknown argument `{flag}` (see --help)"));
+                };
+                (limit.set)(&mut config, number(limit, &value(limit.flag)?)?);
             }
-            "--shutdown-timeout" => {
-                shutdown_timeout = Some(seconds(
-                    "--shutdown-timeout",
-                    &value("--shutdown-timeout")?,
-                )?)
-            }
-            other => return Err(format!("unknown argument `{other}` (see --help)")),
         }
     }
-    let addr = match addr {
-        Some((text, source)) => text.parse().map_err(|_| {
+    if let Some((text, source)) = addr {
+        config.addr = text.parse().map_err(|_| {
             format!("{source}: `{text}` is not an address like {DEFAULT_ADDR} or [::1]:8080")
-        })?,
-        None => DEFAULT_ADDR.parse().expect("the default address parses"),
-    };
-    Ok(Command::Serve(Config {
-        addr,
-        header_read_timeout: header_read_timeout
-            .unwrap_or(Duration::from_secs(DEFAULT_HEADER_READ_TIMEOUT)),
-        shutdown_timeout: shutdown_timeout.unwrap_or(Duration::from_secs(DEFAULT_SHUTDOWN_TIMEOUT)),
-    }))
+        })?;
+    }
+    Ok(Command::Serve(config))
 }
 
-fn seconds(flag: &str, text: &str) -> Result<Duration, String> {
+fn number(limit: &Limit, text: &str) -> Result<u64, String> {
+    let (low, high) = limit.range;
     match text.parse::<u64>() {
-        Ok(secs) if secs > 0 && secs <= 3600 => Ok(Duration::from_secs(secs)),
+        Ok(n) if (low..=high).contains(&n) => Ok(n),
         _ => Err(format!(
-            "{flag}: `{text}` is not a whole number of seconds from 1 to 3600"
+            "{}: `{text}` is not a whole number from {low} to {high}",
+            limit.flag
         )),
     }
 }
@@ -140,6 +217,13 @@ mod tests {
         })
     }
 
+    fn config(args: &[&str]) -> Config {
+        match run(args, None) {
+            Ok(Command::Serve(config)) => config,
+            other => panic!("{other:?}"),
+        }
+    }
+
     fn addr(command: Result<Command, String>) -> String {
         match command {
             Ok(Command::Serve(config)) => config.addr.to_string(),
@@ -149,12 +233,12 @@ mod tests {
 
     #[test]
     fn defaults() {
-        let Ok(Command::Serve(config)) = run(&[], None) else {
-            panic!("serves")
-        };
+        let config = config(&[]);
+        assert_eq!(config, Config::default());
         assert_eq!(config.addr.to_string(), DEFAULT_ADDR);
         assert_eq!(config.header_read_timeout, Duration::from_secs(10));
         assert_eq!(config.shutdown_timeout, Duration::from_secs(10));
+        assert!(!config.access_log);
     }
 
     #[test]
@@ -171,26 +255,42 @@ mod tests {
     fn help_and_version() {
         assert_eq!(run(&["--help"], None), Ok(Command::Help));
         assert_eq!(run(&["-V"], None), Ok(Command::Version));
-        assert!(help().contains("--addr") && help().contains("REFSERVE_ADDR"));
+        for limit in LIMITS {
+            assert!(help().contains(limit.flag), "{}", limit.flag);
+        }
+        assert!(help().contains("REFSERVE_ADDR") && help().contains("--access-log"));
     }
 
     #[test]
     fn bad_input_is_explained() {
-        assert!(run(&["--addr"], None)
-            .expect_err("refused")
-            .contains("needs a value"));
-        assert!(run(&["--addr", "localhost"], None)
-            .expect_err("refused")
-            .contains("`localhost` is not an address"));
-        assert!(run(&[], Some("nope"))
-            .expect_err("refused")
-            .starts_with("REFSERVE_ADDR"));
-        assert!(run(&["--port", "1"], None)
-            .expect_err("refused")
-            .contains("unknown argument `--port`"));
-        assert!(run(&["--shutdown-timeout", "0"], None)
-            .expect_err("refused")
-            .contains("1 to 3600"));
+        let refused = |args: &[&str], env| run(args, env).expect_err("refused");
+        assert!(refused(&["--addr"], None).contains("needs a value"));
+        assert!(refused(&["--addr", "localhost"], None).contains("`localhost` is not an address"));
+        assert!(refused(&[], Some("nope")).starts_with("REFSERVE_ADDR"));
+        assert!(refused(&["--port", "1"], None).contains("unknown argument `--port`"));
+        assert!(refused(&["--shutdown-timeout", "0"], None).contains("from 1 to 3600"));
+        assert!(refused(&["--max-header-bytes", "100"], None).contains("from 8192"));
+    }
+
+    #[test]
+    fn limits_and_switches() {
+        let config = config(&[
+            "--header-read-timeout",
+            "3",
+            "--shutdown-timeout=7",
+            "--max-connections",
+            "50",
+            "--max-header-bytes=65536",
+            "--max-streams",
+            "8",
+            "--access-log",
+        ]);
+        assert_eq!(config.header_read_timeout, Duration::from_secs(3));
+        assert_eq!(config.shutdown_timeout, Duration::from_secs(7));
+        assert_eq!(config.max_connections, 50);
+        assert_eq!(config.max_header_bytes, 65_536);
+        assert_eq!(config.max_streams, 8);
+        assert!(config.access_log);
     }
 
     #[test]
@@ -201,17 +301,5 @@ mod tests {
         );
         assert!(run(&["export"], None).is_err());
         assert!(run(&["export", "a", "b"], None).is_err());
-    }
-
-    #[test]
-    fn timeouts() {
-        let Ok(Command::Serve(config)) = run(
-            &["--header-read-timeout", "3", "--shutdown-timeout=7"],
-            None,
-        ) else {
-            panic!("serves")
-        };
-        assert_eq!(config.header_read_timeout, Duration::from_secs(3));
-        assert_eq!(config.shutdown_timeout, Duration::from_secs(7));
     }
 }

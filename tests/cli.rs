@@ -94,3 +94,24 @@ fn serves_then_stops_on_sigterm_with_an_idle_connection_open() {
         "the drain finished within the bound: {rest}"
     );
 }
+
+#[test]
+fn the_access_log_writes_one_line_per_request() {
+    use std::io::{Read, Write};
+    let (mut child, addr, mut stderr) = spawn(&["--access-log"]);
+    let mut connection = std::net::TcpStream::connect(&addr).expect("connect");
+    connection
+        .write_all(b"GET /api/reference/sel%0Act.json HTTP/1.1\r\nHost: x\r\nAccept-Encoding: br\r\nConnection: close\r\n\r\n")
+        .expect("send");
+    let mut response = Vec::new();
+    connection.read_to_end(&mut response).expect("a response");
+    let mut line = String::new();
+    stderr.read_line(&mut line).expect("a log line");
+    assert!(
+        line.contains("GET \"/api/reference/sel%0Act.json\" HTTP/1.1 400"),
+        "{line}"
+    );
+    assert_eq!(line.lines().count(), 1, "one line, whatever the path holds");
+    let _ = child.kill();
+    let _ = child.wait();
+}

@@ -8,7 +8,6 @@ use hyper_util::rt::TokioExecutor;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::Duration;
 
 /// A server running on this test's runtime, stopped when dropped.
 pub struct Server {
@@ -20,15 +19,20 @@ pub struct Server {
 
 /// Start refserve on a free port of 127.0.0.1.
 pub async fn start_server() -> Server {
+    start_server_with(|_| {}).await
+}
+
+/// Start refserve on a free port of 127.0.0.1 with a changed configuration.
+pub async fn start_server_with(change: impl FnOnce(&mut refserve::config::Config)) -> Server {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await
         .expect("bind a free port");
     let origin = format!("http://{}", listener.local_addr().expect("bound"));
-    let config = refserve::config::Config {
+    let mut config = refserve::config::Config {
         addr: listener.local_addr().expect("bound"),
-        header_read_timeout: Duration::from_secs(10),
-        shutdown_timeout: Duration::from_secs(5),
+        ..refserve::config::Config::default()
     };
+    change(&mut config);
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
     tokio::spawn(async move {
         refserve::server::run(listener, &config, async {
@@ -56,6 +60,24 @@ pub struct Reply {
 }
 
 impl Server {
+    /// `host:port` of the server.
+    pub fn addr(&self) -> &str {
+        self.origin.trim_start_matches("http://")
+    }
+
+    /// Send raw bytes on a new connection and read until the server closes it.
+    pub async fn raw(&self, request: &[u8]) -> Vec<u8> {
+        use tokio::io::{AsyncReadExt, AsyncWriteExt};
+        let mut stream = tokio::net::TcpStream::connect(self.addr())
+            .await
+            .expect("connect");
+        stream.write_all(request).await.expect("send");
+        let _ = stream.shutdown().await;
+        let mut response = Vec::new();
+        let _ = stream.read_to_end(&mut response).await;
+        response
+    }
+
     /// `GET path` with the given headers.
     pub async fn get(&self, path: &str, headers: &[(&str, &str)]) -> Reply {
         self.request(Method::GET, path, headers).await

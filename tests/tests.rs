@@ -10,6 +10,7 @@ mod cli;
 mod conditional;
 mod crawl;
 mod errors;
+mod limits;
 mod methods;
 mod negotiation;
 mod pages;

@@ -264,6 +264,11 @@ pub fn resources(catalog: &Catalog) -> Vec<Resource> {
         "/robots.txt",
         vec![Body::new(Media::TEXT, render_crawlers::robots(catalog))],
     ));
+    // For load balancers: never cached, never listed.
+    all.push(Resource {
+        cache_control: "no-store",
+        ..resource("/healthz", vec![Body::new(Media::TEXT, "ok\n".to_string())])
+    });
     let catalog_link = (
         "link",
         format!("<{base}/.well-known/api-catalog>; rel=\"api-catalog\""),
