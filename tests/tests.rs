@@ -10,6 +10,7 @@ mod cli;
 mod conditional;
 mod crawl;
 mod errors;
+mod hostile;
 mod limits;
 mod methods;
 mod negotiation;
