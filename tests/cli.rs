@@ -115,3 +115,98 @@ fn the_access_log_writes_one_line_per_request() {
     let _ = child.kill();
     let _ = child.wait();
 }
+
+/// One client of the drain test: requests on a keep-alive connection until
+/// the server goes away. Returns the number of complete responses; panics
+/// on a truncated response or a reset.
+async fn drain_client(addr: String, started: std::sync::Arc<tokio::sync::Semaphore>) -> usize {
+    use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt};
+    let mut complete = 0;
+    'connections: loop {
+        let Ok(stream) = tokio::net::TcpStream::connect(&addr).await else {
+            return complete; // the listener is closed: the server is draining
+        };
+        let mut stream = tokio::io::BufReader::new(stream);
+        loop {
+            let request =
+                b"GET /api/reference.json HTTP/1.1\r\nHost: x\r\nAccept-Encoding: br\r\n\r\n";
+            if stream.get_mut().write_all(request).await.is_err() {
+                continue 'connections;
+            }
+            let mut status = String::new();
+            match stream.read_line(&mut status).await {
+                Ok(0) => continue 'connections, // closed between requests: allowed
+                Ok(_) => assert!(status.starts_with("HTTP/1.1 200"), "{status}"),
+                Err(e) => panic!("a client saw {e} instead of a response"),
+            }
+            let mut length = None;
+            let mut close = false;
+            loop {
+                let mut line = String::new();
+                stream
+                    .read_line(&mut line)
+                    .await
+                    .expect("whole headers, never a reset");
+                let lower = line.to_ascii_lowercase();
+                if let Some(value) = lower.strip_prefix("content-length:") {
+                    length = value.trim().parse::<usize>().ok();
+                }
+                close |= lower.starts_with("connection: close");
+                if line == "\r\n" || line.is_empty() {
+                    break;
+                }
+            }
+            let mut body = vec![0; length.expect("a Content-Length")];
+            stream
+                .read_exact(&mut body)
+                .await
+                .expect("a whole body, never a truncated one");
+            complete += 1;
+            if complete == 50 {
+                started.add_permits(1);
+            }
+            if close {
+                continue 'connections;
+            }
+        }
+    }
+}
+
+#[test]
+fn sigterm_under_load_drains_without_resetting_anyone() {
+    let (mut child, addr, mut stderr) = spawn(&["--shutdown-timeout", "30"]);
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("a runtime");
+    let clients = 16;
+    let completed: usize = runtime.block_on(async {
+        let started = std::sync::Arc::new(tokio::sync::Semaphore::new(0));
+        let tasks: Vec<_> = (0..clients)
+            .map(|_| tokio::spawn(drain_client(addr.clone(), started.clone())))
+            .collect();
+        // Every client is in full swing (50 responses each) before the signal.
+        let _all_busy = started.acquire_many(clients).await.expect("not closed");
+        let status = Command::new("kill")
+            .args(["-TERM", &child.id().to_string()])
+            .status()
+            .expect("kill");
+        assert!(status.success());
+        let mut completed = 0;
+        for task in tasks {
+            completed += task.await.expect("a client panicked: see above");
+        }
+        completed
+    });
+    assert!(completed >= 50 * clients as usize);
+    let exit = child.wait().expect("the server exits");
+    assert!(exit.success(), "{exit:?}");
+    let mut rest = String::new();
+    std::io::Read::read_to_string(&mut stderr, &mut rest).expect("log");
+    assert!(rest.contains("stopped"), "{rest}");
+    assert!(
+        !rest.contains("shutdown bound"),
+        "drained within the bound: {rest}"
+    );
+}
