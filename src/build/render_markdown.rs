@@ -7,7 +7,7 @@
 //! Links are root-relative (they work on any host and through any CDN),
 //! except in `llms.txt`, whose readers need absolute URLs.
 
-use crate::content::{Catalog, Entry};
+use crate::content::{Catalog, Entry, Group};
 use crate::render_json::page_path;
 use std::fmt::Write as _;
 
@@ -46,20 +46,9 @@ pub fn home(catalog: &Catalog) -> String {
             escape(&group.name),
             escape(&group.summary)
         );
-        for key in &group.keys {
-            let entry = catalog
-                .entries
-                .iter()
-                .find(|e| &e.key == key)
-                .expect("groups name catalog keys (validated)");
-            let _ = writeln!(
-                md,
-                "- [`{}`]({}): {}",
-                entry.key,
-                page_path(entry),
-                escape(&entry.description)
-            );
-        }
+        md.push_str(&method_list(catalog, group, |e| {
+            format!("[`{}`]({})", e.key, page_path(e))
+        }));
         md.push('\n');
     }
     md.push_str("## Machine-readable resources\n\n");
@@ -185,20 +174,9 @@ pub fn llms(catalog: &Catalog) -> String {
     );
     for group in &site.groups {
         let _ = write!(md, "## {}\n\n", escape(&group.name));
-        for key in &group.keys {
-            let entry = catalog
-                .entries
-                .iter()
-                .find(|e| &e.key == key)
-                .expect("groups name catalog keys (validated)");
-            let _ = writeln!(
-                md,
-                "- [{}]({base}{}.md): {}",
-                entry.key,
-                page_path(entry),
-                escape(&entry.description)
-            );
-        }
+        md.push_str(&method_list(catalog, group, |e| {
+            format!("[{}]({base}{}.md)", e.key, page_path(e))
+        }));
         md.push('\n');
     }
     md.push_str("## API\n\n");
@@ -251,6 +229,20 @@ pub fn llms_full(catalog: &Catalog) -> String {
         }
     }
     md
+}
+
+/// A group's methods as a Markdown list: each linked by `link`, with its summary.
+fn method_list(catalog: &Catalog, group: &Group, link: impl Fn(&Entry) -> String) -> String {
+    let mut list = String::new();
+    for key in &group.keys {
+        let entry = catalog
+            .entries
+            .iter()
+            .find(|e| &e.key == key)
+            .expect("groups name catalog keys (validated)");
+        let _ = writeln!(list, "- {}: {}", link(entry), escape(&entry.description));
+    }
+    list
 }
 
 /// `(name, type, optional)` of a label `name [type]( (optional))?`.
