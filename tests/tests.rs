@@ -17,6 +17,7 @@ mod negotiation;
 mod pages;
 mod validation;
 mod validators;
+mod varnish;
 
 /// The build script's loading and validation stage, compiled here so its
 /// error messages can be tested.

@@ -5,6 +5,7 @@
 #   DIR/node    npm packages: @redocly/cli, markdownlint-cli2, sitemap (for
 #               schema/sitemap.xsd), vnu-jar (the Nu HTML checker's vnu.jar)
 #   xmllint     from Debian's libxml2-utils, when it is not on PATH already
+#   varnishd    from Debian's varnish (tests/varnish.rs), when it is missing
 #
 # Usage: tests/tools/install.sh DIR
 #
@@ -25,9 +26,11 @@ want=$(sha256sum "$script" | cut -d' ' -f1)
 exec 9>"$dir/.lock"
 flock 9
 
-# xmllint is outside DIR, so it is checked on every run.
+# xmllint and varnishd are outside DIR, so they are checked on every run
+# (Debian puts varnishd in /usr/sbin, which may not be on PATH).
 have_xmllint() { command -v xmllint >/dev/null 2>&1; }
-if [[ -f $dir/.stamp && $(cat "$dir/.stamp") == "$want" ]] && have_xmllint; then
+have_varnishd() { command -v varnishd >/dev/null 2>&1 || [[ -x /usr/sbin/varnishd ]]; }
+if [[ -f $dir/.stamp && $(cat "$dir/.stamp") == "$want" ]] && have_xmllint && have_varnishd; then
     exit 0
 fi
 
@@ -123,6 +126,11 @@ if ! have_xmllint; then
     step apt-get update
     step apt-get install -y --no-install-recommends libxml2-utils
 fi
+if ! have_varnishd; then
+    export DEBIAN_FRONTEND=noninteractive
+    step apt-get update
+    step apt-get install -y varnish
+fi
 
 rm -rf "$dir/venv" "$dir/node"
 if ! python3 -m venv "$dir/venv" >>"$log" 2>&1; then
@@ -151,5 +159,6 @@ step test -x "$dir/node/node_modules/.bin/markdownlint-cli2"
 step test -f "$dir/node/node_modules/sitemap/schema/sitemap.xsd"
 step java -jar "$dir/node/node_modules/vnu-jar/build/dist/vnu.jar" --version
 step xmllint --version
+step have_varnishd
 
 echo "$want" >"$dir/.stamp"

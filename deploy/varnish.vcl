@@ -1,0 +1,248 @@
+vcl 4.1;
+
+# Varnish in front of refserve: one cached object per representation that
+# refserve serves, whatever the spelling of the request's Accept and
+# Accept-Encoding.
+#
+#   varnishd -a :6081 -f deploy/varnish.vcl -p http_gzip_support=off -s malloc,256m
+#
+# `-p http_gzip_support=off` matters: with Varnish's gzip support on, it
+# rewrites every Accept-Encoding to gzip (br clients would never get br) and
+# weakens the ETag of anything it gunzips for a client.
+#
+# refserve already says how long each response may be kept (Cache-Control:
+# an hour plus a day of stale-while-revalidate for documents, 60 seconds for
+# 404/400/414, an hour for 308s, no-store for 405/406) and what it varies on
+# (Vary). This file makes the request headers canonical so that Vary
+# matches, makes Varnish keep exactly what Cache-Control allows (308s and
+# 400s too, no grace beyond it), adds X-Cache (HIT, MISS or PASS), and never
+# touches ETag, Vary or Cache-Control.
+#
+# The canonical request headers, as refserve would decide:
+#
+#   Accept-Encoding  "br", "gzip", absent (identity), or "identity;q=0"
+#                    (the client accepts no coding refserve has: refserve
+#                    answers 406, no-store)
+#   Accept           page URLs (/ and /api/<name>): "text/markdown",
+#                    "text/html", or "application/json" (neither is
+#                    acceptable: refserve answers 406, no-store); so a
+#                    client without Accept gets an error on these URLs
+#                    (/api/nope) as HTML, not as JSON
+#                    documents (*.json, *.md, *.txt, *.xml, /.well-known/…,
+#                    /healthz): absent (one representation each)
+#                    other URLs (404s, redirects): as sent
+#
+# tests/varnish.rs runs this file (with its own backend port) against a
+# real refserve.
+
+import std;
+
+backend refserve {
+    .host = "127.0.0.1";
+    .port = "8080";
+    .connect_timeout = 1s;
+    .first_byte_timeout = 10s;
+    .between_bytes_timeout = 10s;
+    .probe = {
+        .url = "/healthz";
+        .interval = 5s;
+        .timeout = 2s;
+        .window = 5;
+        .threshold = 3;
+        # Healthy from the start: refserve answers as soon as it listens.
+        .initial = 3;
+    }
+}
+
+sub vcl_recv {
+    # OPTIONS (CORS preflights), and the methods refserve refuses with a 405,
+    # go to refserve as they are and are never stored.
+    if (req.method != "GET" && req.method != "HEAD") {
+        return (pass);
+    }
+
+    # refserve ignores the query string: one object per path, and no cache
+    # busting with ?anything.
+    set req.url = regsub(req.url, "\?.*$", "");
+
+    call refserve_accept_encoding;
+    if (req.url ~ "^/(api/[a-z]+)?$") {
+        call refserve_accept_page;
+    } elsif (req.url ~ "\.(json|md|txt|xml)$"
+        || req.url ~ "^/(api/reference|\.well-known)/"
+        || req.url == "/healthz") {
+        # Documents with one representation (the JSON API and its errors,
+        # Markdown twins, llms.txt, sitemap, robots.txt, the API catalog):
+        # they do not vary on Accept, so a stored copy answers any Accept;
+        # without the header refserve never refuses one with a 406 for its
+        # Accept either, so a hit and a miss give the same answer.
+        unset req.http.Accept;
+    }
+    # Any other URL is an error or a redirect: as sent, so that a browser
+    # still gets an HTML 404 and a program a JSON one (kept 60 s at most).
+
+    # refserve keeps no per-user state: Cookie and Authorization change
+    # nothing (and every stored response is `public`), so unlike Varnish's
+    # built-in vcl_recv they do not force a pass.
+    return (hash);
+}
+
+# Accept-Encoding → "br", "gzip", unset (identity) or "identity;q=0", as
+# refserve chooses (RFC 9110 §12.5.3): each coding takes the weight of the
+# member naming it, else that of `*`, else 0; identity stays acceptable (at a
+# tiny weight) unless `identity;q=0` or `*;q=0` excludes it; the highest
+# weight wins and ties go to br, then gzip, then identity. Codings and `q`
+# are case-insensitive, `x-gzip` is gzip, several header lines are one list.
+# Simplifications: a member with a malformed weight, or other parameters, is
+# ignored (as refserve does), and if a coding is named twice the first
+# well-formed member counts.
+sub refserve_accept_encoding {
+    std.collect(req.http.Accept-Encoding);
+    if (req.http.Accept-Encoding) {
+        set req.http.X-Refserve-AE = std.tolower(regsuball(req.http.Accept-Encoding, "[ \t]", ""));
+
+        if (req.http.X-Refserve-AE ~ "^(?:.*?,)?\*(?:;q=(0(?:\.[0-9]{0,3})?|1(?:\.0{0,3})?))?(?:,.*)?$") {
+            set req.http.X-Refserve-Star = regsub(req.http.X-Refserve-AE, "^(?:.*?,)?\*(?:;q=(0(?:\.[0-9]{0,3})?|1(?:\.0{0,3})?))?(?:,.*)?$", "q\1");
+        }
+
+        if (req.http.X-Refserve-AE ~ "^(?:.*?,)?br(?:;q=(0(?:\.[0-9]{0,3})?|1(?:\.0{0,3})?))?(?:,.*)?$") {
+            set req.http.X-Refserve-Br = regsub(req.http.X-Refserve-AE, "^(?:.*?,)?br(?:;q=(0(?:\.[0-9]{0,3})?|1(?:\.0{0,3})?))?(?:,.*)?$", "q\1");
+        } elsif (req.http.X-Refserve-Star) {
+            set req.http.X-Refserve-Br = req.http.X-Refserve-Star;
+        } else {
+            set req.http.X-Refserve-Br = "q0";
+        }
+
+        if (req.http.X-Refserve-AE ~ "^(?:.*?,)?(?:x-)?gzip(?:;q=(0(?:\.[0-9]{0,3})?|1(?:\.0{0,3})?))?(?:,.*)?$") {
+            set req.http.X-Refserve-Gzip = regsub(req.http.X-Refserve-AE, "^(?:.*?,)?(?:x-)?gzip(?:;q=(0(?:\.[0-9]{0,3})?|1(?:\.0{0,3})?))?(?:,.*)?$", "q\1");
+        } elsif (req.http.X-Refserve-Star) {
+            set req.http.X-Refserve-Gzip = req.http.X-Refserve-Star;
+        } else {
+            set req.http.X-Refserve-Gzip = "q0";
+        }
+
+        if (req.http.X-Refserve-AE ~ "^(?:.*?,)?identity(?:;q=(0(?:\.[0-9]{0,3})?|1(?:\.0{0,3})?))?(?:,.*)?$") {
+            set req.http.X-Refserve-Identity = regsub(req.http.X-Refserve-AE, "^(?:.*?,)?identity(?:;q=(0(?:\.[0-9]{0,3})?|1(?:\.0{0,3})?))?(?:,.*)?$", "q\1");
+        } elsif (req.http.X-Refserve-Star) {
+            set req.http.X-Refserve-Identity = req.http.X-Refserve-Star;
+        } else {
+            set req.http.X-Refserve-Identity = "q0.001";
+        }
+
+        # "q" alone is a member without a weight: 1.
+        set req.http.X-Refserve-Br = regsub(req.http.X-Refserve-Br, "^q$", "q1");
+        set req.http.X-Refserve-Gzip = regsub(req.http.X-Refserve-Gzip, "^q$", "q1");
+        set req.http.X-Refserve-Identity = regsub(req.http.X-Refserve-Identity, "^q$", "q1");
+
+        if (std.real(regsub(req.http.X-Refserve-Br, "^q", ""), 0) > 0
+            && std.real(regsub(req.http.X-Refserve-Br, "^q", ""), 0) >= std.real(regsub(req.http.X-Refserve-Gzip, "^q", ""), 0)
+            && std.real(regsub(req.http.X-Refserve-Br, "^q", ""), 0) >= std.real(regsub(req.http.X-Refserve-Identity, "^q", ""), 0)) {
+            set req.http.Accept-Encoding = "br";
+        } elsif (std.real(regsub(req.http.X-Refserve-Gzip, "^q", ""), 0) > 0
+            && std.real(regsub(req.http.X-Refserve-Gzip, "^q", ""), 0) >= std.real(regsub(req.http.X-Refserve-Identity, "^q", ""), 0)) {
+            set req.http.Accept-Encoding = "gzip";
+        } elsif (std.real(regsub(req.http.X-Refserve-Identity, "^q", ""), 0) > 0) {
+            unset req.http.Accept-Encoding;
+        } else {
+            set req.http.Accept-Encoding = "identity;q=0";
+        }
+
+        unset req.http.X-Refserve-AE;
+        unset req.http.X-Refserve-Star;
+        unset req.http.X-Refserve-Br;
+        unset req.http.X-Refserve-Gzip;
+        unset req.http.X-Refserve-Identity;
+    }
+}
+
+# Accept on a page URL → "text/markdown", "text/html" or "application/json",
+# as refserve chooses (RFC 9110 §12.5.1): Markdown and HTML each take the
+# weight of `text/markdown` (resp. `text/html`) if named, else of `text/*`,
+# else of `*/*`, else 0; Markdown needs a strictly higher weight (ties go to
+# HTML); when both weigh 0 refserve answers 406, which "application/json"
+# reproduces. No header, or one without a single type/subtype member,
+# accepts everything: HTML. Simplifications: the first well-formed member
+# naming a range counts; on `text/markdown` and `text/html` only a `charset`
+# of utf-8 may precede `q` (as refserve requires), on wildcards nothing may.
+sub refserve_accept_page {
+    std.collect(req.http.Accept);
+    if (!req.http.Accept || req.http.Accept !~ "[^ \t,;/]/[^ \t,;/]") {
+        set req.http.Accept = "text/html";
+    } else {
+        set req.http.X-Refserve-Accept = std.tolower(regsuball(req.http.Accept, "[ \t]", ""));
+
+        if (req.http.X-Refserve-Accept ~ "^(?:.*?,)?text/\*(?:;q=(0(?:\.[0-9]{0,3})?|1(?:\.0{0,3})?)(?:;[^,]*)?)?(?:,.*)?$") {
+            set req.http.X-Refserve-Wild = regsub(req.http.X-Refserve-Accept, "^(?:.*?,)?text/\*(?:;q=(0(?:\.[0-9]{0,3})?|1(?:\.0{0,3})?)(?:;[^,]*)?)?(?:,.*)?$", "q\1");
+        } elsif (req.http.X-Refserve-Accept ~ "^(?:.*?,)?\*/\*(?:;q=(0(?:\.[0-9]{0,3})?|1(?:\.0{0,3})?)(?:;[^,]*)?)?(?:,.*)?$") {
+            set req.http.X-Refserve-Wild = regsub(req.http.X-Refserve-Accept, "^(?:.*?,)?\*/\*(?:;q=(0(?:\.[0-9]{0,3})?|1(?:\.0{0,3})?)(?:;[^,]*)?)?(?:,.*)?$", "q\1");
+        } else {
+            set req.http.X-Refserve-Wild = "q0";
+        }
+
+        if (req.http.X-Refserve-Accept ~ {"^(?:.*?,)?text/markdown(?:;charset="?utf-8"?)?(?:;q=(0(?:\.[0-9]{0,3})?|1(?:\.0{0,3})?)(?:;[^,]*)?)?(?:,.*)?$"}) {
+            set req.http.X-Refserve-Markdown = regsub(req.http.X-Refserve-Accept, {"^(?:.*?,)?text/markdown(?:;charset="?utf-8"?)?(?:;q=(0(?:\.[0-9]{0,3})?|1(?:\.0{0,3})?)(?:;[^,]*)?)?(?:,.*)?$"}, "q\1");
+        } else {
+            set req.http.X-Refserve-Markdown = req.http.X-Refserve-Wild;
+        }
+
+        if (req.http.X-Refserve-Accept ~ {"^(?:.*?,)?text/html(?:;charset="?utf-8"?)?(?:;q=(0(?:\.[0-9]{0,3})?|1(?:\.0{0,3})?)(?:;[^,]*)?)?(?:,.*)?$"}) {
+            set req.http.X-Refserve-Html = regsub(req.http.X-Refserve-Accept, {"^(?:.*?,)?text/html(?:;charset="?utf-8"?)?(?:;q=(0(?:\.[0-9]{0,3})?|1(?:\.0{0,3})?)(?:;[^,]*)?)?(?:,.*)?$"}, "q\1");
+        } else {
+            set req.http.X-Refserve-Html = req.http.X-Refserve-Wild;
+        }
+
+        set req.http.X-Refserve-Markdown = regsub(req.http.X-Refserve-Markdown, "^q$", "q1");
+        set req.http.X-Refserve-Html = regsub(req.http.X-Refserve-Html, "^q$", "q1");
+
+        if (std.real(regsub(req.http.X-Refserve-Markdown, "^q", ""), 0) > std.real(regsub(req.http.X-Refserve-Html, "^q", ""), 0)) {
+            set req.http.Accept = "text/markdown";
+        } elsif (std.real(regsub(req.http.X-Refserve-Html, "^q", ""), 0) > 0) {
+            set req.http.Accept = "text/html";
+        } else {
+            set req.http.Accept = "application/json";
+        }
+
+        unset req.http.X-Refserve-Accept;
+        unset req.http.X-Refserve-Wild;
+        unset req.http.X-Refserve-Markdown;
+        unset req.http.X-Refserve-Html;
+    }
+}
+
+sub vcl_hash {
+    # refserve's answers do not depend on Host (its base URL is baked in at
+    # build time), so every host name it is reached by shares one object.
+    hash_data(req.url);
+    return (lookup);
+}
+
+sub vcl_backend_response {
+    # Varnish 7.1 stores only some statuses by itself (not 308 nor 400);
+    # refserve marks its 308 redirects and 400 errors `public, max-age=…`:
+    # honour that max-age.
+    if ((beresp.status == 308 || beresp.status == 400)
+        && beresp.ttl <= 0s
+        && beresp.http.Cache-Control ~ "(?i)(^|,)\s*max-age=[0-9]+\s*(,|$)"
+        && beresp.http.Cache-Control !~ "(?i)no-store|no-cache|private") {
+        set beresp.ttl = std.duration(regsub(beresp.http.Cache-Control, "(?i)^(?:.*,)?\s*max-age=([0-9]+)\s*(?:,.*)?$", "\1s"), 0s);
+    }
+    # Serve stale only where refserve allows it: stale-while-revalidate
+    # (which Varnish already turns into grace) on documents; not Varnish's
+    # default 10 s of grace on errors and redirects, which would keep a 404
+    # past its max-age=60.
+    if (beresp.http.Cache-Control !~ "(?i)stale-while-revalidate") {
+        set beresp.grace = 0s;
+    }
+}
+
+sub vcl_deliver {
+    # HIT: from the cache; MISS: fetched and stored; PASS: fetched, not
+    # stored (not GET/HEAD, or refserve said no-store).
+    if (obj.uncacheable) {
+        set resp.http.X-Cache = "PASS";
+    } elsif (obj.hits > 0) {
+        set resp.http.X-Cache = "HIT";
+    } else {
+        set resp.http.X-Cache = "MISS";
+    }
+}
