@@ -60,6 +60,16 @@ pub struct Reply {
 }
 
 impl Server {
+    /// A client for another server at `origin` (nothing is started or stopped).
+    pub fn client_for(origin: &str) -> Server {
+        let (stop, _) = tokio::sync::oneshot::channel::<()>();
+        Server {
+            origin: origin.to_string(),
+            client: Client::builder(TokioExecutor::new()).build_http(),
+            _stop: stop,
+        }
+    }
+
     /// `host:port` of the server.
     pub fn addr(&self) -> &str {
         self.origin.trim_start_matches("http://")
@@ -204,4 +214,43 @@ impl Drop for Scratch {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.0);
     }
+}
+
+/// The directory the external test tools are installed in, after running
+/// `tests/tools/install.sh` once per process (a no-op when everything is
+/// installed already). The system tools it installs (xmllint, varnishd,
+/// nginx) are found with [`system_tool`].
+pub fn tools() -> &'static Path {
+    static TOOLS: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    TOOLS.get_or_init(|| {
+        let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let target = std::env::var_os("CARGO_TARGET_DIR")
+            .map_or_else(|| manifest.join("target"), |dir| manifest.join(dir));
+        let dir = target.join("validator-tools");
+        let output = std::process::Command::new("bash")
+            .arg(manifest.join("tests/tools/install.sh"))
+            .arg(&dir)
+            .output()
+            .expect("bash runs tests/tools/install.sh");
+        assert!(
+            output.status.success(),
+            "tests/tools/install.sh {} failed ({}):\n{}{}",
+            dir.display(),
+            output.status,
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr),
+        );
+        dir
+    })
+}
+
+/// A program installed system-wide: on PATH, or in the `sbin` directories
+/// Debian puts daemons in (not always on PATH).
+pub fn system_tool(name: &str) -> PathBuf {
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    std::env::split_paths(&path)
+        .chain(["/usr/sbin", "/usr/local/sbin"].map(PathBuf::from))
+        .map(|dir| dir.join(name))
+        .find(|candidate| candidate.is_file())
+        .unwrap_or_else(|| panic!("{name} is not installed (tests/tools/install.sh installs it)"))
 }

@@ -10,6 +10,7 @@ mod cli;
 mod conditional;
 mod crawl;
 mod errors;
+mod export;
 mod hostile;
 mod limits;
 mod methods;

@@ -5,37 +5,10 @@
 //! (REDbot). `tests/tools/install.sh` installs every tool, pinned, into
 //! `<target dir>/validator-tools` the first time a test needs one.
 
-use crate::support::{start_server, Scratch, Server};
+use crate::support::{start_server, tools, Scratch, Server};
 use refserve::table::{BASE_URL, KEYS};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Command;
-use std::sync::OnceLock;
-
-/// The directory the validators are installed in, after running the
-/// installer once per process (it is a no-op when they are already there).
-fn tools() -> &'static Path {
-    static TOOLS: OnceLock<PathBuf> = OnceLock::new();
-    TOOLS.get_or_init(|| {
-        let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
-        let target = std::env::var_os("CARGO_TARGET_DIR")
-            .map_or_else(|| manifest.join("target"), |dir| manifest.join(dir));
-        let dir = target.join("validator-tools");
-        let output = Command::new("bash")
-            .arg(manifest.join("tests/tools/install.sh"))
-            .arg(&dir)
-            .output()
-            .expect("bash runs tests/tools/install.sh");
-        assert!(
-            output.status.success(),
-            "tests/tools/install.sh {} failed ({}):\n{}{}",
-            dir.display(),
-            output.status,
-            String::from_utf8_lossy(&output.stdout),
-            String::from_utf8_lossy(&output.stderr),
-        );
-        dir
-    })
-}
 
 /// A program of the Python venv.
 fn python_tool(name: &str) -> Command {

@@ -26,35 +26,12 @@ const STARTED: &str = "said Child starts";
 /// How long `varnishd` may take to compile the VCL and start its child.
 const START_TIMEOUT: Duration = Duration::from_secs(60);
 
-/// The `varnishd` binary, after running `tests/tools/install.sh` once per
-/// process (a no-op when everything is installed already).
+/// The `varnishd` binary, installed by `tests/tools/install.sh` if missing.
 fn varnishd() -> &'static Path {
     static VARNISHD: OnceLock<PathBuf> = OnceLock::new();
     VARNISHD.get_or_init(|| {
-        let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
-        let target = std::env::var_os("CARGO_TARGET_DIR")
-            .map_or_else(|| manifest.join("target"), |dir| manifest.join(dir));
-        let dir = target.join("validator-tools");
-        let output = Command::new("bash")
-            .arg(manifest.join("tests/tools/install.sh"))
-            .arg(&dir)
-            .output()
-            .expect("bash runs tests/tools/install.sh");
-        assert!(
-            output.status.success(),
-            "tests/tools/install.sh {} failed ({}):\n{}{}",
-            dir.display(),
-            output.status,
-            String::from_utf8_lossy(&output.stdout),
-            String::from_utf8_lossy(&output.stderr),
-        );
-        // Debian installs it in /usr/sbin, which is not always on PATH.
-        let path = std::env::var_os("PATH").unwrap_or_default();
-        std::env::split_paths(&path)
-            .chain(["/usr/sbin", "/usr/local/sbin"].map(PathBuf::from))
-            .map(|dir| dir.join("varnishd"))
-            .find(|candidate| candidate.is_file())
-            .expect("tests/tools/install.sh succeeded, so varnishd is installed")
+        crate::support::tools();
+        crate::support::system_tool("varnishd")
     })
 }
 

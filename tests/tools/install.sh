@@ -6,6 +6,8 @@
 #               schema/sitemap.xsd), vnu-jar (the Nu HTML checker's vnu.jar)
 #   xmllint     from Debian's libxml2-utils, when it is not on PATH already
 #   varnishd    from Debian's varnish (tests/varnish.rs), when it is missing
+#   nginx       from Debian's nginx and libnginx-mod-http-brotli-static
+#               (tests/export.rs), when they are missing
 #
 # Usage: tests/tools/install.sh DIR
 #
@@ -30,7 +32,8 @@ flock 9
 # (Debian puts varnishd in /usr/sbin, which may not be on PATH).
 have_xmllint() { command -v xmllint >/dev/null 2>&1; }
 have_varnishd() { command -v varnishd >/dev/null 2>&1 || [[ -x /usr/sbin/varnishd ]]; }
-if [[ -f $dir/.stamp && $(cat "$dir/.stamp") == "$want" ]] && have_xmllint && have_varnishd; then
+have_nginx() { [[ -x /usr/sbin/nginx && -f /usr/lib/nginx/modules/ngx_http_brotli_static_module.so ]]; }
+if [[ -f $dir/.stamp && $(cat "$dir/.stamp") == "$want" ]] && have_xmllint && have_varnishd && have_nginx; then
     exit 0
 fi
 
@@ -121,23 +124,19 @@ npm_pins=(
 
 rm -f "$dir/.stamp"
 
-if ! have_xmllint; then
+apt_install() {
     export DEBIAN_FRONTEND=noninteractive
     step apt-get update
-    step apt-get install -y --no-install-recommends libxml2-utils
-fi
-if ! have_varnishd; then
-    export DEBIAN_FRONTEND=noninteractive
-    step apt-get update
-    step apt-get install -y varnish
-fi
+    step apt-get install -y --no-install-recommends "$@"
+}
+have_xmllint || apt_install libxml2-utils
+have_varnishd || apt_install varnish
+have_nginx || apt_install nginx libnginx-mod-http-brotli-static
 
 rm -rf "$dir/venv" "$dir/node"
 if ! python3 -m venv "$dir/venv" >>"$log" 2>&1; then
     # Debian's own python3 keeps ensurepip in python3-venv.
-    export DEBIAN_FRONTEND=noninteractive
-    step apt-get update
-    step apt-get install -y --no-install-recommends python3-venv
+    apt_install python3-venv
     rm -rf "$dir/venv"
     step python3 -m venv "$dir/venv"
 fi

@@ -1,0 +1,144 @@
+//! `refserve export` served by nginx gives the bytes refserve sends: every
+//! path, every representation with a file, every coding.
+
+use crate::support::{start_server, system_tool, tools, Scratch, Server};
+use refserve::export::file_name;
+use refserve::negotiate::Coding;
+use std::process::{Child, Command, Stdio};
+
+/// nginx, serving `root` with `benches/nginx.conf.template`; killed on drop.
+struct Nginx {
+    child: Child,
+    origin: String,
+    _prefix: Scratch,
+}
+
+impl Drop for Nginx {
+    fn drop(&mut self) {
+        // SIGTERM, not SIGKILL: the master then stops its worker too.
+        let _ = Command::new("kill")
+            .arg("-TERM")
+            .arg(self.child.id().to_string())
+            .status();
+        let _ = self.child.wait();
+    }
+}
+
+/// A free loopback port (released just before nginx binds it).
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a free port")
+        .port()
+}
+
+fn start_nginx(root: &std::path::Path) -> Nginx {
+    tools();
+    let prefix = Scratch::new("nginx");
+    let port = free_port();
+    let template = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/benches/nginx.conf.template"
+    ))
+    .expect("the nginx template");
+    let config = template
+        .replace(
+            "@MODULE@",
+            "load_module /usr/lib/nginx/modules/ngx_http_brotli_static_module.so;",
+        )
+        .replace("@PREFIX@", &prefix.path().display().to_string())
+        .replace("@ROOT@", &root.display().to_string())
+        .replace("@PORT@", &port.to_string());
+    let config = prefix.write("nginx.conf", config);
+    let child = Command::new(system_tool("nginx"))
+        .arg("-p")
+        .arg(prefix.path())
+        .arg("-c")
+        .arg(&config)
+        .arg("-e")
+        .arg(prefix.path().join("error.log"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("nginx starts");
+    let origin = format!("http://127.0.0.1:{port}");
+    // nginx binds before it forks its worker; connecting is the signal.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "nginx did not start: {}",
+            std::fs::read_to_string(prefix.path().join("error.log")).unwrap_or_default()
+        );
+        std::thread::yield_now();
+    }
+    Nginx {
+        child,
+        origin,
+        _prefix: prefix,
+    }
+}
+
+/// `Accept-Encoding` that makes both servers pick `coding`.
+fn accept_encoding(coding: Coding) -> &'static str {
+    match coding {
+        Coding::Br => "br",
+        Coding::Gzip => "gzip",
+        Coding::Identity => "identity",
+    }
+}
+
+#[tokio::test]
+async fn nginx_serving_the_export_sends_the_same_bytes() {
+    let server = start_server().await;
+    let export = Scratch::new("export");
+    let status = Command::new(env!("CARGO_BIN_EXE_refserve"))
+        .arg("export")
+        .arg(export.path())
+        .stderr(Stdio::null())
+        .status()
+        .expect("refserve export runs");
+    assert!(status.success());
+    let nginx = start_nginx(export.path());
+    let nginx_client = Server::client_for(&nginx.origin);
+    let mut compared = 0;
+    for (path, resource) in refserve::table::resources() {
+        for (index, representation) in resource.representations.iter().enumerate() {
+            if file_name(path, resource, index).is_none() {
+                continue;
+            }
+            let media = resource.media_types[index];
+            let accept = format!("{}/{}", media.kind, media.subtype);
+            for variant in representation.variants {
+                let headers = [
+                    ("accept", accept.as_str()),
+                    ("accept-encoding", accept_encoding(variant.coding)),
+                ];
+                let ours = server.get(path, &headers).await;
+                let theirs = nginx_client.get(path, &headers).await;
+                assert_eq!(ours.status, 200, "{path} {accept} {:?}", variant.coding);
+                assert_eq!(
+                    theirs.status, 200,
+                    "nginx {path} {accept} {:?}",
+                    variant.coding
+                );
+                assert_eq!(
+                    ours.header("content-encoding"),
+                    theirs.header("content-encoding"),
+                    "{path}"
+                );
+                assert!(
+                    ours.body == theirs.body,
+                    "{path} {accept} {:?}: bodies differ",
+                    variant.coding
+                );
+                assert_eq!(
+                    ours.body, variant.body,
+                    "{path}: refserve sends the table's bytes"
+                );
+                compared += 1;
+            }
+        }
+    }
+    assert!(compared > 100, "{compared} bodies compared");
+}
