@@ -101,18 +101,16 @@ pub fn negotiate_encoding<'a>(
     let mut present = false;
     for field in fields {
         present = true;
-        for member in split_list(field) {
-            let mut parts = split_params(member);
-            let token = parts.next().unwrap_or_default();
-            let Some(q) = weight_only(parts) else {
+        let mut cursor = Cursor::new(field);
+        while let Some(member) = cursor.member() {
+            let Some((token, q)) = coding_member(member) else {
+                member.skip_member();
                 continue;
             };
             if token == b"*" {
                 star.get_or_insert(q);
             } else if let Some(coding) = Coding::from_token(token) {
                 explicit[coding.index()].get_or_insert(q);
-            } else if !is_token(token) {
-                continue;
             }
         }
     }
@@ -168,8 +166,10 @@ pub fn negotiate_media_type<'a>(
     let offered = &offered[..offered.len().min(MAX_MEDIA_OFFERS)];
     let mut any_valid = false;
     for field in fields {
-        for member in split_list(field) {
+        let mut cursor = Cursor::new(field);
+        while let Some(member) = cursor.member() {
             let Some(range) = MediaRange::parse(member) else {
+                member.skip_member();
                 continue;
             };
             any_valid = true;
@@ -216,12 +216,14 @@ struct MediaRange<'a> {
 }
 
 impl<'a> MediaRange<'a> {
-    fn parse(member: &'a [u8]) -> Option<MediaRange<'a>> {
-        let mut parts = split_params(member);
-        let full = parts.next()?;
-        let slash = full.iter().position(|&b| b == b'/')?;
-        let (kind, subtype) = (&full[..slash], &full[slash + 1..]);
-        if !is_token(kind) || !is_token(subtype) || (kind == b"*" && subtype != b"*") {
+    /// Parse one member; the cursor stands at its start and is left at its end.
+    fn parse(cursor: &mut Cursor<'a>) -> Option<MediaRange<'a>> {
+        let kind = cursor.token();
+        if !cursor.eat(b'/') {
+            return None;
+        }
+        let subtype = cursor.token();
+        if kind.is_empty() || subtype.is_empty() || (kind == b"*" && subtype != b"*") {
             return None;
         }
         let mut range = MediaRange {
@@ -231,12 +233,12 @@ impl<'a> MediaRange<'a> {
             foreign_param: false,
             quality: DEFAULT_QUALITY,
         };
-        for param in parts {
-            let (name, value) = split_param(param)?;
+        while let Some((name, value)) = cursor.parameter()? {
             if name.eq_ignore_ascii_case(b"q") {
                 // The weight ends the media-range parameters; what follows
                 // are accept-ext parameters, which carry no meaning here.
                 range.quality = parse_quality(value)?;
+                cursor.skip_member();
                 break;
             } else if name.eq_ignore_ascii_case(b"charset") {
                 range.charset = Some(unquote(value));
@@ -274,17 +276,127 @@ impl<'a> MediaRange<'a> {
     }
 }
 
-/// The weight of a member whose parameters may only be a single `q`.
-/// `None` if any other parameter is present or the weight is malformed.
-fn weight_only<'a>(mut params: impl Iterator<Item = &'a [u8]>) -> Option<Quality> {
-    let Some(first) = params.next() else {
-        return Some(DEFAULT_QUALITY);
-    };
-    let (name, value) = split_param(first)?;
-    if !name.eq_ignore_ascii_case(b"q") || params.next().is_some() {
+/// One member of `Accept-Encoding`: a coding token (or `*`) and its
+/// weight. `None` if any parameter other than a single `q` is present or
+/// the weight is malformed.
+fn coding_member<'a>(cursor: &mut Cursor<'a>) -> Option<(&'a [u8], Quality)> {
+    let token = cursor.token();
+    if token.is_empty() {
         return None;
     }
-    parse_quality(value)
+    let quality = match cursor.parameter()? {
+        None => return Some((token, DEFAULT_QUALITY)),
+        Some((name, value)) if name.eq_ignore_ascii_case(b"q") => parse_quality(value)?,
+        Some(_) => return None,
+    };
+    match cursor.parameter()? {
+        None => Some((token, quality)),
+        Some(_) => None,
+    }
+}
+
+/// A cursor over one list-valued field (RFC 9110 §5.6.1), walking it once:
+/// members separated by commas, each a token with `;name=value`
+/// parameters, optional whitespace around the separators.
+struct Cursor<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl<'a> Cursor<'a> {
+    fn new(bytes: &'a [u8]) -> Self {
+        Cursor { bytes, at: 0 }
+    }
+
+    /// Move to the start of the next non-empty member; `None` at the end of
+    /// the field. A member's parser leaves the cursor past the member's end
+    /// when it succeeds; when it fails, the caller calls [`Cursor::skip_member`].
+    fn member(&mut self) -> Option<&mut Self> {
+        loop {
+            self.skip_ows();
+            match self.bytes.get(self.at)? {
+                b',' => self.at += 1,
+                _ => return Some(self),
+            }
+        }
+    }
+
+    fn peek(&self) -> Option<u8> {
+        self.bytes.get(self.at).copied()
+    }
+
+    fn eat(&mut self, byte: u8) -> bool {
+        let hit = self.peek() == Some(byte);
+        self.at += usize::from(hit);
+        hit
+    }
+
+    fn rest(&self) -> &'a [u8] {
+        self.bytes.get(self.at..).unwrap_or_default()
+    }
+
+    fn skip_ows(&mut self) {
+        let rest = self.rest();
+        self.at += rest
+            .iter()
+            .position(|&b| b != b' ' && b != b'\t')
+            .unwrap_or(rest.len());
+    }
+
+    /// The longest run of `tchar`s here (possibly empty).
+    fn token(&mut self) -> &'a [u8] {
+        let rest = self.rest();
+        let length = rest
+            .iter()
+            .position(|&b| !TCHAR[usize::from(b)])
+            .unwrap_or(rest.len());
+        self.at += length;
+        &rest[..length]
+    }
+
+    /// The next `;name=value` of this member: `Some(None)` at the member's
+    /// end (which is consumed), `None` if it is malformed.
+    fn parameter(&mut self) -> Option<Option<(&'a [u8], &'a [u8])>> {
+        self.skip_ows();
+        match self.peek() {
+            None => return Some(None),
+            Some(b',') => {
+                self.at += 1;
+                return Some(None);
+            }
+            Some(b';') => self.at += 1,
+            Some(_) => return None,
+        }
+        self.skip_ows();
+        let name = self.token();
+        if name.is_empty() || !self.eat(b'=') {
+            return None;
+        }
+        let value = if self.peek() == Some(b'"') {
+            let start = self.at;
+            self.at += 1;
+            while let Some(b) = self.peek() {
+                self.at += if b == b'\\' { 2 } else { 1 };
+                if b == b'"' {
+                    break;
+                }
+            }
+            let end = self.at.min(self.bytes.len());
+            &self.bytes[start..end]
+        } else {
+            self.token()
+        };
+        if value.is_empty() {
+            return None;
+        }
+        Some(Some((name, value)))
+    }
+
+    /// Skip to just past the next comma outside a quoted string.
+    fn skip_member(&mut self) {
+        let rest = &self.bytes[self.at.min(self.bytes.len())..];
+        self.at += separator_position(rest, b',') + 1;
+    }
 }
 
 /// Parse a qvalue: `0[.ddd]` or `1[.000]` (RFC 9110 §12.4.2).
@@ -316,18 +428,6 @@ pub fn parse_quality(value: &[u8]) -> Option<Quality> {
 /// not split.
 pub fn split_list(field: &[u8]) -> impl Iterator<Item = &[u8]> {
     split_outside_quotes(field, b',').filter(|m| !m.is_empty())
-}
-
-/// Split a member into its leading value and its `;` parameters, trimmed.
-fn split_params(member: &[u8]) -> impl Iterator<Item = &[u8]> {
-    split_outside_quotes(member, b';')
-}
-
-/// Split `name=value` (whitespace around `=` is not allowed, §5.6.6).
-fn split_param(param: &[u8]) -> Option<(&[u8], &[u8])> {
-    let eq = param.iter().position(|&b| b == b'=')?;
-    let (name, value) = (&param[..eq], &param[eq + 1..]);
-    (is_token(name) && !value.is_empty()).then_some((name, value))
 }
 
 /// A parameter value without its surrounding quotes (escapes are left as they are).
@@ -399,11 +499,6 @@ const TCHAR: [bool; 256] = {
     }
     table
 };
-
-/// One or more `tchar`s.
-fn is_token(bytes: &[u8]) -> bool {
-    !bytes.is_empty() && bytes.iter().all(|&b| TCHAR[usize::from(b)])
-}
 
 #[cfg(test)]
 mod tests {
