@@ -4,8 +4,6 @@
 //! Pure functions over header bytes; nothing allocates. Preconditions are
 //! evaluated only for responses that would otherwise be 200 (§13.2.1).
 
-use crate::negotiate::split_list;
-
 /// Whether `If-None-Match` (§13.1.2) matches the selected variant's `etag`,
 /// which means the client's copy is current and the answer is 304.
 ///
@@ -16,8 +14,40 @@ pub fn none_match<'a>(fields: impl IntoIterator<Item = &'a [u8]>, etag: &[u8]) -
     let ours = opaque(etag);
     fields
         .into_iter()
-        .flat_map(split_list)
+        .flat_map(entity_tags)
         .any(|member| member == b"*" || (opaque(member) == ours && ours.is_some()))
+}
+
+/// The members of an `If-None-Match` list: entity tags (`"…"`, `W/"…"`),
+/// `*`, or anything else up to the next comma. An entity tag runs to its
+/// closing quote whatever it holds: `,` and `\\` are ordinary characters in
+/// it (§8.8.3), unlike in a quoted-string.
+fn entity_tags(field: &[u8]) -> impl Iterator<Item = &[u8]> {
+    let mut rest = field;
+    std::iter::from_fn(move || {
+        loop {
+            rest = rest.trim_ascii_start();
+            match rest.first()? {
+                b',' => rest = &rest[1..],
+                _ => break,
+            }
+        }
+        let quote = match rest {
+            [b'"', ..] => Some(0),
+            [b'W', b'/', b'"', ..] => Some(2),
+            _ => None,
+        };
+        let end = match quote {
+            Some(open) => rest[open + 1..]
+                .iter()
+                .position(|&b| b == b'"')
+                .map_or(rest.len(), |close| open + close + 2),
+            None => rest.iter().position(|&b| b == b',').unwrap_or(rest.len()),
+        };
+        let (member, tail) = rest.split_at(end);
+        rest = tail;
+        Some(member.trim_ascii_end())
+    })
 }
 
 /// Whether `If-Modified-Since` (§13.1.3) says the client's copy is current:
@@ -68,6 +98,13 @@ mod tests {
         assert!(matches("W/\"0123abcd-br\""));
         assert!(matches("\"other\", \"0123abcd-br\""));
         assert!(matches("\"other\",W/\"0123abcd-br\" "));
+    }
+
+    #[test]
+    fn backslashes_and_commas_are_ordinary_in_entity_tags() {
+        assert!(matches("\"a\\\", \"0123abcd-br\""));
+        assert!(matches("\"a,b\", \"0123abcd-br\""));
+        assert!(none_match([&b"\"x,y\""[..]], b"\"x,y\""));
     }
 
     #[test]

@@ -423,29 +423,12 @@ pub fn parse_quality(value: &[u8]) -> Option<Quality> {
     }
 }
 
-/// Split a list field (RFC 9110 §5.6.1) into its members, trimmed of
-/// optional whitespace, skipping empty ones. Commas inside quoted strings do
-/// not split.
-pub fn split_list(field: &[u8]) -> impl Iterator<Item = &[u8]> {
-    split_outside_quotes(field, b',').filter(|m| !m.is_empty())
-}
-
 /// A parameter value without its surrounding quotes (escapes are left as they are).
 fn unquote(value: &[u8]) -> &[u8] {
     match value {
         [b'"', inner @ .., b'"'] => inner,
         _ => value,
     }
-}
-
-fn split_outside_quotes(bytes: &[u8], separator: u8) -> impl Iterator<Item = &[u8]> {
-    let mut rest = Some(bytes);
-    std::iter::from_fn(move || {
-        let current = rest?;
-        let end = separator_position(current, separator);
-        rest = current.get(end + 1..);
-        Some(current[..end].trim_ascii())
-    })
 }
 
 /// The index of the first `separator` outside quoted strings, or the
