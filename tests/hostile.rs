@@ -102,3 +102,23 @@ async fn a_client_that_leaves_mid_response_harms_no_one() {
     }
     assert_eq!(server.get("/llms-full.txt", &[]).await.status, 200);
 }
+
+#[tokio::test]
+async fn a_huge_announced_body_is_never_read() {
+    let server = start_server().await;
+    let mut stream = tokio::net::TcpStream::connect(server.addr())
+        .await
+        .expect("connect");
+    // A gigabyte is announced and three bytes are sent; the write half stays open.
+    stream
+        .write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\nContent-Length: 1000000000\r\n\r\nabc")
+        .await
+        .expect("send");
+    let mut response = Vec::new();
+    // The server answers and closes the connection instead of waiting for the body.
+    stream
+        .read_to_end(&mut response)
+        .await
+        .expect("read to the server's close");
+    assert_eq!(status(&response), 200);
+}
