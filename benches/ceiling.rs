@@ -1,5 +1,84 @@
-//! The ceiling of the load benchmark: a minimal hyper server that answers
-//! every request with the same bytes and does nothing else. (Placeholder;
-//! the load benchmark fills it in.)
+//! The ceiling of the load benchmark (`benches/load.sh`): a hyper server in
+//! refserve's shape (tokio's multi-thread runtime, hyper-util's auto
+//! builder, `TCP_NODELAY`, one task per connection) that answers every
+//! request, whatever its method, path or headers, with one response captured
+//! at startup: what refserve sends for `GET /api/reference.json` with
+//! `Accept-Encoding: br` (status, every header, the brotli body).
+//!
+//! It routes, negotiates and validates nothing and arms no timer, so its
+//! throughput is the most this stack can do with these bytes.
+//!
+//! ```sh
+//! cargo run --release --example ceiling -- 127.0.0.1:8081
+//! ```
 
-fn main() {}
+use http::header::{HeaderMap, HeaderValue, ACCEPT_ENCODING};
+use http::{Method, Request, Response, StatusCode};
+use hyper::body::Incoming;
+use hyper::service::service_fn;
+use hyper_util::rt::{TokioExecutor, TokioIo};
+use hyper_util::server::conn::auto;
+use refserve::respond::{respond, Body};
+use std::convert::Infallible;
+use std::time::Duration;
+
+/// The one response, kept in parts (a `Response` is not `Clone`).
+struct Reply {
+    status: StatusCode,
+    headers: HeaderMap,
+    body: Body,
+}
+
+impl Reply {
+    fn response(&self) -> Response<Body> {
+        let mut response = Response::new(self.body.clone());
+        *response.status_mut() = self.status;
+        *response.headers_mut() = self.headers.clone();
+        response
+    }
+}
+
+fn main() {
+    let addr = std::env::args()
+        .nth(1)
+        .unwrap_or_else(|| "127.0.0.1:8081".to_string());
+    let mut request_headers = HeaderMap::new();
+    request_headers.insert(ACCEPT_ENCODING, HeaderValue::from_static("br"));
+    let (parts, body) = respond(&Method::GET, "/api/reference.json", &request_headers).into_parts();
+    let reply: &'static Reply = Box::leak(Box::new(Reply {
+        status: parts.status,
+        headers: parts.headers,
+        body,
+    }));
+
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .expect("the ceiling needs a tokio runtime");
+    runtime.block_on(async move {
+        let listener = tokio::net::TcpListener::bind(&addr)
+            .await
+            .expect("the ceiling's address must be free");
+        eprintln!("ceiling listening on http://{addr}");
+        let builder = auto::Builder::new(TokioExecutor::new());
+        loop {
+            let stream = match listener.accept().await {
+                Ok((stream, _)) => stream,
+                Err(_) => {
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    continue;
+                }
+            };
+            let _ = stream.set_nodelay(true);
+            let service = service_fn(move |_: Request<Incoming>| async move {
+                Ok::<_, Infallible>(reply.response())
+            });
+            let connection = builder
+                .serve_connection(TokioIo::new(stream), service)
+                .into_owned();
+            tokio::spawn(async move {
+                let _ = connection.await;
+            });
+        }
+    });
+}
