@@ -61,6 +61,24 @@ fn selection(c: &mut Criterion) {
             )
         })
     });
+    let mut api_client = HeaderMap::new();
+    api_client.insert(
+        http::header::ACCEPT,
+        HeaderValue::from_static("application/json"),
+    );
+    api_client.insert(
+        http::header::ACCEPT_ENCODING,
+        HeaderValue::from_static("gzip, br"),
+    );
+    c.bench_function("select/200-br-api-client", |b| {
+        b.iter(|| {
+            refserve::respond::select(
+                &Method::GET,
+                black_box("/api/reference/select.json"),
+                &api_client,
+            )
+        })
+    });
     c.bench_function("respond/200-br", |b| {
         b.iter(|| {
             refserve::respond::respond(
