@@ -1,0 +1,557 @@
+#!/usr/bin/env bash
+# Load benchmark: refserve against nginx serving `refserve export` (the same
+# bytes as static files, brotli_static/gzip_static) and against the ceiling
+# (benches/ceiling.rs: hyper answering every request with one fixed response).
+#
+#   benches/load.sh                     # about 7 minutes after the build
+#   DURATION=10s WARMUP=2s benches/load.sh
+#
+# Each server is pinned to SERVER_CPU (0), wrk to LOAD_CPU (1); traffic goes to
+# 127.0.0.1 only. Settings (environment):
+#   DURATION=3s        length of each measured wrk run (N, Ns or Nm)
+#   WARMUP=1s          unmeasured wrk run before each measurement
+#   CONNECTIONS="64 256"
+#   IDLE_CONNECTIONS=1000   keep-alive connections for the memory measurement
+#   SERVER_CPU=0 LOAD_CPU=1
+#   ROUNDS=2           measure everything ROUNDS times, interleaved; each cell keeps its best run
+#   QUIET=10 QUIET_WAIT=10  before each run, wait up to QUIET_WAIT s for both CPUs
+#                      to be at most QUIET % busy (a shared machine skews numbers)
+#   NOISE=10 RETRIES=2 retry a run (at most RETRIES times) when work other than the
+#                      server and wrk took more than NOISE % of a core during it
+#   KEEP=1             keep the work directory (export, configs, wrk outputs)
+# Needs root to apt-get nginx, libnginx-mod-http-brotli-static and wrk when
+# they are missing; python3 and curl.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+DURATION=${DURATION:-3s}
+WARMUP=${WARMUP:-1s}
+CONNECTIONS=${CONNECTIONS:-64 256}
+IDLE_CONNECTIONS=${IDLE_CONNECTIONS:-1000}
+SERVER_CPU=${SERVER_CPU:-0}
+LOAD_CPU=${LOAD_CPU:-1}
+ROUNDS=${ROUNDS:-2}
+QUIET=${QUIET:-10}
+QUIET_WAIT=${QUIET_WAIT:-10}
+NOISE=${NOISE:-10}
+RETRIES=${RETRIES:-2}
+BROTLI_MODULE=/usr/lib/nginx/modules/ngx_http_brotli_static_module.so
+
+say() { printf '%s\n' "$*" >&2; }
+die() {
+    say "load.sh: $*"
+    exit 1
+}
+
+# "5", "5s", "2m" → seconds
+seconds() {
+    case $1 in
+    *m) echo $((${1%m} * 60)) ;;
+    *s) echo "${1%s}" ;;
+    *) echo "$1" ;;
+    esac
+}
+DURATION_S=$(seconds "$DURATION")
+WARMUP_S=$(seconds "$WARMUP")
+[[ $DURATION_S =~ ^[0-9]+$ && $DURATION_S -ge 1 ]] || die "DURATION must be whole seconds (5, 5s, 1m)"
+[[ $WARMUP_S =~ ^[0-9]+$ ]] || die "WARMUP must be whole seconds"
+[[ $ROUNDS =~ ^[1-9][0-9]*$ ]] || die "ROUNDS must be a positive integer"
+for setting in QUIET QUIET_WAIT NOISE RETRIES; do
+    [[ ${!setting} =~ ^[0-9]+$ ]] || die "$setting must be a whole number"
+done
+
+# --- tools -------------------------------------------------------------------
+missing=()
+command -v nginx >/dev/null || missing+=(nginx)
+[[ -f $BROTLI_MODULE ]] || missing+=(libnginx-mod-http-brotli-static)
+command -v wrk >/dev/null || missing+=(wrk)
+if ((${#missing[@]})); then
+    [[ $(id -u) == 0 ]] || die "missing ${missing[*]}; install them (apt-get install ${missing[*]}) or run as root"
+    say "installing ${missing[*]}"
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null ||
+        { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null; }
+fi
+for tool in curl python3 taskset nginx wrk cargo; do
+    command -v "$tool" >/dev/null || die "$tool is required"
+done
+if command -v oha >/dev/null; then
+    say "(oha is installed; this benchmark uses wrk for every server)"
+fi
+
+# --- build and export ----------------------------------------------------------
+say "building (cargo build --release, --example ceiling)"
+cargo build --release --quiet
+cargo build --release --quiet --example ceiling
+TARGET=$(cargo metadata --format-version 1 --no-deps |
+    python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')
+REFSERVE=$TARGET/release/refserve
+CEILING=$TARGET/release/examples/ceiling
+
+WORK=$(mktemp -d /tmp/refserve-load.XXXXXX)
+# nginx's worker runs as nobody: the export must be world-readable.
+chmod 755 "$WORK"
+"$REFSERVE" export "$WORK/site" 2>/dev/null
+chmod -R a+rX "$WORK/site"
+
+# --- processes: everything started here is stopped on exit ----------------------
+PIDS=()
+cleanup() {
+    local pid
+    for pid in "${PIDS[@]}"; do
+        kill "$pid" 2>/dev/null || true
+    done
+    for pid in "${PIDS[@]}"; do
+        # bounded: at most 5 s per process, then SIGKILL
+        for _ in $(seq 50); do
+            kill -0 "$pid" 2>/dev/null || break
+            sleep 0.1
+        done
+        kill -9 "$pid" 2>/dev/null || true
+    done
+    if [[ ${KEEP:-} == 1 ]]; then
+        say "kept $WORK"
+    else
+        rm -rf "$WORK"
+    fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+forget() { # pid: reaped already, never to be signalled again
+    local pid kept=()
+    for pid in "${PIDS[@]}"; do
+        [[ $pid == "$1" ]] || kept+=("$pid")
+    done
+    PIDS=("${kept[@]}")
+}
+
+# Servers and load generator inherit this; 1,000 connections need more than 1024.
+ulimit -n "$(ulimit -Hn)" 2>/dev/null || ulimit -n 65536 2>/dev/null || true
+(($(ulimit -n) > IDLE_CONNECTIONS + 100)) || die "ulimit -n $(ulimit -n) is too low for $IDLE_CONNECTIONS connections"
+
+read -r PORT_REFSERVE PORT_NGINX PORT_CEILING < <(python3 -c '
+import socket
+socks = [socket.socket() for _ in range(3)]
+for s in socks:
+    s.bind(("127.0.0.1", 0))
+print(*(s.getsockname()[1] for s in socks))
+')
+
+taskset -c "$SERVER_CPU" "$REFSERVE" --addr "127.0.0.1:$PORT_REFSERVE" >"$WORK/refserve.log" 2>&1 &
+PIDS+=($!)
+PID_REFSERVE=$!
+
+mkdir -p "$WORK/nginx"
+sed -e "s|@MODULE@|load_module $BROTLI_MODULE;|" \
+    -e "s|@PREFIX@|$WORK/nginx|g" \
+    -e "s|@ROOT@|$WORK/site|g" \
+    -e "s|@PORT@|$PORT_NGINX|g" \
+    benches/nginx.conf.template >"$WORK/nginx/nginx.conf"
+taskset -c "$SERVER_CPU" nginx -p "$WORK/nginx" -c "$WORK/nginx/nginx.conf" -e "$WORK/nginx/error.log" \
+    >"$WORK/nginx/stdout.log" 2>&1 &
+PIDS+=($!)
+PID_NGINX_MASTER=$!
+
+taskset -c "$SERVER_CPU" "$CEILING" "127.0.0.1:$PORT_CEILING" >"$WORK/ceiling.log" 2>&1 &
+PIDS+=($!)
+PID_CEILING=$!
+
+port_of() {
+    case $1 in
+    refserve) echo "$PORT_REFSERVE" ;;
+    nginx) echo "$PORT_NGINX" ;;
+    ceiling) echo "$PORT_CEILING" ;;
+    esac
+}
+
+wait_ready() { # server: up to 10 s
+    local url code
+    url=http://127.0.0.1:$(port_of "$1")/api/reference.json
+    for _ in $(seq 100); do
+        code=$(curl -s -o /dev/null -m 1 -w '%{http_code}' "$url" || true)
+        [[ $code == 200 ]] && return 0
+        sleep 0.1
+    done
+    cat "$WORK"/*.log "$WORK"/nginx/*.log >&2 2>/dev/null || true
+    die "$1 did not answer on $url within 10 s"
+}
+for server in refserve nginx ceiling; do
+    wait_ready "$server"
+done
+# The process holding nginx's connections: its one worker.
+PID_NGINX=
+for _ in $(seq 50); do
+    PID_NGINX=$(pgrep -P "$PID_NGINX_MASTER" | head -n1 || true)
+    [[ -n $PID_NGINX ]] && break
+    sleep 0.1
+done
+[[ -n $PID_NGINX ]] || die "no nginx worker under pid $PID_NGINX_MASTER"
+pid_of() {
+    case $1 in
+    refserve) echo "$PID_REFSERVE" ;;
+    nginx) echo "$PID_NGINX" ;;
+    ceiling) echo "$PID_CEILING" ;;
+    esac
+}
+
+# --- the requests ------------------------------------------------------------------
+SERVERS=(refserve nginx ceiling)
+SCENARIOS=(json-br json-gzip select-br home-html home-md select-304)
+
+etag_of() { # server path accept-encoding
+    curl -s -o /dev/null -D - -H "Accept-Encoding: $3" "http://127.0.0.1:$(port_of "$1")$2" |
+        tr -d '\r' | awk 'tolower($1) == "etag:" { print $2 }' || true
+}
+ETAG_REFSERVE=$(etag_of refserve /api/reference/select.json br)
+ETAG_NGINX=$(etag_of nginx /api/reference/select.json br)
+[[ -n $ETAG_REFSERVE && -n $ETAG_NGINX ]] || die "no ETag for /api/reference/select.json (refserve: '$ETAG_REFSERVE', nginx: '$ETAG_NGINX')"
+
+# Sets PATH_, HEADERS (array), WANT_STATUS, WANT_CODING, WANT_TYPE and LABEL
+# (Markdown for the table, hence the literal backquotes).
+# shellcheck disable=SC2016
+request() { # server scenario
+    local server=$1 etag
+    HEADERS=(-H "Accept-Encoding: br")
+    WANT_STATUS=200 WANT_CODING=br WANT_TYPE=application/json
+    case $2 in
+    json-br) PATH_=/api/reference.json LABEL='`/api/reference.json` br' ;;
+    json-gzip)
+        PATH_=/api/reference.json LABEL='`/api/reference.json` gzip'
+        HEADERS=(-H "Accept-Encoding: gzip") WANT_CODING=gzip
+        ;;
+    select-br) PATH_=/api/reference/select.json LABEL='`/api/reference/select.json` br' ;;
+    home-html)
+        PATH_=/ LABEL='`/` HTML br' WANT_TYPE=text/html
+        HEADERS+=(-H "Accept: text/html")
+        ;;
+    home-md)
+        PATH_=/ LABEL='`/` Markdown br' WANT_TYPE=text/markdown
+        HEADERS+=(-H "Accept: text/markdown")
+        ;;
+    select-304)
+        PATH_=/api/reference/select.json LABEL='`/api/reference/select.json` 304'
+        etag=$ETAG_REFSERVE
+        [[ $server == nginx ]] && etag=$ETAG_NGINX
+        HEADERS+=(-H "If-None-Match: $etag")
+        WANT_STATUS=304 WANT_CODING=- WANT_TYPE=-
+        ;;
+    esac
+    if [[ $server == ceiling ]]; then
+        # the same answer to everything
+        WANT_STATUS=200 WANT_CODING=br WANT_TYPE=application/json
+    fi
+}
+
+# --- verify every measured request before measuring ----------------------------
+say "verifying each server's answer to each request"
+failed=0
+for scenario in "${SCENARIOS[@]}"; do
+    for server in "${SERVERS[@]}"; do
+        request "$server" "$scenario"
+        body=$WORK/body.$server.$scenario
+        got=$(curl -s -m 5 -o "$body" -D - "${HEADERS[@]}" "http://127.0.0.1:$(port_of "$server")$PATH_" |
+            tr -d '\r' | awk '
+                NR == 1 { status = $2 }
+                tolower($1) == "content-encoding:" { coding = $2 }
+                tolower($1) == "content-type:" { sub(/;.*/, "", $2); type = $2 }
+                END { printf "%s %s %s", status, coding ? coding : "-", type ? type : "-" }' || true)
+        want="$WANT_STATUS $WANT_CODING $WANT_TYPE"
+        if [[ $got != "$want" ]]; then
+            say "  FAIL $server $scenario ($PATH_): got '$got', want '$want'"
+            failed=1
+        fi
+    done
+    # refserve and nginx must send the same bytes (the export is the table)
+    request refserve "$scenario"
+    if [[ $WANT_STATUS == 200 ]] && ! cmp -s "$WORK/body.refserve.$scenario" "$WORK/body.nginx.$scenario"; then
+        say "  FAIL $scenario: refserve and nginx bodies differ"
+        failed=1
+    fi
+done
+((failed == 0)) || die "a server answered a measured request wrongly; nothing measured"
+say "  all ${#SCENARIOS[@]} requests × ${#SERVERS[@]} servers answer as expected"
+
+# --- measurement helpers ---------------------------------------------------------------
+HZ=$(getconf CLK_TCK)
+cpu_ticks() { # pid → utime+stime (clock ticks)
+    awk '{ sub(/^.*\) /, ""); print $12 + $13 }' "/proc/$1/stat"
+}
+cpu_busy() { # cpu → "busy total" (clock ticks; busy includes steal)
+    awk -v cpu="cpu$1" '$1 == cpu { total = 0; for (i = 2; i <= 9; i++) total += $i; print total - $5 - $6, total }' /proc/stat
+}
+# CHILD_TICKS := CPU time of this shell's finished children (wrk), clock ticks.
+# `times` must run in this shell, not in a $(…) subshell.
+children_ticks() {
+    times >"$WORK/times"
+    CHILD_TICKS=$(awk -v hz="$HZ" 'NR == 2 {
+        n = 0
+        for (i = 1; i <= 2; i++) { split($i, t, /[ms]/); n += (t[1] * 60 + t[2]) * hz }
+        printf "%d\n", n
+    }' "$WORK/times")
+}
+# Wait (at most QUIET_WAIT s) until neither CPU is more than QUIET % busy over
+# half a second: other work on a shared machine skews every number.
+wait_quiet() {
+    local deadline=$((SECONDS + QUIET_WAIT)) b0 t0 b1 t1 c0 d0 c1 d1
+    while :; do
+        read -r b0 t0 < <(cpu_busy "$SERVER_CPU")
+        read -r b1 t1 < <(cpu_busy "$LOAD_CPU")
+        sleep 0.5
+        read -r c0 d0 < <(cpu_busy "$SERVER_CPU")
+        read -r c1 d1 < <(cpu_busy "$LOAD_CPU")
+        if (((c0 - b0) * 100 <= QUIET * (d0 - t0 + 1) && (c1 - b1) * 100 <= QUIET * (d1 - t1 + 1))); then
+            return 0
+        fi
+        ((SECONDS < deadline)) || return 1
+    done
+}
+
+# wrk output → "rps p50_ms p99_ms errors"
+parse_wrk() {
+    awk '
+        function ms(v) {
+            if (v ~ /us$/) return v / 1000
+            if (v ~ /ms$/) return v + 0
+            if (v ~ /m$/) return v * 60000
+            if (v ~ /s$/) return v * 1000
+            return v + 0
+        }
+        $1 == "50%" { p50 = ms($2) }
+        $1 == "99%" { p99 = ms($2) }
+        $1 == "Requests/sec:" { rps = $2 }
+        /Non-2xx or 3xx responses:/ { errors += $NF }
+        /Socket errors:/ { gsub(/,/, ""); errors += $4 + $6 + $8 + $10 }
+        END { printf "%s %s %s %d\n", rps ? rps : 0, p50 ? p50 : 0, p99 ? p99 : 0, errors }
+    ' "$1"
+}
+
+run_wrk() { # out duration_s connections url headers...
+    local out=$1 duration=$2 connections=$3 url=$4
+    shift 4
+    timeout $((duration + 30)) taskset -c "$LOAD_CPU" \
+        wrk -t1 -c"$connections" -d"${duration}s" --timeout 5s --latency "$@" "$url" >"$out" 2>&1 ||
+        say "  (wrk exited with $? on $url; see $out)"
+}
+
+# --- memory: refserve (and, for context, nginx's worker and the ceiling) ------------
+status_kb() { awk -v k="$2:" '$1 == k { print $2 }' "/proc/$1/status"; }
+
+hold_connections() { # port → holds IDLE_CONNECTIONS keep-alive connections until $WORK/release exists
+    python3 - "$1" "$IDLE_CONNECTIONS" "$WORK/release" <<'PY'
+import os, socket, sys, time
+port, count, release = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+request = (b"GET /api/reference/select.json HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+           b"Accept-Encoding: br\r\n\r\n")
+socks = []
+deadline = time.monotonic() + 60
+for _ in range(count):
+    s = socket.create_connection(("127.0.0.1", port), timeout=5)
+    s.sendall(request)
+    data = b""
+    while b"\r\n\r\n" not in data:
+        data += s.recv(65536)
+    head, _, body = data.partition(b"\r\n\r\n")
+    length = next((int(l.split(b":")[1]) for l in head.split(b"\r\n")
+                   if l.lower().startswith(b"content-length:")), 0)
+    while len(body) < length:
+        body += s.recv(65536)
+    socks.append(s)
+print("ready", len(socks), flush=True)
+while not os.path.exists(release) and time.monotonic() < deadline:
+    time.sleep(0.05)
+alive = 0
+for s in socks:
+    s.setblocking(False)
+    try:
+        alive += s.recv(1) != b""
+    except BlockingIOError:
+        alive += 1
+    except OSError:
+        pass
+print("alive", alive, flush=True)
+PY
+}
+
+say "memory: $IDLE_CONNECTIONS keep-alive connections per server"
+MEMORY=$WORK/memory.tsv
+: >"$MEMORY"
+for server in "${SERVERS[@]}"; do
+    wait_quiet || true
+    pid=$(pid_of "$server")
+    rss_before=$(status_kb "$pid" VmRSS)
+    rm -f "$WORK/release"
+    hold_connections "$(port_of "$server")" >"$WORK/hold.$server" 2>&1 &
+    PIDS+=($!)
+    holder=$!
+    for _ in $(seq 600); do # up to 60 s to open them
+        grep -q '^ready' "$WORK/hold.$server" 2>/dev/null && break
+        kill -0 "$holder" 2>/dev/null || break
+        sleep 0.1
+    done
+    grep -q '^ready' "$WORK/hold.$server" || {
+        cat "$WORK/hold.$server" >&2
+        die "could not open $IDLE_CONNECTIONS connections to $server"
+    }
+    sleep 0.5
+    rss_idle=$(status_kb "$pid" VmRSS)
+    hwm_idle=$(status_kb "$pid" VmHWM)
+    touch "$WORK/release"
+    wait "$holder" || true
+    forget "$holder"
+    alive=$(awk '$1 == "alive" { print $2 }' "$WORK/hold.$server")
+    # then all of them busy at once
+    request "$server" select-br
+    run_wrk "$WORK/wrk.memory.$server" "$DURATION_S" "$IDLE_CONNECTIONS" \
+        "http://127.0.0.1:$(port_of "$server")$PATH_" "${HEADERS[@]}"
+    read -r rps _ _ errors < <(parse_wrk "$WORK/wrk.memory.$server")
+    hwm_busy=$(status_kb "$pid" VmHWM)
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$server" "$rss_before" "$rss_idle" "$hwm_idle" "$alive" \
+        "$hwm_busy" "$rps" "$errors" >>"$MEMORY"
+done
+
+# --- throughput and latency -----------------------------------------------------------
+RESULTS=$WORK/results.tsv
+: >"$RESULTS"
+
+# One measured wrk run (after a warm-up); appends a row to $RESULTS and sets OTHER,
+# the CPU (% of one core) that neither the server nor wrk used on the two CPUs:
+# other processes, or kernel work outside them.
+measure() { # tag (for the log) id (for file names) server scenario connections
+    local tag=$1 id=$2 server=$3 scenario=$4 connections=$5 url pid quiet=1 out
+    local s0 s1 w0 w1 b0 t0 b1 t1 c0 d0 c1 d1 rps p50 p99 errors span server_cpu wrk_cpu
+    request "$server" "$scenario"
+    url=http://127.0.0.1:$(port_of "$server")$PATH_
+    wait_quiet || quiet=0
+    if ((WARMUP_S > 0)); then
+        run_wrk "$WORK/warmup" "$WARMUP_S" "$connections" "$url" "${HEADERS[@]}"
+    fi
+    pid=$(pid_of "$server")
+    out=$WORK/wrk.$id.$scenario.$connections.$server
+    s0=$(cpu_ticks "$pid")
+    children_ticks
+    w0=$CHILD_TICKS
+    read -r b0 t0 < <(cpu_busy "$SERVER_CPU")
+    read -r b1 t1 < <(cpu_busy "$LOAD_CPU")
+    run_wrk "$out" "$DURATION_S" "$connections" "$url" "${HEADERS[@]}"
+    read -r c0 d0 < <(cpu_busy "$SERVER_CPU")
+    read -r c1 d1 < <(cpu_busy "$LOAD_CPU")
+    s1=$(cpu_ticks "$pid")
+    children_ticks
+    w1=$CHILD_TICKS
+    read -r rps p50 p99 errors < <(parse_wrk "$out")
+    span=$(((d0 - t0 + d1 - t1) / 2 + 1)) # clock ticks in the run, per CPU
+    server_cpu=$(((s1 - s0) * 100 / span))
+    wrk_cpu=$(((w1 - w0) * 100 / span))
+    OTHER=$(((c0 - b0 + c1 - b1 - (s1 - s0) - (w1 - w0)) * 100 / span))
+    ((OTHER >= 0)) || OTHER=0
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$id" "$scenario" "$LABEL" \
+        "$connections" "$server" "$rps" "$p50" "$p99" "$errors" "$server_cpu" "$wrk_cpu" "$OTHER" "$quiet" \
+        "$(((s1 - s0) * 1000000 / HZ))" >>"$RESULTS"
+    say "  [$tag] $scenario c=$connections $server: $rps req/s, p50 $p50 ms, p99 $p99 ms;" \
+        "CPU: server $server_cpu%, wrk $wrk_cpu%, other $OTHER%$( ((quiet)) || echo ' (machine busy before the run)')"
+}
+
+read -r -a CONNS <<<"$CONNECTIONS"
+runs=$((ROUNDS * ${#SCENARIOS[@]} * ${#CONNS[@]} * ${#SERVERS[@]}))
+say "measuring: $runs runs of ${WARMUP_S}s warm-up + ${DURATION_S}s (about $((runs * (DURATION_S + WARMUP_S + 1) / 60 + 1)) min on a quiet machine)"
+LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
+n=0
+for _ in $(seq "$ROUNDS"); do
+    for scenario in "${SCENARIOS[@]}"; do
+        for connections in "${CONNS[@]}"; do
+            # servers interleaved, so drift in the machine's load hits all three alike
+            for server in "${SERVERS[@]}"; do
+                n=$((n + 1))
+                # a run that other work disturbed is retried (RETRIES times at most)
+                for attempt in $(seq 0 "$RETRIES"); do
+                    tag="$n/$runs"
+                    ((attempt == 0)) || tag+=", retry $attempt"
+                    measure "$tag" "$n.$attempt" "$server" "$scenario" "$connections"
+                    ((OTHER > NOISE)) || break
+                done
+            done
+        done
+    done
+done
+LOAD_AFTER=$(cut -d' ' -f1-3 /proc/loadavg)
+
+# --- report -----------------------------------------------------------------------------
+CPU_MODEL=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)
+MACHINE="$(nproc) CPUs, $CPU_MODEL, Linux $(uname -r); $(nginx -v 2>&1 | sed 's/^nginx version: //'), wrk $(wrk --version 2>&1 | head -n1 | cut -d' ' -f2), $(rustc --version | cut -d' ' -f1-2)"
+SETUP="servers on CPU $SERVER_CPU, \`wrk -t1\` on CPU $LOAD_CPU; ${DURATION_S}s per run after ${WARMUP_S}s warm-up, best of $ROUNDS round(s), runs disturbed by other work (> $NOISE% of a core) retried up to $RETRIES times; load average $LOAD_BEFORE before, $LOAD_AFTER after"
+python3 - "$RESULTS" "$MEMORY" "$MACHINE" "$SETUP" "$IDLE_CONNECTIONS" "$DURATION_S" "$NOISE" <<'PY'
+import sys
+
+results, memory, machine, setup, idle, duration, noise = sys.argv[1:]
+duration, noise = float(duration), int(noise)
+SERVERS = ("refserve", "nginx", "ceiling")
+cells = {}  # (label, conns) -> server -> best run
+for line in open(results):
+    (_round, _scenario, label, conns, server, rps, p50, p99, errors,
+     scpu, wcpu, other, quiet, server_us) = line.rstrip("\n").split("\t")
+    run = dict(rps=float(rps), p50=float(p50), p99=float(p99), errors=int(errors),
+               server=int(scpu), wrk=int(wcpu), other=int(other), quiet=quiet == "1",
+               # server CPU per request, µs (wrk's count of requests is rps × duration)
+               per_request=int(server_us) / max(float(rps) * duration, 1))
+    run["clean"] = run["other"] <= noise
+    by = cells.setdefault((label, int(conns)), {})
+    # each cell keeps its best undisturbed run, or its best run if all were disturbed
+    if server not in by or (run["clean"], run["rps"]) > (by[server]["clean"], by[server]["rps"]):
+        by[server] = run
+
+def lat(ms):
+    return f"{ms * 1000:.0f} µs" if ms < 1 else f"{ms:.2f} ms"
+
+def ratio(a, b):
+    return f"{a / b:.2f}" if b else "–"
+
+print(f"Machine: {machine}.  ")
+print(f"Setup: {setup}.")
+print()
+print("| Request | Conns | refserve req/s | p50 | p99 | nginx req/s | p50 | p99 "
+      "| ceiling req/s | p50 | p99 | refserve/nginx | refserve/ceiling |")
+print("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
+warnings = []
+for (label, conns), by in cells.items():
+    row = [label, str(conns)]
+    for server in SERVERS:
+        run = by[server]
+        row += [f"{run['rps']:,.0f}", lat(run["p50"]), lat(run["p99"])]
+        if run["errors"]:
+            warnings.append(f"{server}, {label}, {conns} connections: {run['errors']} errors or unexpected statuses")
+        if not run["clean"]:
+            warnings.append(f"{server}, {label}, {conns} connections: other work took "
+                            f"{run['other']}% of a core during the best run")
+    row += [ratio(by["refserve"]["rps"], by["nginx"]["rps"]),
+            ratio(by["refserve"]["rps"], by["ceiling"]["rps"])]
+    print("| " + " | ".join(row) + " |")
+print()
+print("CPU during those runs: each server's CPU time per request, its use of its core, and "
+      "wrk's use of its core (a server below ~95% while wrk is near 100% is limited by the "
+      "load generator, not by itself):")
+print()
+print("| Request | Conns | refserve µs/req | CPU | wrk | nginx µs/req | CPU | wrk "
+      "| ceiling µs/req | CPU | wrk |")
+print("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
+for (label, conns), by in cells.items():
+    print(f"| {label} | {conns} | " + " | ".join(
+        f"{by[s]['per_request']:.1f} | {by[s]['server']}% | {by[s]['wrk']}%" for s in SERVERS) + " |")
+print()
+print(f"Memory: {idle} keep-alive connections that have each made one request and stay "
+      f"open, then {idle} connections under load (`wrk -c{idle}`, "
+      "`/api/reference/select.json` br). Peak RSS is `VmHWM` from `/proc/PID/status`.")
+print()
+print(f"| Server | RSS at start | peak RSS, {idle} idle connections | still open | "
+      f"peak RSS after {idle} busy | req/s at {idle} |")
+print("|---|--:|--:|--:|--:|--:|")
+for line in open(memory):
+    server, before, _idle_rss, hwm_idle, alive, hwm_busy, rps, errors = line.rstrip("\n").split("\t")
+    name = "nginx (its worker)" if server == "nginx" else server
+    print(f"| {name} | {int(before) / 1024:.1f} MiB | {int(hwm_idle) / 1024:.1f} MiB | {alive} "
+          f"| {int(hwm_busy) / 1024:.1f} MiB | {float(rps):,.0f} |")
+    if int(errors):
+        warnings.append(f"{server} at {idle} connections: {errors} errors")
+if warnings:
+    print()
+    for warning in warnings:
+        print(f"- Warning: {warning}")
+PY
