@@ -9,10 +9,7 @@ async fn unknown_names_are_404_and_close_ones_get_a_suggestion() {
     let reply = server.get("/api/reference/selct.json", &[]).await;
     assert_eq!(reply.status, 404);
     assert_eq!(reply.error_code(), "reference_not_found");
-    let hint = reply.json()["error"]["hint"]
-        .as_str()
-        .unwrap_or_default()
-        .to_string();
+    let hint = reply.hint();
     assert!(
         hint.contains("/api/reference/select.json") && hint.contains("/api/reference.json"),
         "{hint}"
@@ -21,10 +18,7 @@ async fn unknown_names_are_404_and_close_ones_get_a_suggestion() {
     let reply = server.get("/api/reference/zzzzzz.json", &[]).await;
     assert_eq!(reply.status, 404);
     assert_eq!(reply.error_code(), "reference_not_found");
-    let hint = reply.json()["error"]["hint"]
-        .as_str()
-        .unwrap_or_default()
-        .to_string();
+    let hint = reply.hint();
     assert!(
         hint.contains("/api/reference.json") && !hint.contains("Did you mean"),
         "{hint}"

@@ -107,6 +107,13 @@ impl Server {
             .request(request)
             .await
             .expect("the server answers");
+        Reply::read(response).await
+    }
+}
+
+impl Reply {
+    /// Read a whole response.
+    pub async fn read(response: http::Response<hyper::body::Incoming>) -> Reply {
         let (parts, body) = response.into_parts();
         let body = body
             .collect()
@@ -120,9 +127,15 @@ impl Server {
             body,
         }
     }
-}
 
-impl Reply {
+    /// `error.hint` of an ErrorResponse ("" when there is none).
+    pub fn hint(&self) -> String {
+        self.json()["error"]["hint"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string()
+    }
+
     /// The value of a header, or "" when absent.
     pub fn header(&self, name: &str) -> &str {
         self.headers

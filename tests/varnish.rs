@@ -10,7 +10,7 @@
 use crate::support::{start_server, Reply, Scratch, Server};
 use bytes::Bytes;
 use http::{Method, Request};
-use http_body_util::{BodyExt, Empty};
+use http_body_util::Empty;
 use hyper_util::client::legacy::{connect::HttpConnector, Client};
 use hyper_util::rt::TokioExecutor;
 use std::io::{BufRead, BufReader, Read};
@@ -214,18 +214,7 @@ impl Varnish {
             Ok(response) => response,
             Err(e) => panic!("{method} {path} through varnishd: {e:?}\n{}", self.output()),
         };
-        let (parts, body) = response.into_parts();
-        let body = body
-            .collect()
-            .await
-            .expect("a whole body")
-            .to_bytes()
-            .to_vec();
-        Reply {
-            status: parts.status.as_u16(),
-            headers: parts.headers,
-            body,
-        }
+        Reply::read(response).await
     }
 }
 
