@@ -87,7 +87,7 @@ TARGET=$(cargo metadata --format-version 1 --no-deps |
 REFSERVE=$TARGET/release/refserve
 CEILING=$TARGET/release/examples/ceiling
 
-WORK=$(mktemp -d /tmp/refserve-load.XXXXXX)
+WORK=$(mktemp -d -t refserve-load.XXXXXX)
 # nginx's worker runs as nobody: the export must be world-readable.
 chmod 755 "$WORK"
 "$REFSERVE" export "$WORK/site" 2>/dev/null
