@@ -27,6 +27,12 @@ fn negotiation(c: &mut Criterion) {
     c.bench_function("negotiate_media_type/browser", |b| {
         b.iter(|| negotiate_media_type([black_box(BROWSER_ACCEPT.as_bytes())], &json))
     });
+    c.bench_function("negotiate_media_type/api-client", |b| {
+        b.iter(|| negotiate_media_type([black_box(&b"application/json"[..])], &json))
+    });
+    c.bench_function("negotiate_encoding/api-client", |b| {
+        b.iter(|| negotiate_encoding([black_box(&b"gzip, br"[..])], offered))
+    });
 }
 
 fn preconditions(c: &mut Criterion) {
@@ -70,6 +76,31 @@ fn selection(c: &mut Criterion) {
         http::header::ACCEPT_ENCODING,
         HeaderValue::from_static("gzip, br"),
     );
+    c.bench_function("select/page-200-br-browser", |b| {
+        b.iter(|| refserve::respond::select(&Method::GET, black_box("/"), &headers))
+    });
+    // What deploy/varnish.vcl forwards on a miss: Accept-Encoding reduced
+    // to one coding, Accept removed on documents.
+    let mut behind_cache = HeaderMap::new();
+    behind_cache.insert(
+        http::header::ACCEPT_ENCODING,
+        HeaderValue::from_static("br"),
+    );
+    c.bench_function("select/200-br-behind-varnish", |b| {
+        b.iter(|| {
+            refserve::respond::select(
+                &Method::GET,
+                black_box("/api/reference/select.json"),
+                &behind_cache,
+            )
+        })
+    });
+    let bare = HeaderMap::new();
+    c.bench_function("select/200-identity-no-headers", |b| {
+        b.iter(|| {
+            refserve::respond::select(&Method::GET, black_box("/api/reference/select.json"), &bare)
+        })
+    });
     c.bench_function("select/200-br-api-client", |b| {
         b.iter(|| {
             refserve::respond::select(
