@@ -23,6 +23,8 @@
 # they are missing; python3 and curl.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=benches/lib.sh
+. benches/lib.sh
 
 DURATION=${DURATION:-3s}
 WARMUP=${WARMUP:-1s}
@@ -37,20 +39,6 @@ NOISE=${NOISE:-10}
 RETRIES=${RETRIES:-2}
 BROTLI_MODULE=/usr/lib/nginx/modules/ngx_http_brotli_static_module.so
 
-say() { printf '%s\n' "$*" >&2; }
-die() {
-    say "load.sh: $*"
-    exit 1
-}
-
-# "5", "5s", "2m" → seconds
-seconds() {
-    case $1 in
-    *m) echo $((${1%m} * 60)) ;;
-    *s) echo "${1%s}" ;;
-    *) echo "$1" ;;
-    esac
-}
 DURATION_S=$(seconds "$DURATION")
 WARMUP_S=$(seconds "$WARMUP")
 [[ $DURATION_S =~ ^[0-9]+$ && $DURATION_S -ge 1 ]] || die "DURATION must be whole seconds (5, 5s, 1m)"
@@ -65,12 +53,7 @@ missing=()
 command -v nginx >/dev/null || missing+=(nginx)
 [[ -f $BROTLI_MODULE ]] || missing+=(libnginx-mod-http-brotli-static)
 command -v wrk >/dev/null || missing+=(wrk)
-if ((${#missing[@]})); then
-    [[ $(id -u) == 0 ]] || die "missing ${missing[*]}; install them (apt-get install ${missing[*]}) or run as root"
-    say "installing ${missing[*]}"
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null ||
-        { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null; }
-fi
+install_packages "${missing[@]}"
 for tool in curl python3 taskset nginx wrk cargo; do
     command -v "$tool" >/dev/null || die "$tool is required"
 done
@@ -93,40 +76,8 @@ chmod 755 "$WORK"
 "$REFSERVE" export "$WORK/site" 2>/dev/null
 chmod -R a+rX "$WORK/site"
 
-# --- processes: everything started here is stopped on exit ----------------------
-PIDS=()
-cleanup() {
-    local pid
-    for pid in "${PIDS[@]}"; do
-        kill "$pid" 2>/dev/null || true
-    done
-    for pid in "${PIDS[@]}"; do
-        # bounded: at most 5 s per process, then SIGKILL
-        for _ in $(seq 50); do
-            kill -0 "$pid" 2>/dev/null || break
-            sleep 0.1
-        done
-        kill -9 "$pid" 2>/dev/null || true
-    done
-    if [[ ${KEEP:-} == 1 ]]; then
-        say "kept $WORK"
-    else
-        rm -rf "$WORK"
-    fi
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-forget() { # pid: reaped already, never to be signalled again
-    local pid kept=()
-    for pid in "${PIDS[@]}"; do
-        [[ $pid == "$1" ]] || kept+=("$pid")
-    done
-    PIDS=("${kept[@]}")
-}
-
 # Servers and load generator inherit this; 1,000 connections need more than 1024.
-ulimit -n "$(ulimit -Hn)" 2>/dev/null || ulimit -n 65536 2>/dev/null || true
-(($(ulimit -n) > IDLE_CONNECTIONS + 100)) || die "ulimit -n $(ulimit -n) is too low for $IDLE_CONNECTIONS connections"
+raise_fd_limit "$IDLE_CONNECTIONS"
 
 read -r PORT_REFSERVE PORT_NGINX PORT_CEILING < <(python3 -c '
 import socket
@@ -271,140 +222,20 @@ done
 say "  all ${#SCENARIOS[@]} requests × ${#SERVERS[@]} servers answer as expected"
 
 # --- measurement helpers ---------------------------------------------------------------
-HZ=$(getconf CLK_TCK)
-cpu_ticks() { # pid → utime+stime (clock ticks)
-    awk '{ sub(/^.*\) /, ""); print $12 + $13 }' "/proc/$1/stat"
-}
-cpu_busy() { # cpu → "busy total" (clock ticks; busy includes steal)
-    awk -v cpu="cpu$1" '$1 == cpu { total = 0; for (i = 2; i <= 9; i++) total += $i; print total - $5 - $6, total }' /proc/stat
-}
-# CHILD_TICKS := CPU time of this shell's finished children (wrk), clock ticks.
-# `times` must run in this shell, not in a $(…) subshell.
-children_ticks() {
-    times >"$WORK/times"
-    CHILD_TICKS=$(awk -v hz="$HZ" 'NR == 2 {
-        n = 0
-        for (i = 1; i <= 2; i++) { split($i, t, /[ms]/); n += (t[1] * 60 + t[2]) * hz }
-        printf "%d\n", n
-    }' "$WORK/times")
-}
-# Wait (at most QUIET_WAIT s) until neither CPU is more than QUIET % busy over
-# half a second: other work on a shared machine skews every number.
-wait_quiet() {
-    local deadline=$((SECONDS + QUIET_WAIT)) b0 t0 b1 t1 c0 d0 c1 d1
-    while :; do
-        read -r b0 t0 < <(cpu_busy "$SERVER_CPU")
-        read -r b1 t1 < <(cpu_busy "$LOAD_CPU")
-        sleep 0.5
-        read -r c0 d0 < <(cpu_busy "$SERVER_CPU")
-        read -r c1 d1 < <(cpu_busy "$LOAD_CPU")
-        if (((c0 - b0) * 100 <= QUIET * (d0 - t0 + 1) && (c1 - b1) * 100 <= QUIET * (d1 - t1 + 1))); then
-            return 0
-        fi
-        ((SECONDS < deadline)) || return 1
-    done
-}
-
-# wrk output → "rps p50_ms p99_ms errors"
-parse_wrk() {
-    awk '
-        function ms(v) {
-            if (v ~ /us$/) return v / 1000
-            if (v ~ /ms$/) return v + 0
-            if (v ~ /m$/) return v * 60000
-            if (v ~ /s$/) return v * 1000
-            return v + 0
-        }
-        $1 == "50%" { p50 = ms($2) }
-        $1 == "99%" { p99 = ms($2) }
-        $1 == "Requests/sec:" { rps = $2 }
-        /Non-2xx or 3xx responses:/ { errors += $NF }
-        /Socket errors:/ { gsub(/,/, ""); errors += $4 + $6 + $8 + $10 }
-        END { printf "%s %s %s %d\n", rps ? rps : 0, p50 ? p50 : 0, p99 ? p99 : 0, errors }
-    ' "$1"
-}
-
-run_wrk() { # out duration_s connections url headers...
-    local out=$1 duration=$2 connections=$3 url=$4
-    shift 4
-    timeout $((duration + 30)) taskset -c "$LOAD_CPU" \
-        wrk -t1 -c"$connections" -d"${duration}s" --timeout 5s --latency "$@" "$url" >"$out" 2>&1 ||
-        say "  (wrk exited with $? on $url; see $out)"
-}
-
-# --- memory: refserve (and, for context, nginx's worker and the ceiling) ------------
-status_kb() { awk -v k="$2:" '$1 == k { print $2 }' "/proc/$1/status"; }
-
-hold_connections() { # port → holds IDLE_CONNECTIONS keep-alive connections until $WORK/release exists
-    python3 - "$1" "$IDLE_CONNECTIONS" "$WORK/release" <<'PY'
-import os, socket, sys, time
-port, count, release = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
-request = (b"GET /api/reference/select.json HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-           b"Accept-Encoding: br\r\n\r\n")
-socks = []
-deadline = time.monotonic() + 60
-for _ in range(count):
-    s = socket.create_connection(("127.0.0.1", port), timeout=5)
-    s.sendall(request)
-    data = b""
-    while b"\r\n\r\n" not in data:
-        data += s.recv(65536)
-    head, _, body = data.partition(b"\r\n\r\n")
-    length = next((int(l.split(b":")[1]) for l in head.split(b"\r\n")
-                   if l.lower().startswith(b"content-length:")), 0)
-    while len(body) < length:
-        body += s.recv(65536)
-    socks.append(s)
-print("ready", len(socks), flush=True)
-while not os.path.exists(release) and time.monotonic() < deadline:
-    time.sleep(0.05)
-alive = 0
-for s in socks:
-    s.setblocking(False)
-    try:
-        alive += s.recv(1) != b""
-    except BlockingIOError:
-        alive += 1
-    except OSError:
-        pass
-print("alive", alive, flush=True)
-PY
-}
-
 say "memory: $IDLE_CONNECTIONS keep-alive connections per server"
 MEMORY=$WORK/memory.tsv
 : >"$MEMORY"
 for server in "${SERVERS[@]}"; do
     wait_quiet || true
     pid=$(pid_of "$server")
-    rss_before=$(status_kb "$pid" VmRSS)
-    rm -f "$WORK/release"
-    hold_connections "$(port_of "$server")" >"$WORK/hold.$server" 2>&1 &
-    PIDS+=($!)
-    holder=$!
-    for _ in $(seq 600); do # up to 60 s to open them
-        grep -q '^ready' "$WORK/hold.$server" 2>/dev/null && break
-        kill -0 "$holder" 2>/dev/null || break
-        sleep 0.1
-    done
-    grep -q '^ready' "$WORK/hold.$server" || {
-        cat "$WORK/hold.$server" >&2
-        die "could not open $IDLE_CONNECTIONS connections to $server"
-    }
-    sleep 0.5
-    rss_idle=$(status_kb "$pid" VmRSS)
-    hwm_idle=$(status_kb "$pid" VmHWM)
-    touch "$WORK/release"
-    wait "$holder" || true
-    forget "$holder"
-    alive=$(awk '$1 == "alive" { print $2 }' "$WORK/hold.$server")
+    idle_memory "$server" "$(port_of "$server")" "$pid"
     # then all of them busy at once
     request "$server" select-br
     run_wrk "$WORK/wrk.memory.$server" "$DURATION_S" "$IDLE_CONNECTIONS" \
         "http://127.0.0.1:$(port_of "$server")$PATH_" "${HEADERS[@]}"
     read -r rps _ _ errors < <(parse_wrk "$WORK/wrk.memory.$server")
     hwm_busy=$(status_kb "$pid" VmHWM)
-    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$server" "$rss_before" "$rss_idle" "$hwm_idle" "$alive" \
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$server" "$RSS_BEFORE" "$RSS_IDLE" "$HWM_IDLE" "$ALIVE" \
         "$hwm_busy" "$rps" "$errors" >>"$MEMORY"
 done
 

@@ -67,9 +67,12 @@ fn spawn(extra: &[&str]) -> (Child, String, BufReader<std::process::ChildStderr>
 }
 
 #[test]
-fn serves_then_stops_on_sigterm_with_an_idle_connection_open() {
+fn serves_then_stops_on_sigterm_with_idle_and_silent_connections_open() {
     use std::io::{Read, Write};
-    let (mut child, addr, mut stderr) = spawn(&["--shutdown-timeout", "30"]);
+    let (mut child, addr, mut stderr) =
+        spawn(&["--shutdown-timeout", "30", "--header-read-timeout", "60"]);
+    // Connected first, so accepted before the other; it never sends a byte.
+    let _silent = std::net::TcpStream::connect(&addr).expect("connect");
     let mut connection = std::net::TcpStream::connect(&addr).expect("connect");
     connection
         .write_all(b"GET /api/reference/select.json HTTP/1.1\r\nHost: x\r\n\r\n")
@@ -83,7 +86,8 @@ fn serves_then_stops_on_sigterm_with_an_idle_connection_open() {
         .status()
         .expect("kill");
     assert!(status.success());
-    // The idle keep-alive connection is closed by the drain, not waited out.
+    // The idle keep-alive connection is closed by the drain, and the silent
+    // one is dropped, not waited out (60 s) or left to the bound (30 s).
     let exit = child.wait().expect("the server exits");
     assert!(exit.success(), "{exit:?}");
     let mut rest = String::new();
