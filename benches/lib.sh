@@ -1,9 +1,9 @@
 # Shared by the load scripts in benches/ (load.sh, shapes.sh): messages,
 # packages, the processes a script starts (all stopped on exit), CPU
 # accounting, wrk runs and the idle-connection memory measurement.
-# Callers set WORK (a scratch directory) before starting anything, and
-# SERVER_CPU, LOAD_CPU, QUIET, QUIET_WAIT and IDLE_CONNECTIONS.
+# Callers set WORK (a scratch directory) before starting anything.
 # shellcheck shell=bash disable=SC2034  # sets variables for its callers
+
 
 say() { printf '%s\n' "$*" >&2; }
 die() {
@@ -19,6 +19,24 @@ seconds() {
     *) echo "$1" ;;
     esac
 }
+
+# The settings every load script takes from the environment, checked.
+DURATION=${DURATION:-3s}
+WARMUP=${WARMUP:-1s}
+ROUNDS=${ROUNDS:-2}
+IDLE_CONNECTIONS=${IDLE_CONNECTIONS:-1000}
+SERVER_CPU=${SERVER_CPU:-0}
+LOAD_CPU=${LOAD_CPU:-1}
+QUIET=${QUIET:-10}
+QUIET_WAIT=${QUIET_WAIT:-10}
+DURATION_S=$(seconds "$DURATION")
+WARMUP_S=$(seconds "$WARMUP")
+[[ $DURATION_S =~ ^[0-9]+$ && $DURATION_S -ge 1 ]] || die "DURATION must be whole seconds (5, 5s, 1m)"
+[[ $WARMUP_S =~ ^[0-9]+$ ]] || die "WARMUP must be whole seconds"
+[[ $ROUNDS =~ ^[1-9][0-9]*$ ]] || die "ROUNDS must be a positive integer"
+for setting in QUIET QUIET_WAIT IDLE_CONNECTIONS SERVER_CPU LOAD_CPU; do
+    [[ ${!setting} =~ ^[0-9]+$ ]] || die "$setting must be a whole number"
+done
 # Install Debian packages (needs root), refreshing the index only if needed.
 install_packages() { # package...
     (($#)) || return 0

@@ -26,25 +26,12 @@ cd "$(dirname "$0")/.."
 # shellcheck source=benches/lib.sh
 . benches/lib.sh
 
-DURATION=${DURATION:-3s}
-WARMUP=${WARMUP:-1s}
 CONNECTIONS=${CONNECTIONS:-64 256}
-IDLE_CONNECTIONS=${IDLE_CONNECTIONS:-1000}
-SERVER_CPU=${SERVER_CPU:-0}
-LOAD_CPU=${LOAD_CPU:-1}
-ROUNDS=${ROUNDS:-2}
-QUIET=${QUIET:-10}
-QUIET_WAIT=${QUIET_WAIT:-10}
 NOISE=${NOISE:-10}
 RETRIES=${RETRIES:-2}
 BROTLI_MODULE=/usr/lib/nginx/modules/ngx_http_brotli_static_module.so
 
-DURATION_S=$(seconds "$DURATION")
-WARMUP_S=$(seconds "$WARMUP")
-[[ $DURATION_S =~ ^[0-9]+$ && $DURATION_S -ge 1 ]] || die "DURATION must be whole seconds (5, 5s, 1m)"
-[[ $WARMUP_S =~ ^[0-9]+$ ]] || die "WARMUP must be whole seconds"
-[[ $ROUNDS =~ ^[1-9][0-9]*$ ]] || die "ROUNDS must be a positive integer"
-for setting in QUIET QUIET_WAIT NOISE RETRIES; do
+for setting in NOISE RETRIES; do
     [[ ${!setting} =~ ^[0-9]+$ ]] || die "$setting must be a whole number"
 done
 

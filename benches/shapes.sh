@@ -17,15 +17,7 @@ cd "$(dirname "$0")/.."
 # shellcheck source=benches/lib.sh
 . benches/lib.sh
 
-DURATION_S=$(seconds "${DURATION:-3s}")
-WARMUP_S=$(seconds "${WARMUP:-1s}")
-ROUNDS=${ROUNDS:-2}
 CONNECTIONS=${CONNECTIONS:-64}
-IDLE_CONNECTIONS=${IDLE_CONNECTIONS:-1000}
-SERVER_CPU=${SERVER_CPU:-0}
-LOAD_CPU=${LOAD_CPU:-1}
-QUIET=${QUIET:-10}
-QUIET_WAIT=${QUIET_WAIT:-10}
 # builder and runtime for benches/shapes.rs; "refserve" is the binary
 SHAPES=("auto multi" "http1 multi" "auto current" "http1 current" refserve)
 
