@@ -399,19 +399,30 @@ fn coding_member(member: &[u8]) -> Option<(&[u8], Quality)> {
 /// commas outside quoted strings, without the optional whitespace around
 /// them; empty members are skipped.
 #[inline]
-fn members(field: &[u8]) -> impl Iterator<Item = &[u8]> {
-    let mut rest = field;
-    std::iter::from_fn(move || loop {
-        if rest.is_empty() {
-            return None;
+fn members(field: &[u8]) -> Members<'_> {
+    Members { rest: field }
+}
+
+/// The iterator behind [`members`]: what is left of the field.
+struct Members<'a> {
+    rest: &'a [u8],
+}
+
+impl<'a> Iterator for Members<'a> {
+    type Item = &'a [u8];
+
+    #[inline(always)]
+    fn next(&mut self) -> Option<&'a [u8]> {
+        while !self.rest.is_empty() {
+            let end = comma_position(self.rest);
+            let member = trim_ows(&self.rest[..end]);
+            self.rest = self.rest.get(end + 1..).unwrap_or_default();
+            if !member.is_empty() {
+                return Some(member);
+            }
         }
-        let end = comma_position(rest);
-        let member = trim_ows(&rest[..end]);
-        rest = rest.get(end + 1..).unwrap_or_default();
-        if !member.is_empty() {
-            return Some(member);
-        }
-    })
+        None
+    }
 }
 
 /// The index of the first comma outside quoted strings, or the length.
@@ -433,7 +444,7 @@ fn comma_position(bytes: &[u8]) -> usize {
 /// The length of the quoted string (§5.6.4) that `bytes` opens with,
 /// quotes included and backslash escapes honoured; all of `bytes` if it is
 /// not closed.
-#[inline]
+#[cold]
 fn quoted_string_length(bytes: &[u8]) -> usize {
     let mut at = 1;
     while let Some(&b) = bytes.get(at) {
