@@ -1,6 +1,6 @@
 //! The ceiling of the load benchmark (`benches/load.sh`): a hyper server in
-//! refserve's shape (tokio's multi-thread runtime, hyper-util's auto
-//! builder, `TCP_NODELAY`, one task per connection) that answers every
+//! refserve's shape for HTTP/1.1 (tokio's multi-thread runtime, hyper's
+//! HTTP/1 builder, `TCP_NODELAY`, one task per connection) that answers every
 //! request, whatever its method, path or headers, with one response captured
 //! at startup: what refserve sends for `GET /api/reference.json` with
 //! `Accept-Encoding: br` (status, every header, the brotli body).
@@ -15,9 +15,9 @@
 use http::header::{HeaderMap, HeaderValue, ACCEPT_ENCODING};
 use http::{Method, Request, Response, StatusCode};
 use hyper::body::Incoming;
+use hyper::server::conn::http1;
 use hyper::service::service_fn;
-use hyper_util::rt::{TokioExecutor, TokioIo};
-use hyper_util::server::conn::auto;
+use hyper_util::rt::TokioIo;
 use refserve::respond::{respond, Body};
 use std::convert::Infallible;
 use std::time::Duration;
@@ -60,7 +60,7 @@ fn main() {
             .await
             .expect("the ceiling's address must be free");
         eprintln!("ceiling listening on http://{addr}");
-        let builder = auto::Builder::new(TokioExecutor::new());
+        let builder = http1::Builder::new();
         loop {
             let stream = match listener.accept().await {
                 Ok((stream, _)) => stream,
@@ -73,9 +73,7 @@ fn main() {
             let service = service_fn(move |_: Request<Incoming>| async move {
                 Ok::<_, Infallible>(reply.response())
             });
-            let connection = builder
-                .serve_connection(TokioIo::new(stream), service)
-                .into_owned();
+            let connection = builder.serve_connection(TokioIo::new(stream), service);
             tokio::spawn(async move {
                 let _ = connection.await;
             });
