@@ -201,18 +201,17 @@ impl Selection {
                 head,
                 error,
             } => {
-                let mut response = body(status, resource, representation, variant, head);
-                let headers = response.headers_mut();
-                match error {
-                    None => {
-                        headers.insert(header::ETAG, variant.etag.clone());
-                        headers.insert(header::LAST_MODIFIED, table::LAST_MODIFIED.clone());
-                    }
-                    Some(ErrorKind::MethodNotAllowed) => {
-                        headers.insert(header::ALLOW, ALLOW);
-                    }
-                    Some(_) => {}
-                }
+                let body = if head {
+                    Body::default()
+                } else {
+                    Full::new(Bytes::from_static(variant.body))
+                };
+                let headers = variant
+                    .response_headers
+                    .get_or_init(|| body_headers(resource, representation, variant, error));
+                let mut response = Response::new(body);
+                *response.status_mut() = status;
+                *response.headers_mut() = headers.clone();
                 response
             }
             Selection::NotModified { resource, variant } => not_modified(resource, variant),
@@ -224,14 +223,18 @@ impl Selection {
 
 /// 304: the headers a 200 would carry that caches need (RFC 9110 §15.4.5), no content.
 fn not_modified(resource: &Resource, variant: &Variant) -> Response<Body> {
+    let headers = variant.not_modified_headers.get_or_init(|| {
+        let mut headers = HeaderMap::with_capacity(8);
+        headers.insert(header::ETAG, variant.etag.clone());
+        headers.insert(header::VARY, resource.vary.clone());
+        headers.insert(header::CACHE_CONTROL, resource.cache_control.clone());
+        headers.insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, ANY_ORIGIN);
+        headers.insert(header::ACCESS_CONTROL_EXPOSE_HEADERS, EXPOSED);
+        headers
+    });
     let mut response = Response::new(Body::default());
     *response.status_mut() = StatusCode::NOT_MODIFIED;
-    let headers = response.headers_mut();
-    headers.insert(header::ETAG, variant.etag.clone());
-    headers.insert(header::VARY, resource.vary.clone());
-    headers.insert(header::CACHE_CONTROL, resource.cache_control.clone());
-    headers.insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, ANY_ORIGIN);
-    headers.insert(header::ACCESS_CONTROL_EXPOSE_HEADERS, EXPOSED);
+    *response.headers_mut() = headers.clone();
     response
 }
 
@@ -259,25 +262,17 @@ fn preflight() -> Response<Body> {
     response
 }
 
-/// The response carrying `variant`, with its representation metadata. A
-/// HEAD response has the same headers and no content.
-fn body(
-    status: StatusCode,
+/// The headers of a response carrying `variant` (a HEAD response has the
+/// same ones and no content): its representation's metadata, and the
+/// validators of a 200 or the `Allow` of a 405.
+fn body_headers(
     resource: &Resource,
     representation: &Representation,
-    variant: &'static Variant,
-    head: bool,
-) -> Response<Body> {
-    let body = if head {
-        Body::default()
-    } else {
-        Full::new(Bytes::from_static(variant.body))
-    };
-    let mut response = Response::new(body);
-    *response.status_mut() = status;
-    let headers = response.headers_mut();
+    variant: &Variant,
+    error: Option<ErrorKind>,
+) -> HeaderMap {
     // Room for every header a response gets, so the map never grows.
-    headers.reserve(16);
+    let mut headers = HeaderMap::with_capacity(16);
     headers.insert(header::CONTENT_TYPE, representation.content_type.clone());
     headers.insert(header::CONTENT_LENGTH, variant.content_length.clone());
     if let Some(coding) = content_encoding(variant.coding) {
@@ -291,7 +286,17 @@ fn body(
     for (name, value) in representation.headers {
         headers.append(name.clone(), value.clone());
     }
-    response
+    match error {
+        None => {
+            headers.insert(header::ETAG, variant.etag.clone());
+            headers.insert(header::LAST_MODIFIED, table::LAST_MODIFIED.clone());
+        }
+        Some(ErrorKind::MethodNotAllowed) => {
+            headers.insert(header::ALLOW, ALLOW);
+        }
+        Some(_) => {}
+    }
+    headers
 }
 
 /// The `Content-Encoding` value of a coding; identity is never labelled.

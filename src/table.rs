@@ -14,7 +14,8 @@
 
 use crate::errors::ErrorKind;
 use crate::negotiate::{Coding, MediaType};
-use http::{HeaderName, HeaderValue};
+use http::{HeaderMap, HeaderName, HeaderValue};
+use std::sync::OnceLock;
 
 /// One URL's worth of responses.
 #[derive(Debug)]
@@ -52,6 +53,13 @@ pub struct Variant {
     pub content_length: HeaderValue,
     /// A strong `ETag`, different for every variant of every representation.
     pub etag: HeaderValue,
+    /// Every header of a response carrying this body, assembled on first
+    /// use and cloned after that: a variant belongs to one representation
+    /// of one resource, which is always answered the same way (tested
+    /// below), so its headers never change.
+    pub response_headers: OnceLock<HeaderMap>,
+    /// The same for a 304 about this variant.
+    pub not_modified_headers: OnceLock<HeaderMap>,
 }
 
 mod generated {
@@ -82,6 +90,12 @@ pub fn resources() -> impl Iterator<Item = (&'static str, &'static Resource)> {
     generated::RESOURCES
         .entries()
         .map(|(path, resource)| (*path, *resource))
+}
+
+/// Every error body: the ErrorResponses, the error pages and the
+/// ErrorResponses with a suggestion.
+pub fn errors() -> impl Iterator<Item = &'static Resource> {
+    generated::ERRORS.values().copied()
 }
 
 /// The ErrorResponse for `kind`.
@@ -233,6 +247,22 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn every_variant_belongs_to_one_representation_of_one_resource() {
+        // What lets a variant keep its response headers once built.
+        let mut seen = std::collections::HashSet::new();
+        for resource in resources().map(|(_, r)| r).chain(errors()) {
+            for representation in resource.representations {
+                for variant in representation.variants {
+                    let address: *const Variant = *variant;
+                    assert!(seen.insert(address), "a variant is shared");
+                }
+            }
+        }
+        let documents: Vec<*const Resource> = resources().map(|(_, r)| r as *const _).collect();
+        assert!(errors().all(|e| !documents.contains(&(e as *const _))));
     }
 
     #[test]

@@ -96,7 +96,8 @@ fn resource_statics(
                 code,
                 "static {name}: Variant = Variant {{ coding: Coding::{coding:?}, \
                  body: include_bytes!(concat!(env!(\"OUT_DIR\"), \"/bodies/{file}\")), \
-                 content_length: HeaderValue::from_static(\"{}\"), etag: HeaderValue::from_static({etag:?}) }};",
+                 content_length: HeaderValue::from_static(\"{}\"), etag: HeaderValue::from_static({etag:?}), \
+                 response_headers: std::sync::OnceLock::new(), not_modified_headers: std::sync::OnceLock::new() }};",
                 bytes.len(),
             )
             .expect("writing to a String cannot fail");
