@@ -205,7 +205,9 @@ impl Scoring {
     fn member(&mut self, member: &[u8], offered: &[MediaType]) -> bool {
         // Which offers the range names by its type and subtype alone;
         // most members name none, and their first letter shows it.
-        let first = member[0].to_ascii_lowercase();
+        let Some(first) = member.first().map(u8::to_ascii_lowercase) else {
+            return false;
+        };
         if first != b'*'
             && !offered
                 .iter()

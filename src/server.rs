@@ -14,8 +14,9 @@
 //! - A request head must arrive within `header_read_timeout` (slowloris),
 //!   and fit in `max_header_bytes` (hyper answers 431 beyond it).
 //! - On shutdown the listener is closed first, then every open connection
-//!   is asked to finish its in-flight requests and close; whatever is still
-//!   open after `shutdown_timeout` is dropped.
+//!   is asked to finish its in-flight requests and close (one that has not
+//!   sent its first byte yet is dropped at once); whatever is still open
+//!   after `shutdown_timeout` is dropped.
 
 use crate::config::Config;
 use crate::respond::Body;
