@@ -6,7 +6,7 @@
 //!   method we serve does. A connection that starts otherwise is served by
 //!   hyper's HTTP/1 builder alone; one that starts with `P` goes to
 //!   hyper-util's auto builder, which reads the preface and picks. Serving
-//!   HTTP/1.1 through the auto builder costs about 9 KiB more per open
+//!   HTTP/1.1 through the auto builder costs about 8 KiB more per open
 //!   connection (measured by `benches/shapes.sh`), so the common case skips it.
 //! - At most `max_connections` connections are served at once: the accept
 //!   loop takes a permit before it accepts, so excess clients wait in the
