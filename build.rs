@@ -14,6 +14,9 @@ mod emit;
 #[path = "src/errors.rs"]
 #[allow(dead_code)]
 mod errors;
+#[path = "src/headers.rs"]
+#[allow(dead_code)]
+mod headers;
 #[path = "src/negotiate.rs"]
 #[allow(dead_code)]
 mod negotiate;

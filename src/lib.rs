@@ -9,6 +9,7 @@
 //! - [`route`]: path → resource or error.
 //! - [`table`]: the generated response table.
 //! - [`errors`]: error kinds, statuses and codes.
+//! - [`headers`]: header values shared by every response of a kind.
 //! - [`respond`]: the whole request → response selection, without I/O.
 //! - [`service`] and [`server`]: hyper glue, connections and shutdown.
 //! - [`config`]: command line and environment.
@@ -17,7 +18,9 @@
 pub mod conditional;
 pub mod config;
 pub mod errors;
+
 pub mod export;
+pub mod headers;
 pub mod negotiate;
 pub mod respond;
 pub mod route;

@@ -5,15 +5,17 @@
 //! - [`select`] routes, negotiates and evaluates preconditions, and answers
 //!   with a [`Selection`]: references into the table, nothing allocated.
 //! - [`Selection::into_response`] assembles the response from it: every
-//!   body is `'static` and every header value prebuilt, so no body is
-//!   rendered, compressed or allocated.
+//!   body is `'static`, and every header list was written by build.rs (a
+//!   variant's list becomes a map on first use and is cloned after that),
+//!   so nothing is rendered, compressed or decided here.
 //!
 //! [`respond`] does both. The hyper service, the benchmarks and the fuzz
 //! targets all go through here.
 
 use crate::conditional;
 use crate::errors::ErrorKind;
-use crate::negotiate::{negotiate_encoding, negotiate_media_type, Coding};
+use crate::headers;
+use crate::negotiate::{negotiate_encoding, negotiate_media_type};
 use crate::route::{error_for, route, Route};
 use crate::table::{self, Representation, Resource, Variant};
 use bytes::Bytes;
@@ -24,20 +26,12 @@ use http_body_util::Full;
 /// The response body type: a whole, `'static` body.
 pub type Body = Full<Bytes>;
 
-/// The methods every resource allows.
-pub const ALLOW: HeaderValue = HeaderValue::from_static("GET, HEAD, OPTIONS");
-
-const NOSNIFF: HeaderValue = HeaderValue::from_static("nosniff");
-
-/// CORS (Fetch standard): a public, read-only API, readable from any origin
-/// without credentials.
-const ANY_ORIGIN: HeaderValue = HeaderValue::from_static("*");
-const ANY_HEADERS: HeaderValue = HeaderValue::from_static("*");
-const EXPOSED: HeaderValue = HeaderValue::from_static("ETag, Link, X-Markdown-Tokens");
-const PREFLIGHT_MAX_AGE: HeaderValue = HeaderValue::from_static("86400");
-
-/// A redirect to a canonical URL changes only with a deploy.
-const REDIRECT_CACHE_CONTROL: HeaderValue = HeaderValue::from_static("public, max-age=3600");
+const ALLOW: HeaderValue = HeaderValue::from_static(headers::ALLOW);
+const ANY_ORIGIN: HeaderValue = HeaderValue::from_static(headers::ANY_ORIGIN);
+const ANY_HEADERS: HeaderValue = HeaderValue::from_static(headers::ANY_HEADERS);
+const PREFLIGHT_MAX_AGE: HeaderValue = HeaderValue::from_static(headers::PREFLIGHT_MAX_AGE);
+const REDIRECT_CACHE_CONTROL: HeaderValue =
+    HeaderValue::from_static(headers::REDIRECT_CACHE_CONTROL);
 
 /// What a request gets, as references into the table.
 #[derive(Debug, Clone, Copy)]
@@ -195,47 +189,30 @@ impl Selection {
         match self {
             Selection::Body {
                 status,
-                resource,
-                representation,
                 variant,
                 head,
-                error,
+                ..
             } => {
                 let body = if head {
                     Body::default()
                 } else {
                     Full::new(Bytes::from_static(variant.body))
                 };
-                let headers = variant
-                    .response_headers
-                    .get_or_init(|| body_headers(resource, representation, variant, error));
                 let mut response = Response::new(body);
                 *response.status_mut() = status;
-                *response.headers_mut() = headers.clone();
+                *response.headers_mut() = variant.header_map().clone();
                 response
             }
-            Selection::NotModified { resource, variant } => not_modified(resource, variant),
+            Selection::NotModified { variant, .. } => {
+                let mut response = Response::new(Body::default());
+                *response.status_mut() = StatusCode::NOT_MODIFIED;
+                *response.headers_mut() = variant.not_modified_map().clone();
+                response
+            }
             Selection::Redirect(canonical) => redirect(canonical),
             Selection::Options => preflight(),
         }
     }
-}
-
-/// 304: the headers a 200 would carry that caches need (RFC 9110 §15.4.5), no content.
-fn not_modified(resource: &Resource, variant: &Variant) -> Response<Body> {
-    let headers = variant.not_modified_headers.get_or_init(|| {
-        let mut headers = HeaderMap::with_capacity(8);
-        headers.insert(header::ETAG, variant.etag.clone());
-        headers.insert(header::VARY, resource.vary.clone());
-        headers.insert(header::CACHE_CONTROL, resource.cache_control.clone());
-        headers.insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, ANY_ORIGIN);
-        headers.insert(header::ACCESS_CONTROL_EXPOSE_HEADERS, EXPOSED);
-        headers
-    });
-    let mut response = Response::new(Body::default());
-    *response.status_mut() = StatusCode::NOT_MODIFIED;
-    *response.headers_mut() = headers.clone();
-    response
 }
 
 /// 308 to the canonical spelling of a page URL.
@@ -260,50 +237,4 @@ fn preflight() -> Response<Body> {
     headers.insert(header::ACCESS_CONTROL_ALLOW_HEADERS, ANY_HEADERS);
     headers.insert(header::ACCESS_CONTROL_MAX_AGE, PREFLIGHT_MAX_AGE);
     response
-}
-
-/// The headers of a response carrying `variant` (a HEAD response has the
-/// same ones and no content): its representation's metadata, and the
-/// validators of a 200 or the `Allow` of a 405.
-fn body_headers(
-    resource: &Resource,
-    representation: &Representation,
-    variant: &Variant,
-    error: Option<ErrorKind>,
-) -> HeaderMap {
-    // Room for every header a response gets, so the map never grows.
-    let mut headers = HeaderMap::with_capacity(16);
-    headers.insert(header::CONTENT_TYPE, representation.content_type.clone());
-    headers.insert(header::CONTENT_LENGTH, variant.content_length.clone());
-    if let Some(coding) = content_encoding(variant.coding) {
-        headers.insert(header::CONTENT_ENCODING, coding);
-    }
-    headers.insert(header::VARY, resource.vary.clone());
-    headers.insert(header::CACHE_CONTROL, resource.cache_control.clone());
-    headers.insert(header::X_CONTENT_TYPE_OPTIONS, NOSNIFF);
-    headers.insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, ANY_ORIGIN);
-    headers.insert(header::ACCESS_CONTROL_EXPOSE_HEADERS, EXPOSED);
-    for (name, value) in representation.headers {
-        headers.append(name.clone(), value.clone());
-    }
-    match error {
-        None => {
-            headers.insert(header::ETAG, variant.etag.clone());
-            headers.insert(header::LAST_MODIFIED, table::LAST_MODIFIED.clone());
-        }
-        Some(ErrorKind::MethodNotAllowed) => {
-            headers.insert(header::ALLOW, ALLOW);
-        }
-        Some(_) => {}
-    }
-    headers
-}
-
-/// The `Content-Encoding` value of a coding; identity is never labelled.
-const fn content_encoding(coding: Coding) -> Option<HeaderValue> {
-    match coding {
-        Coding::Identity => None,
-        Coding::Gzip => Some(HeaderValue::from_static("gzip")),
-        Coding::Br => Some(HeaderValue::from_static("br")),
-    }
 }

@@ -53,13 +53,17 @@ pub struct Variant {
     pub content_length: HeaderValue,
     /// A strong `ETag`, different for every variant of every representation.
     pub etag: HeaderValue,
-    /// Every header of a response carrying this body, assembled on first
-    /// use and cloned after that: a variant belongs to one representation
-    /// of one resource, which is always answered the same way (tested
-    /// below), so its headers never change.
-    pub response_headers: OnceLock<HeaderMap>,
-    /// The same for a 304 about this variant.
-    pub not_modified_headers: OnceLock<HeaderMap>,
+    /// Every header of a response carrying this body, as build.rs wrote
+    /// them: its representation's metadata, then the validators of a
+    /// document or the `Allow` of a 405.
+    pub headers: &'static [(HeaderName, HeaderValue)],
+    /// The headers of a 304 about this body.
+    pub not_modified: &'static [(HeaderName, HeaderValue)],
+    /// [`Variant::headers`] as a map, made on first use (a `HeaderMap`
+    /// cannot be a `static`); responses clone it.
+    pub header_map: OnceLock<HeaderMap>,
+    /// [`Variant::not_modified`] as a map, likewise.
+    pub not_modified_map: OnceLock<HeaderMap>,
 }
 
 mod generated {
@@ -148,6 +152,27 @@ impl Resource {
             .first()
             .is_some_and(|m| m.kind == "text" && matches!(m.subtype, "html" | "markdown"))
     }
+}
+
+impl Variant {
+    /// The headers of a response carrying this body.
+    pub fn header_map(&self) -> &HeaderMap {
+        self.header_map.get_or_init(|| map(self.headers))
+    }
+
+    /// The headers of a 304 about this body.
+    pub fn not_modified_map(&self) -> &HeaderMap {
+        self.not_modified_map.get_or_init(|| map(self.not_modified))
+    }
+}
+
+/// A header list as a map; repeated names keep every value.
+fn map(headers: &[(HeaderName, HeaderValue)]) -> HeaderMap {
+    let mut map = HeaderMap::with_capacity(headers.len());
+    for (name, value) in headers {
+        map.append(name.clone(), value.clone());
+    }
+    map
 }
 
 impl Representation {
@@ -249,20 +274,52 @@ mod tests {
         }
     }
 
+    /// The names in every response header list of `resource`.
+    fn names(resource: &Resource) -> Vec<Vec<&'static str>> {
+        let variants = resource.representations.iter().flat_map(|r| r.variants);
+        variants
+            .map(|v| v.headers.iter().map(|(name, _)| name.as_str()).collect())
+            .collect()
+    }
+
     #[test]
-    fn every_variant_belongs_to_one_representation_of_one_resource() {
-        // What lets a variant keep its response headers once built.
-        let mut seen = std::collections::HashSet::new();
+    fn documents_carry_validators_and_errors_do_not() {
+        for (path, resource) in resources() {
+            for names in names(resource) {
+                assert!(
+                    names.contains(&"etag") && names.contains(&"last-modified"),
+                    "{path}"
+                );
+                assert!(!names.contains(&"allow"), "{path}");
+            }
+        }
+        for resource in errors() {
+            let allowed = std::ptr::eq(resource, error(ErrorKind::MethodNotAllowed))
+                || std::ptr::eq(resource, page_error(ErrorKind::MethodNotAllowed));
+            for names in names(resource) {
+                assert!(!names.contains(&"etag") && !names.contains(&"last-modified"));
+                assert_eq!(names.contains(&"allow"), allowed, "{names:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn header_lists_agree_with_the_variant() {
         for resource in resources().map(|(_, r)| r).chain(errors()) {
             for representation in resource.representations {
                 for variant in representation.variants {
-                    let address: *const Variant = *variant;
-                    assert!(seen.insert(address), "a variant is shared");
+                    let map = variant.header_map();
+                    assert_eq!(map[http::header::CONTENT_LENGTH], variant.content_length);
+                    assert_eq!(map[http::header::CONTENT_TYPE], representation.content_type);
+                    assert_eq!(map[http::header::VARY], resource.vary);
+                    assert_eq!(
+                        map.get(http::header::CONTENT_ENCODING).is_some(),
+                        variant.coding != Coding::Identity
+                    );
+                    assert_eq!(variant.not_modified_map()[http::header::ETAG], variant.etag);
                 }
             }
         }
-        let documents: Vec<*const Resource> = resources().map(|(_, r)| r as *const _).collect();
-        assert!(errors().all(|e| !documents.contains(&(e as *const _))));
     }
 
     #[test]

@@ -115,6 +115,9 @@ pub struct Resource {
     pub representations: Vec<Body>,
     /// `Cache-Control`.
     pub cache_control: &'static str,
+    /// The error this resource explains; `None` for a document (served
+    /// with 200 and validators).
+    pub error: Option<ErrorKind>,
 }
 
 /// `Link` to the OpenAPI description, sent with every JSON API response (RFC 8631).
@@ -177,6 +180,7 @@ pub fn resources(catalog: &Catalog) -> Vec<Resource> {
         id: id.to_string(),
         representations,
         cache_control: CACHE_CONTROL,
+        error: None,
     };
     let api = |text: String| Body {
         headers: vec![service_desc(catalog)],
@@ -314,6 +318,7 @@ pub fn errors(catalog: &Catalog) -> Result<Vec<Resource>, ContentError> {
                 render_json::error(kind.code(), &text.message, hint),
             )],
             cache_control: kind.cache_control(),
+            error: Some(kind),
         };
         all.push(error(kind.code().into(), &text.hint));
         all.push(page_error(catalog, kind, &text.message, &text.hint));
@@ -346,5 +351,6 @@ fn page_error(catalog: &Catalog, kind: ErrorKind, message: &str, hint: &str) -> 
         id: format!("page/{}", kind.code()),
         representations,
         cache_control: kind.cache_control(),
+        error: Some(kind),
     }
 }
