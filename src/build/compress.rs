@@ -66,13 +66,13 @@ fn seen() -> std::sync::MutexGuard<'static, BTreeMap<Vec<u8>, Encoded>> {
 /// The smallest brotli stream for `body` (quality 11, see the module docs),
 /// or `None` if no candidate decodes back to `body`.
 pub fn brotli(body: &[u8]) -> Option<Vec<u8>> {
-    let candidates = [
+    let settings = [
         (BrotliEncoderMode::BROTLI_MODE_GENERIC, 0),
         (BrotliEncoderMode::BROTLI_MODE_FONT, 0),
         (BrotliEncoderMode::BROTLI_MODE_GENERIC, 1),
         (BrotliEncoderMode::BROTLI_MODE_FONT, 1),
     ];
-    candidates
+    let candidates = settings
         .into_iter()
         .map(|(mode, disable_literal_context_modeling)| {
             let params = brotli::enc::BrotliEncoderParams {
@@ -89,11 +89,10 @@ pub fn brotli(body: &[u8]) -> Option<Vec<u8>> {
                 .expect("compressing into memory cannot fail");
             out
         })
-        .filter(|encoded| {
-            let mut decoded = Vec::with_capacity(body.len());
-            brotli::BrotliDecompress(&mut &encoded[..], &mut decoded).is_ok() && decoded == body
-        })
-        .min_by_key(Vec::len)
+        .collect();
+    smallest_decoding(candidates, body, |encoded, decoded| {
+        brotli::BrotliDecompress(&mut &encoded[..], decoded).is_ok()
+    })
 }
 
 /// The brotli window (log2 of 16 more than its size in bytes) for a body of
@@ -129,14 +128,25 @@ pub fn gzip(body: &[u8]) -> Option<Vec<u8>> {
         .expect("writing into memory cannot fail");
     let flate2 = encoder.finish().expect("writing into memory cannot fail");
 
-    [zopfli, flate2]
+    smallest_decoding(vec![zopfli, flate2], body, |encoded, decoded| {
+        flate2::read::GzDecoder::new(encoded)
+            .read_to_end(decoded)
+            .is_ok()
+    })
+}
+
+/// The smallest of `candidates` that `decode` turns back into `body`
+/// (the first of equal sizes); `None` if none does.
+fn smallest_decoding(
+    candidates: Vec<Vec<u8>>,
+    body: &[u8],
+    decode: impl Fn(&[u8], &mut Vec<u8>) -> bool,
+) -> Option<Vec<u8>> {
+    candidates
         .into_iter()
         .filter(|encoded| {
             let mut decoded = Vec::with_capacity(body.len());
-            flate2::read::GzDecoder::new(&encoded[..])
-                .read_to_end(&mut decoded)
-                .is_ok()
-                && decoded == body
+            decode(encoded, &mut decoded) && decoded == body
         })
         .min_by_key(Vec::len)
 }
