@@ -40,8 +40,6 @@ pub enum Selection {
     Body {
         /// The status: 200, or the error's.
         status: StatusCode,
-        /// The resource (for `Vary` and `Cache-Control`).
-        resource: &'static Resource,
         /// The chosen representation.
         representation: &'static Representation,
         /// The chosen variant.
@@ -53,8 +51,6 @@ pub enum Selection {
     },
     /// 304: the client's copy of `variant` is current.
     NotModified {
-        /// The resource.
-        resource: &'static Resource,
         /// The variant the client holds.
         variant: &'static Variant,
     },
@@ -107,11 +103,10 @@ fn found(resource: &'static Resource, headers: &HeaderMap, head: bool) -> Select
         return not_acceptable();
     };
     if is_fresh(variant, headers) {
-        return Selection::NotModified { resource, variant };
+        return Selection::NotModified { variant };
     }
     Selection::Body {
         status: StatusCode::OK,
-        resource,
         representation,
         variant,
         head,
@@ -137,7 +132,6 @@ fn failure(
         StatusCode::from_u16(kind.status()).expect("ErrorKind statuses are valid status codes");
     Selection::Body {
         status,
-        resource,
         representation,
         variant,
         head,
@@ -203,7 +197,7 @@ impl Selection {
                 *response.headers_mut() = variant.header_map().clone();
                 response
             }
-            Selection::NotModified { variant, .. } => {
+            Selection::NotModified { variant } => {
                 let mut response = Response::new(Body::default());
                 *response.status_mut() = StatusCode::NOT_MODIFIED;
                 *response.headers_mut() = variant.not_modified_map().clone();
