@@ -104,6 +104,14 @@ pub fn negotiate_encoding<'a>(
     for field in fields {
         present = true;
         for member in members(field) {
+            // A member whose first byte starts no coding we serve (nor
+            // `*`) is passed over: `deflate`, `zstd`.
+            if member
+                .first()
+                .is_none_or(|&b| CODING_FIRSTS & first_bit(b) == 0)
+            {
+                continue;
+            }
             // Most members are a bare token; only one with a `;` has
             // parameters to read. A bare member that is not a well-formed
             // token names no coding we know, so it is ignored either way.
@@ -165,55 +173,74 @@ pub struct MediaType {
 /// the earlier offer. A range's parameters must all be present on the offer
 /// (only `charset` is compared, case-insensitively), and any other parameter
 /// names the range cannot match.
-pub fn negotiate_media_type<'a>(
-    fields: impl IntoIterator<Item = &'a [u8]>,
-    offered: &[MediaType],
-) -> Option<usize> {
+///
+/// `fields` is read a second time only when no member named an offer and
+/// was well formed, to tell a header of foreign ranges (a 406) from one of
+/// malformed members (ignored).
+pub fn negotiate_media_type<F>(fields: F, offered: &[MediaType]) -> Option<usize>
+where
+    F: IntoIterator + Copy,
+    F::Item: AsRef<[u8]>,
+{
     let offered = &offered[..offered.len().min(MAX_MEDIA_OFFERS)];
-    let mut scoring = Scoring::default();
+    let mut scoring = Scoring::new(offered);
     for field in fields {
-        scoring.field(field, offered);
+        scoring.field(field.as_ref(), offered);
+    }
+    if !scoring.any_valid {
+        scoring.any_valid = fields
+            .into_iter()
+            .any(|field| members(field.as_ref()).any(is_media_range));
     }
     scoring.choice(offered)
 }
 
 /// The state of [`negotiate_media_type`] while it reads `Accept`.
-#[derive(Default)]
 struct Scoring {
     /// Per offer: (specificity of the best matching range so far, its weight).
     scores: [Option<(u8, Quality)>; MAX_MEDIA_OFFERS],
-    /// Whether any member so far is a well-formed media range.
+    /// Whether a well-formed member naming an offer has been read.
     any_valid: bool,
+    /// The first bytes a member naming an offer can begin with: bit
+    /// `(b | 0x20) % 64` for `*` and the first letter of each offer's type.
+    /// Other bytes may share a bit; they are only checked in full.
+    firsts: u64,
 }
 
 impl Scoring {
+    fn new(offered: &[MediaType]) -> Self {
+        let firsts = offered
+            .iter()
+            .filter_map(|o| o.kind.as_bytes().first())
+            .fold(first_bit(b'*'), |bits, &b| bits | first_bit(b));
+        Scoring {
+            scores: [None; MAX_MEDIA_OFFERS],
+            any_valid: false,
+            firsts,
+        }
+    }
+
     /// Read every member of `field`.
     #[inline]
     fn field(&mut self, field: &[u8], offered: &[MediaType]) {
         for member in members(field) {
-            if !self.member(member, offered) {
-                // A range naming no offer (`image/webp` for a page) only
-                // tells whether the header has a well-formed member.
-                self.any_valid = self.any_valid || is_media_range(member);
-            }
+            self.member(member, offered);
         }
     }
 
-    /// Score `member` if it names any offer; `false` if it names none
-    /// (then whether it is well formed is left to the caller).
+    /// Score `member` if it names any offer and is well formed. A range
+    /// naming none (`image/webp` for a page) is passed over here; whether
+    /// it is well formed matters only when nothing else is, and
+    /// [`negotiate_media_type`] asks that afterwards.
     #[inline]
-    fn member(&mut self, member: &[u8], offered: &[MediaType]) -> bool {
+    fn member(&mut self, member: &[u8], offered: &[MediaType]) {
         // Which offers the range names by its type and subtype alone;
-        // most members name none, and their first letter shows it.
-        let Some(first) = member.first().map(u8::to_ascii_lowercase) else {
-            return false;
-        };
-        if first != b'*'
-            && !offered
-                .iter()
-                .any(|o| o.kind.as_bytes().first() == Some(&first))
+        // most members name none, and their first byte shows it.
+        if member
+            .first()
+            .is_none_or(|&b| self.firsts & first_bit(b) == 0)
         {
-            return false;
+            return;
         }
         let mut named: [Option<Naming>; MAX_MEDIA_OFFERS] = [None; MAX_MEDIA_OFFERS];
         let mut head = 0;
@@ -222,10 +249,10 @@ impl Scoring {
             head = naming.map_or(head, |n| n.length);
         }
         if head == 0 {
-            return false;
+            return;
         }
         let Some(params) = RangeParameters::parse(&mut Cursor::new(&member[head..])) else {
-            return true;
+            return;
         };
         self.any_valid = true;
         for ((offer, naming), score) in offered.iter().zip(named).zip(self.scores.iter_mut()) {
@@ -236,7 +263,6 @@ impl Scoring {
                 *score = Some((specificity, params.quality));
             }
         }
-        true
     }
 
     /// The offer chosen: the best weighted, or the first when the header
@@ -252,6 +278,17 @@ impl Scoring {
                 .map(|s| s.map_or(0, |(_, q)| q)),
         )
     }
+}
+
+/// The [`first_bit`]s of `*` and of every token [`Coding::from_token`] knows.
+const CODING_FIRSTS: u64 =
+    first_bit(b'*') | first_bit(b'b') | first_bit(b'g') | first_bit(b'x') | first_bit(b'i');
+
+/// The bit of [`Scoring::firsts`] for a member's first byte: ASCII letters
+/// of either case share one.
+#[inline(always)]
+const fn first_bit(byte: u8) -> u64 {
+    1 << ((byte | 0x20) % 64)
 }
 
 /// The index of the first highest non-zero weight.
@@ -402,12 +439,34 @@ fn coding_member(member: &[u8]) -> Option<(&[u8], Quality)> {
 /// them; empty members are skipped.
 #[inline]
 fn members(field: &[u8]) -> Members<'_> {
-    Members { rest: field }
+    Members {
+        field,
+        start: 0,
+        word: 0,
+        delimiters: 0,
+        quotes: 0,
+    }
+    .reading(0)
 }
 
-/// The iterator behind [`members`]: what is left of the field.
+/// The iterator behind [`members`].
+///
+/// The field is read eight bytes at a time, at fixed offsets: each word's
+/// delimiters (`,` and `"`) become a mask, and members are cut by taking
+/// the mask's bits in order. Where the next member starts never waits on
+/// reading the one before it; only a quote moves the reading offset.
+#[derive(Clone, Copy)]
 struct Members<'a> {
-    rest: &'a [u8],
+    field: &'a [u8],
+    /// Where the next member begins.
+    start: usize,
+    /// The offset of the word the masks were taken from.
+    word: usize,
+    /// The delimiters of that word not yet consumed: the high bit of
+    /// each byte that is one.
+    delimiters: u64,
+    /// Which of those delimiters are quotes.
+    quotes: u64,
 }
 
 impl<'a> Iterator for Members<'a> {
@@ -415,10 +474,10 @@ impl<'a> Iterator for Members<'a> {
 
     #[inline(always)]
     fn next(&mut self) -> Option<&'a [u8]> {
-        while !self.rest.is_empty() {
-            let end = comma_position(self.rest);
-            let member = trim_ows(&self.rest[..end]);
-            self.rest = self.rest.get(end + 1..).unwrap_or_default();
+        while self.start < self.field.len() {
+            let end = self.next_comma();
+            let member = trim_ows(&self.field[self.start..end]);
+            self.start = end + 1;
             if !member.is_empty() {
                 return Some(member);
             }
@@ -427,20 +486,70 @@ impl<'a> Iterator for Members<'a> {
     }
 }
 
-/// The index of the first comma outside quoted strings, or the length.
-/// Plain bytes are passed over eight at a time; only a quote switches to
-/// the walk that honours backslash escapes.
-#[inline]
-fn comma_position(bytes: &[u8]) -> usize {
-    let mut at = 0;
-    while let Some(offset) = comma_or_quote(&bytes[at..]) {
-        at += offset;
-        if bytes[at] == b',' {
-            return at;
+impl Members<'_> {
+    /// The index of the next comma outside quoted strings, or the length.
+    #[inline(always)]
+    fn next_comma(&mut self) -> usize {
+        loop {
+            while self.delimiters == 0 {
+                if self.word + 8 >= self.field.len() {
+                    return self.field.len();
+                }
+                *self = self.reading(self.word + 8);
+            }
+            let lowest = self.delimiters & self.delimiters.wrapping_neg();
+            let at = self.word + lowest.trailing_zeros() as usize / 8;
+            self.delimiters ^= lowest;
+            if lowest & self.quotes == 0 {
+                return at;
+            }
+            // A quote: read on from the end of its quoted string.
+            let end = at + quoted_string_length(&self.field[at..]);
+            if end >= self.field.len() {
+                return self.field.len();
+            }
+            *self = self.reading(end);
         }
-        at += quoted_string_length(&bytes[at..]);
     }
-    bytes.len()
+
+    /// These members with the masks of the word at `at`.
+    #[inline(always)]
+    fn reading(self, at: usize) -> Self {
+        const ONES: u64 = u64::from_le_bytes([0x01; 8]);
+        const LOW7: u64 = u64::from_le_bytes([0x7f; 8]);
+        // The high bit of every zero byte of `x`, exactly (no borrow between bytes).
+        let zero_bytes = |x: u64| !((x & LOW7).wrapping_add(LOW7) | x | LOW7);
+        let word = field_word(self.field, at);
+        let quotes = zero_bytes(word ^ (ONES * u64::from(b'"')));
+        Members {
+            word: at,
+            delimiters: zero_bytes(word ^ (ONES * u64::from(b','))) | quotes,
+            quotes,
+            ..self
+        }
+    }
+}
+
+/// The eight bytes of `field` from `at` as a little-endian word, zero past
+/// the end (a zero byte is no delimiter). A word that would run past the
+/// end is read as the last eight bytes, shifted, so no byte is copied one
+/// by one unless the whole field is shorter than a word.
+#[inline(always)]
+fn field_word(field: &[u8], at: usize) -> u64 {
+    let read =
+        |from: usize| u64::from_le_bytes(field[from..from + 8].try_into().expect("eight bytes"));
+    let length = field.len();
+    if at + 8 <= length {
+        read(at)
+    } else if length >= 8 {
+        let last = length - 8;
+        read(last) >> (8 * (at - last))
+    } else {
+        field[at.min(length)..]
+            .iter()
+            .rev()
+            .fold(0, |word, &b| word << 8 | u64::from(b))
+    }
 }
 
 /// The length of the quoted string (§5.6.4) that `bytes` opens with,
@@ -457,40 +566,6 @@ fn quoted_string_length(bytes: &[u8]) -> usize {
         };
     }
     bytes.len()
-}
-
-/// The index of the first `,` or `"` in `bytes`, looking at a word of
-/// eight bytes per step (the last word overlaps the one before it rather
-/// than being read byte by byte).
-#[inline]
-fn comma_or_quote(bytes: &[u8]) -> Option<usize> {
-    const ONES: u64 = u64::from_le_bytes([0x01; 8]);
-    const LOW7: u64 = u64::from_le_bytes([0x7f; 8]);
-    // The high bit of every zero byte of `x`, and nothing else.
-    let zero_bytes = |x: u64| !((x & LOW7).wrapping_add(LOW7) | x | LOW7);
-    let hits = |at: usize| {
-        let word = u64::from_le_bytes(bytes[at..at + 8].try_into().expect("eight bytes"));
-        zero_bytes(word ^ (ONES * u64::from(b','))) | zero_bytes(word ^ (ONES * u64::from(b'"')))
-    };
-    let length = bytes.len();
-    if length < 8 {
-        return bytes.iter().position(|&c| c == b',' || c == b'"');
-    }
-    let mut at = 0;
-    while at + 8 <= length {
-        let found = hits(at);
-        if found != 0 {
-            return Some(at + found.trailing_zeros() as usize / 8);
-        }
-        at += 8;
-    }
-    if at == length {
-        return None;
-    }
-    // The last word: its first `at - last` bytes were read already.
-    let last = length - 8;
-    let found = hits(last) & (!0u64 << (8 * (at - last)));
-    (found != 0).then(|| last + found.trailing_zeros() as usize / 8)
 }
 
 /// `bytes` without leading and trailing spaces and tabs (OWS, §5.6.3).
@@ -1068,6 +1143,40 @@ mod tests {
                     "{:?} for {:?}", header, offered
                 );
             }
+        }
+    }
+
+    /// Members as a byte-by-byte reading of §5.6.1 and §5.6.4 cuts them.
+    fn oracle_members(field: &[u8]) -> Vec<&[u8]> {
+        let mut cuts = Vec::new();
+        let (mut start, mut quoted, mut escaped) = (0, false, false);
+        for (i, &b) in field.iter().enumerate() {
+            match (quoted, escaped, b) {
+                (true, true, _) => escaped = false,
+                (true, false, b'\\') => escaped = true,
+                (true, false, b'"') | (false, _, b'"') => quoted = !quoted,
+                (false, _, b',') => {
+                    cuts.push(&field[start..i]);
+                    start = i + 1;
+                }
+                _ => {}
+            }
+        }
+        cuts.push(&field[start..]);
+        cuts.into_iter()
+            .map(<[u8]>::trim_ascii)
+            .filter(|m| !m.is_empty())
+            .collect()
+    }
+
+    proptest! {
+        // Every alignment of delimiters against the eight-byte words.
+        #![proptest_config(ProptestConfig::with_cases(4096))]
+
+        #[test]
+        fn members_agree_with_a_byte_by_byte_reading(field in "[a, \t\"\\\\]{0,40}") {
+            let field = field.as_bytes();
+            prop_assert_eq!(members(field).collect::<Vec<_>>(), oracle_members(field));
         }
     }
 

@@ -94,7 +94,7 @@ fn found(resource: &'static Resource, headers: &HeaderMap, head: bool) -> Select
         };
         failure(kind, error, headers, head)
     };
-    let Some(chosen) = negotiate_media_type(values(headers, header::ACCEPT), resource.media_types)
+    let Some(chosen) = negotiate_media_type(&headers.get_all(header::ACCEPT), resource.media_types)
     else {
         return not_acceptable();
     };
@@ -124,7 +124,7 @@ fn failure(
     head: bool,
 ) -> Selection {
     let chosen =
-        negotiate_media_type(values(headers, header::ACCEPT), resource.media_types).unwrap_or(0);
+        negotiate_media_type(&headers.get_all(header::ACCEPT), resource.media_types).unwrap_or(0);
     let representation = resource.representations[chosen];
     let variant =
         choose_variant(representation, headers).unwrap_or_else(|| representation.identity());
@@ -166,11 +166,9 @@ fn choose_variant(
 /// RFC 9110 §13.2.2: `If-None-Match` decides when present; otherwise
 /// `If-Modified-Since` does.
 fn is_fresh(variant: &Variant, headers: &HeaderMap) -> bool {
-    if headers.contains_key(header::IF_NONE_MATCH) {
-        return conditional::none_match(
-            values(headers, header::IF_NONE_MATCH),
-            variant.etag.as_bytes(),
-        );
+    let mut tags = values(headers, header::IF_NONE_MATCH).peekable();
+    if tags.peek().is_some() {
+        return conditional::none_match(tags, variant.etag.as_bytes());
     }
     headers.get(header::IF_MODIFIED_SINCE).is_some_and(|since| {
         conditional::not_modified_since(since.as_bytes(), table::LAST_MODIFIED_UNIX)
