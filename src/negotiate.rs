@@ -242,21 +242,25 @@ impl Scoring {
         {
             return;
         }
-        let mut named: [Option<Naming>; MAX_MEDIA_OFFERS] = [None; MAX_MEDIA_OFFERS];
-        let mut head = 0;
-        for (offer, naming) in offered.iter().zip(named.iter_mut()) {
-            *naming = Naming::of(member, offer);
-            head = naming.map_or(head, |n| n.length);
-        }
-        if head == 0 {
-            return;
-        }
-        let Some(params) = RangeParameters::parse(&mut Cursor::new(&member[head..])) else {
-            return;
-        };
-        self.any_valid = true;
-        for ((offer, naming), score) in offered.iter().zip(named).zip(self.scores.iter_mut()) {
-            let Some(specificity) = naming.and_then(|n| params.specificity(n, offer)) else {
+        // The parameters are read once, when the first offer is named.
+        let mut params: Option<RangeParameters<'_>> = None;
+        for (offer, score) in offered.iter().zip(self.scores.iter_mut()) {
+            let Some(naming) = Naming::of(member, offer) else {
+                continue;
+            };
+            let params = match params {
+                Some(ref params) => params,
+                None => {
+                    let Some(parsed) =
+                        RangeParameters::parse(&mut Cursor::new(&member[naming.length..]))
+                    else {
+                        return;
+                    };
+                    self.any_valid = true;
+                    params.insert(parsed)
+                }
+            };
+            let Some(specificity) = params.specificity(naming, offer) else {
                 continue;
             };
             if score.is_none_or(|(s, _)| specificity > s) {
