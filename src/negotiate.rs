@@ -224,24 +224,28 @@ impl Scoring {
     #[inline]
     fn field(&mut self, field: &[u8], offered: &[MediaType]) {
         for member in members(field) {
-            self.member(member, offered);
+            // Which offers the range names by its type and subtype alone;
+            // most members name none, and their first byte shows it.
+            if member
+                .first()
+                .is_some_and(|&b| self.firsts & first_bit(b) != 0)
+            {
+                self.member(member, offered);
+            }
         }
     }
 
-    /// Score `member` if it names any offer and is well formed. A range
-    /// naming none (`image/webp` for a page) is passed over here; whether
+    /// Score `member`, whose first byte may begin a range naming an offer,
+    /// if it names any and is well formed. A range naming none
+    /// (`image/webp` for a page) is passed over here; whether
     /// it is well formed matters only when nothing else is, and
     /// [`negotiate_media_type`] asks that afterwards.
-    #[inline]
+    ///
+    /// Out of line: only a few members get here, and the loop over all of
+    /// them stays small without it (measured: 81 → 75 ns on Chrome's
+    /// `Accept`).
+    #[inline(never)]
     fn member(&mut self, member: &[u8], offered: &[MediaType]) {
-        // Which offers the range names by its type and subtype alone;
-        // most members name none, and their first byte shows it.
-        if member
-            .first()
-            .is_none_or(|&b| self.firsts & first_bit(b) == 0)
-        {
-            return;
-        }
         // The parameters are read once, when the first offer is named.
         let mut params: Option<RangeParameters<'_>> = None;
         for (offer, score) in offered.iter().zip(self.scores.iter_mut()) {
