@@ -255,9 +255,7 @@ impl Scoring {
             let params = match params {
                 Some(ref params) => params,
                 None => {
-                    let Some(parsed) =
-                        RangeParameters::parse(&mut Cursor::new(&member[naming.length..]))
-                    else {
+                    let Some(parsed) = RangeParameters::parse(&member[naming.length..]) else {
                         return;
                     };
                     self.any_valid = true;
@@ -360,7 +358,7 @@ fn is_media_range(member: &[u8]) -> bool {
     }
     let subtype = cursor.token();
     let valid_head = !kind.is_empty() && !subtype.is_empty() && (kind != b"*" || subtype == b"*");
-    valid_head && RangeParameters::parse(&mut cursor).is_some()
+    valid_head && RangeParameters::parse(cursor.rest).is_some()
 }
 
 /// The parameters of a media range, after its `type/subtype`.
@@ -374,14 +372,36 @@ struct RangeParameters<'a> {
 }
 
 impl<'a> RangeParameters<'a> {
+    /// No parameters: a range that matches on its `type/subtype` alone.
+    const NONE: RangeParameters<'static> = RangeParameters {
+        charset: None,
+        foreign_param: false,
+        quality: DEFAULT_QUALITY,
+    };
+
     /// Parse `;name=value` pairs up to the member's end; `None` if malformed.
-    #[inline]
-    fn parse(cursor: &mut Cursor<'a>) -> Option<RangeParameters<'a>> {
-        let mut params = RangeParameters {
-            charset: None,
-            foreign_param: false,
-            quality: DEFAULT_QUALITY,
-        };
+    /// The two shapes browsers send, nothing and a lone `;q=` weight, are
+    /// read in place; anything else goes to the full reading.
+    #[inline(always)]
+    fn parse(rest: &'a [u8]) -> Option<RangeParameters<'a>> {
+        match rest {
+            [] => return Some(RangeParameters::NONE),
+            [b';', b'q' | b'Q', b'=', weight @ ..] => {
+                if let Some(quality) = parse_quality(weight) {
+                    return Some(RangeParameters {
+                        quality,
+                        ..RangeParameters::NONE
+                    });
+                }
+            }
+            _ => {}
+        }
+        RangeParameters::parse_list(&mut Cursor::new(rest))
+    }
+
+    /// [`RangeParameters::parse`] for any parameter list.
+    fn parse_list(cursor: &mut Cursor<'a>) -> Option<RangeParameters<'a>> {
+        let mut params = RangeParameters::NONE;
         while let Some((name, value)) = cursor.parameter()? {
             if eq_folded(name, b"q") {
                 // The weight ends the media-range parameters; what follows
