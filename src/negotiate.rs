@@ -2,9 +2,10 @@
 //! which content coding a request gets.
 //!
 //! Everything here is a pure function over header bytes. Nothing allocates:
-//! each field value is split into its members once (eight bytes per step),
-//! members that cannot concern any offer are passed over after a prefix
-//! check, and the few offers a resource has are scored in fixed-size arrays.
+//! each field value is split into its members once (sixteen bytes per
+//! step), members that cannot concern any offer are passed over on their
+//! first byte, and the few offers a resource has are scored in fixed-size
+//! arrays.
 //!
 //! - [`negotiate_encoding`] reads `Accept-Encoding` (§12.5.3).
 //! - [`negotiate_media_type`] reads `Accept` (§12.5.1).
