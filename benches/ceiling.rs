@@ -2,17 +2,20 @@
 //! refserve's shape for HTTP/1.1 (tokio's multi-thread runtime, hyper's
 //! HTTP/1 builder, `TCP_NODELAY`, one task per connection) that answers every
 //! request, whatever its method, path or headers, with one response captured
-//! at startup: what refserve sends for `GET /api/reference.json` with
-//! `Accept-Encoding: br` (status, every header, the brotli body).
+//! at startup: what refserve sends for the `GET` request named on the command
+//! line (status, every header, the body), by default `/api/reference.json`
+//! with `Accept-Encoding: br`. load.sh starts one per measured request, so
+//! each row compares refserve with this stack sending the same bytes.
 //!
 //! It routes, negotiates and validates nothing and arms no timer, so its
 //! throughput is the most this stack can do with these bytes.
 //!
 //! ```sh
 //! cargo run --release --example ceiling -- 127.0.0.1:8081
+//! cargo run --release --example ceiling -- 127.0.0.1:8082 / 'Accept: text/html' 'Accept-Encoding: br'
 //! ```
 
-use http::header::{HeaderMap, HeaderValue, ACCEPT_ENCODING};
+use http::header::{HeaderMap, HeaderName, HeaderValue};
 use http::{Method, Request, Response, StatusCode};
 use hyper::body::Incoming;
 use hyper::server::conn::http1;
@@ -39,12 +42,26 @@ impl Reply {
 }
 
 fn main() {
-    let addr = std::env::args()
-        .nth(1)
-        .unwrap_or_else(|| "127.0.0.1:8081".to_string());
+    let mut args = std::env::args().skip(1);
+    let addr = args.next().unwrap_or_else(|| "127.0.0.1:8081".to_string());
+    let path = args
+        .next()
+        .unwrap_or_else(|| "/api/reference.json".to_string());
+    let mut fields: Vec<String> = args.collect();
+    if fields.is_empty() {
+        fields.push("Accept-Encoding: br".to_string());
+    }
     let mut request_headers = HeaderMap::new();
-    request_headers.insert(ACCEPT_ENCODING, HeaderValue::from_static("br"));
-    let (parts, body) = respond(&Method::GET, "/api/reference.json", &request_headers).into_parts();
+    for field in &fields {
+        let (name, value) = field
+            .split_once(':')
+            .expect("request headers are given as 'Name: value'");
+        request_headers.append(
+            HeaderName::from_bytes(name.trim().as_bytes()).expect("a valid header name"),
+            HeaderValue::from_str(value.trim()).expect("a valid header value"),
+        );
+    }
+    let (parts, body) = respond(&Method::GET, &path, &request_headers).into_parts();
     let reply: &'static Reply = Box::leak(Box::new(Reply {
         status: parts.status,
         headers: parts.headers,

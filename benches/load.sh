@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Load benchmark: refserve against nginx serving `refserve export` (the same
 # bytes as static files, brotli_static/gzip_static) and against the ceiling
-# (benches/ceiling.rs: hyper answering every request with one fixed response).
+# (benches/ceiling.rs: hyper answering every request with one fixed response,
+# one process per measured request, each sending what refserve sends for it).
 #
 #   benches/load.sh                     # about 7 minutes after the build
 #   DURATION=10s WARMUP=2s benches/load.sh
@@ -66,13 +67,22 @@ chmod -R a+rX "$WORK/site"
 # Servers and load generator inherit this; 1,000 connections need more than 1024.
 raise_fd_limit "$IDLE_CONNECTIONS"
 
-read -r PORT_REFSERVE PORT_NGINX PORT_CEILING < <(python3 -c '
-import socket
-socks = [socket.socket() for _ in range(3)]
+SERVERS=(refserve nginx ceiling)
+SCENARIOS=(json-br json-gzip select-br home-html home-md select-304)
+
+# Ports: refserve, nginx, then one ceiling per scenario.
+read -r PORT_REFSERVE PORT_NGINX CEILING_PORTS < <(python3 -c '
+import socket, sys
+socks = [socket.socket() for _ in range(2 + int(sys.argv[1]))]
 for s in socks:
     s.bind(("127.0.0.1", 0))
 print(*(s.getsockname()[1] for s in socks))
-')
+' "${#SCENARIOS[@]}")
+read -r -a CEILING_PORTS <<<"$CEILING_PORTS"
+declare -A PORT_CEILING PID_CEILING
+for i in "${!SCENARIOS[@]}"; do
+    PORT_CEILING[${SCENARIOS[$i]}]=${CEILING_PORTS[$i]}
+done
 
 taskset -c "$SERVER_CPU" "$REFSERVE" --addr "127.0.0.1:$PORT_REFSERVE" >"$WORK/refserve.log" 2>&1 &
 PIDS+=($!)
@@ -89,30 +99,26 @@ taskset -c "$SERVER_CPU" nginx -p "$WORK/nginx" -c "$WORK/nginx/nginx.conf" -e "
 PIDS+=($!)
 PID_NGINX_MASTER=$!
 
-taskset -c "$SERVER_CPU" "$CEILING" "127.0.0.1:$PORT_CEILING" >"$WORK/ceiling.log" 2>&1 &
-PIDS+=($!)
-PID_CEILING=$!
-
-port_of() {
+port_of() { # server [scenario]: the ceiling has one port per scenario
     case $1 in
     refserve) echo "$PORT_REFSERVE" ;;
     nginx) echo "$PORT_NGINX" ;;
-    ceiling) echo "$PORT_CEILING" ;;
+    ceiling) echo "${PORT_CEILING[$2]}" ;;
     esac
 }
 
-wait_ready() { # server: up to 10 s
+wait_ready() { # server [scenario]: up to 10 s for any HTTP answer
     local url code
-    url=http://127.0.0.1:$(port_of "$1")/api/reference.json
+    url=http://127.0.0.1:$(port_of "$1" "${2:-}")/api/reference.json
     for _ in $(seq 100); do
         code=$(curl -s -o /dev/null -m 1 -w '%{http_code}' "$url" || true)
-        [[ $code == 200 ]] && return 0
+        [[ $code =~ ^[1-5][0-9][0-9]$ ]] && return 0
         sleep 0.1
     done
     cat "$WORK"/*.log "$WORK"/nginx/*.log >&2 2>/dev/null || true
-    die "$1 did not answer on $url within 10 s"
+    die "$1 ${2:-} did not answer on $url within 10 s"
 }
-for server in refserve nginx ceiling; do
+for server in refserve nginx; do
     wait_ready "$server"
 done
 # The process holding nginx's connections: its one worker.
@@ -123,17 +129,15 @@ for _ in $(seq 50); do
     sleep 0.1
 done
 [[ -n $PID_NGINX ]] || die "no nginx worker under pid $PID_NGINX_MASTER"
-pid_of() {
+pid_of() { # server [scenario]
     case $1 in
     refserve) echo "$PID_REFSERVE" ;;
     nginx) echo "$PID_NGINX" ;;
-    ceiling) echo "$PID_CEILING" ;;
+    ceiling) echo "${PID_CEILING[$2]}" ;;
     esac
 }
 
 # --- the requests ------------------------------------------------------------------
-SERVERS=(refserve nginx ceiling)
-SCENARIOS=(json-br json-gzip select-br home-html home-md select-304)
 
 etag_of() { # server path accept-encoding
     curl -s -o /dev/null -D - -H "Accept-Encoding: $3" "http://127.0.0.1:$(port_of "$1")$2" |
@@ -173,11 +177,23 @@ request() { # server scenario
         WANT_STATUS=304 WANT_CODING=- WANT_TYPE=-
         ;;
     esac
-    if [[ $server == ceiling ]]; then
-        # the same answer to everything
-        WANT_STATUS=200 WANT_CODING=br WANT_TYPE=application/json
-    fi
 }
+
+# One ceiling per scenario, answering everything with refserve's answer to it.
+for scenario in "${SCENARIOS[@]}"; do
+    request refserve "$scenario"
+    fields=()
+    for ((i = 1; i < ${#HEADERS[@]}; i += 2)); do
+        fields+=("${HEADERS[$i]}")
+    done
+    taskset -c "$SERVER_CPU" "$CEILING" "127.0.0.1:${PORT_CEILING[$scenario]}" "$PATH_" "${fields[@]}" \
+        >"$WORK/ceiling.$scenario.log" 2>&1 &
+    PIDS+=($!)
+    PID_CEILING[$scenario]=$!
+done
+for scenario in "${SCENARIOS[@]}"; do
+    wait_ready ceiling "$scenario"
+done
 
 # --- verify every measured request before measuring ----------------------------
 say "verifying each server's answer to each request"
@@ -186,7 +202,7 @@ for scenario in "${SCENARIOS[@]}"; do
     for server in "${SERVERS[@]}"; do
         request "$server" "$scenario"
         body=$WORK/body.$server.$scenario
-        got=$(curl -s -m 5 -o "$body" -D - "${HEADERS[@]}" "http://127.0.0.1:$(port_of "$server")$PATH_" |
+        got=$(curl -s -m 5 -o "$body" -D - "${HEADERS[@]}" "http://127.0.0.1:$(port_of "$server" "$scenario")$PATH_" |
             tr -d '\r' | awk '
                 NR == 1 { status = $2 }
                 tolower($1) == "content-encoding:" { coding = $2 }
@@ -198,12 +214,15 @@ for scenario in "${SCENARIOS[@]}"; do
             failed=1
         fi
     done
-    # refserve and nginx must send the same bytes (the export is the table)
+    # all three must send the same bytes (the export is the table; the
+    # ceiling replays refserve's answer)
     request refserve "$scenario"
-    if [[ $WANT_STATUS == 200 ]] && ! cmp -s "$WORK/body.refserve.$scenario" "$WORK/body.nginx.$scenario"; then
-        say "  FAIL $scenario: refserve and nginx bodies differ"
-        failed=1
-    fi
+    for server in nginx ceiling; do
+        if [[ $WANT_STATUS == 200 ]] && ! cmp -s "$WORK/body.refserve.$scenario" "$WORK/body.$server.$scenario"; then
+            say "  FAIL $scenario: refserve and $server bodies differ"
+            failed=1
+        fi
+    done
 done
 ((failed == 0)) || die "a server answered a measured request wrongly; nothing measured"
 say "  all ${#SCENARIOS[@]} requests × ${#SERVERS[@]} servers answer as expected"
@@ -214,12 +233,12 @@ MEMORY=$WORK/memory.tsv
 : >"$MEMORY"
 for server in "${SERVERS[@]}"; do
     wait_quiet || true
-    pid=$(pid_of "$server")
-    idle_memory "$server" "$(port_of "$server")" "$pid"
+    pid=$(pid_of "$server" select-br)
+    idle_memory "$server" "$(port_of "$server" select-br)" "$pid"
     # then all of them busy at once
     request "$server" select-br
     run_wrk "$WORK/wrk.memory.$server" "$DURATION_S" "$IDLE_CONNECTIONS" \
-        "http://127.0.0.1:$(port_of "$server")$PATH_" "${HEADERS[@]}"
+        "http://127.0.0.1:$(port_of "$server" select-br)$PATH_" "${HEADERS[@]}"
     read -r rps _ _ errors < <(parse_wrk "$WORK/wrk.memory.$server")
     hwm_busy=$(status_kb "$pid" VmHWM)
     printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$server" "$RSS_BEFORE" "$RSS_IDLE" "$HWM_IDLE" "$ALIVE" \
@@ -237,12 +256,12 @@ measure() { # tag (for the log) id (for file names) server scenario connections
     local tag=$1 id=$2 server=$3 scenario=$4 connections=$5 url pid quiet=1 out
     local s0 s1 w0 w1 b0 t0 b1 t1 c0 d0 c1 d1 rps p50 p99 errors span server_cpu wrk_cpu
     request "$server" "$scenario"
-    url=http://127.0.0.1:$(port_of "$server")$PATH_
+    url=http://127.0.0.1:$(port_of "$server" "$scenario")$PATH_
     wait_quiet || quiet=0
     if ((WARMUP_S > 0)); then
         run_wrk "$WORK/warmup" "$WARMUP_S" "$connections" "$url" "${HEADERS[@]}"
     fi
-    pid=$(pid_of "$server")
+    pid=$(pid_of "$server" "$scenario")
     out=$WORK/wrk.$id.$scenario.$connections.$server
     s0=$(cpu_ticks "$pid")
     children_ticks
