@@ -603,6 +603,8 @@ impl Delimiters {
         }
     }
 
+    /// The delimiters `bytes` further on.
+    #[cfg(target_arch = "x86_64")]
     fn shifted(self, bytes: usize) -> Delimiters {
         Delimiters {
             commas: self.commas >> bytes,
