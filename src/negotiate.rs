@@ -47,18 +47,23 @@ impl Coding {
         }
     }
 
-    /// The coding a token names, if it is one we serve. Tokens are
-    /// case-insensitive, and `x-gzip` is gzip (§8.4.1.3).
+    /// Every token that names a coding we serve, lowercase; `x-gzip` is
+    /// gzip (§8.4.1.3). The lengths differ, so a token's length picks at
+    /// most one.
+    const NAMES: [(&'static str, Coding); 4] = [
+        ("br", Coding::Br),
+        ("gzip", Coding::Gzip),
+        ("x-gzip", Coding::Gzip),
+        ("identity", Coding::Identity),
+    ];
+
+    /// The coding a token names, if it is one we serve (case-insensitively).
     #[inline]
     pub fn from_token(token: &[u8]) -> Option<Coding> {
-        let (name, coding) = match token.len() {
-            2 => ("br", Coding::Br),
-            4 => ("gzip", Coding::Gzip),
-            6 => ("x-gzip", Coding::Gzip),
-            8 => ("identity", Coding::Identity),
-            _ => return None,
-        };
-        eq_folded(token, name.as_bytes()).then_some(coding)
+        Coding::NAMES
+            .iter()
+            .find(|(name, _)| eq_folded(token, name.as_bytes()))
+            .map(|&(_, coding)| coding)
     }
 }
 
@@ -288,8 +293,15 @@ impl Scoring {
 }
 
 /// The [`first_bit`]s of `*` and of every token [`Coding::from_token`] knows.
-const CODING_FIRSTS: u64 =
-    first_bit(b'*') | first_bit(b'b') | first_bit(b'g') | first_bit(b'x') | first_bit(b'i');
+const CODING_FIRSTS: u64 = {
+    let mut bits = first_bit(b'*');
+    let mut i = 0;
+    while i < Coding::NAMES.len() {
+        bits |= first_bit(Coding::NAMES[i].0.as_bytes()[0]);
+        i += 1;
+    }
+    bits
+};
 
 /// The bit of [`Scoring::firsts`] for a member's first byte: ASCII letters
 /// of either case share one.
