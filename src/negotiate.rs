@@ -731,9 +731,7 @@ impl<'a> Cursor<'a> {
 
     #[inline]
     fn skip_ows(&mut self) {
-        while let [b' ' | b'\t', tail @ ..] = self.rest {
-            self.rest = tail;
-        }
+        self.rest = trim_leading_ows(self.rest);
     }
 
     /// The longest run of `tchar`s here (possibly empty).
