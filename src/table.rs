@@ -25,10 +25,6 @@ pub struct Resource {
     pub media_types: &'static [MediaType],
     /// The representations, in the server's order of preference.
     pub representations: &'static [&'static Representation],
-    /// `Vary`: `Accept-Encoding`, plus `Accept` when there is more than one representation.
-    pub vary: HeaderValue,
-    /// `Cache-Control`.
-    pub cache_control: HeaderValue,
 }
 
 /// One media type of a resource, in every coding it is stored in.
@@ -36,8 +32,6 @@ pub struct Resource {
 pub struct Representation {
     /// `Content-Type`.
     pub content_type: HeaderValue,
-    /// Further headers sent with this representation (`Link`, `Content-Security-Policy`, …).
-    pub headers: &'static [(HeaderName, HeaderValue)],
     /// The variants, smallest body first; one of them is identity.
     pub variants: &'static [&'static Variant],
 }
@@ -49,8 +43,6 @@ pub struct Variant {
     pub coding: Coding,
     /// The bytes sent.
     pub body: &'static [u8],
-    /// `Content-Length`: the length of [`Variant::body`].
-    pub content_length: HeaderValue,
     /// A strong `ETag`, different for every variant of every representation.
     pub etag: HeaderValue,
     /// Every header of a response carrying this body, as build.rs wrote
@@ -246,8 +238,6 @@ mod tests {
         let all = resources().map(|(_, r)| r).chain(ErrorKind::ALL.map(error));
         for resource in all {
             assert_eq!(resource.media_types.len(), resource.representations.len());
-            let vary = resource.vary.to_str().expect("ASCII");
-            assert_eq!(vary.contains("Accept,"), resource.representations.len() > 1);
             for representation in resource.representations {
                 let identity = representation.identity();
                 let mut sizes = representation.variants.iter().map(|v| v.body.len());
@@ -257,10 +247,6 @@ mod tests {
                     "smallest first"
                 );
                 for variant in representation.variants {
-                    assert_eq!(
-                        variant.content_length,
-                        variant.body.len().to_string().as_str()
-                    );
                     assert!(
                         variant.coding == Coding::Identity
                             || variant.body.len() < identity.body.len()
@@ -309,9 +295,11 @@ mod tests {
             for representation in resource.representations {
                 for variant in representation.variants {
                     let map = variant.header_map();
-                    assert_eq!(map[http::header::CONTENT_LENGTH], variant.content_length);
+                    let length = variant.body.len().to_string();
+                    assert_eq!(map[http::header::CONTENT_LENGTH], length.as_str());
                     assert_eq!(map[http::header::CONTENT_TYPE], representation.content_type);
-                    assert_eq!(map[http::header::VARY], resource.vary);
+                    let vary = map[http::header::VARY].to_str().expect("ASCII");
+                    assert_eq!(vary.contains("Accept,"), resource.representations.len() > 1);
                     assert_eq!(
                         map.get(http::header::CONTENT_ENCODING).is_some(),
                         variant.coding != Coding::Identity

@@ -113,8 +113,8 @@ fn check(
                 .map(|v| Coding::from_token(v.as_bytes()).expect("a coding we serve"));
             assert_eq!(coding.unwrap_or(Coding::Identity), variant.coding);
             assert_eq!(
-                response.headers().get(header::CONTENT_LENGTH),
-                Some(&variant.content_length)
+                response.headers()[header::CONTENT_LENGTH],
+                variant.body.len().to_string().as_str()
             );
             assert_eq!(
                 response.headers().get(header::CONTENT_TYPE),
@@ -124,7 +124,6 @@ fn check(
                 assert!(body.is_empty(), "HEAD with content");
             } else {
                 assert_eq!(&body[..], variant.body, "the wire body is the variant's");
-                assert_eq!(variant.content_length, body.len().to_string().as_str());
             }
             check_decodes(representation, variant);
             match error {

@@ -142,7 +142,7 @@ fn resource_statics(
                 code,
                 "{}{}static {name}: Variant = Variant {{ coding: Coding::{coding:?}, \
                  body: include_bytes!(concat!(env!(\"OUT_DIR\"), \"/bodies/{file}\")), \
-                 content_length: HeaderValue::from_static({length:?}), etag: HeaderValue::from_static({etag:?}), \
+                 etag: HeaderValue::from_static({etag:?}), \
                  headers: &{name}_SENT, not_modified: &{name}_304, \
                  header_map: std::sync::OnceLock::new(), not_modified_map: std::sync::OnceLock::new() }};",
                 header_list(&format!("{name}_SENT"), &sent),
@@ -151,21 +151,14 @@ fn resource_statics(
             .expect("writing to a String cannot fail");
             variants.push(format!("&{name}"));
         }
-        let name = format!("{id}_{r}");
-        let own: Vec<(&str, &str)> = body
-            .headers
-            .iter()
-            .map(|(name, value)| (*name, value.as_str()))
-            .collect();
         writeln!(
             code,
-            "{}static {name}: Representation = Representation {{ content_type: HeaderValue::from_static({content_type:?}), \
-             headers: &{name}_HEADERS, variants: &[{}] }};",
-            header_list(&format!("{name}_HEADERS"), &own),
+            "static {id}_{r}: Representation = Representation {{ content_type: HeaderValue::from_static({content_type:?}), \
+             variants: &[{}] }};",
             variants.join(", "),
         )
         .expect("writing to a String cannot fail");
-        representations.push(format!("&{name}"));
+        representations.push(format!("&{id}_{r}"));
         media_types.push(format!(
             "MediaType {{ kind: {:?}, subtype: {:?}, charset: {:?} }}",
             media.kind, media.subtype, media.charset
@@ -173,11 +166,9 @@ fn resource_statics(
     }
     writeln!(
         code,
-        "static {id}: Resource = Resource {{ media_types: &[{}], representations: &[{}], \
-         vary: HeaderValue::from_static({vary:?}), cache_control: HeaderValue::from_static({:?}) }};\n",
+        "static {id}: Resource = Resource {{ media_types: &[{}], representations: &[{}] }};\n",
         media_types.join(", "),
         representations.join(", "),
-        resource.cache_control,
     )
     .expect("writing to a String cannot fail");
     Ok(())
