@@ -18,7 +18,6 @@
 pub mod conditional;
 pub mod config;
 pub mod errors;
-
 pub mod export;
 pub mod headers;
 pub mod negotiate;
