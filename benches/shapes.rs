@@ -3,8 +3,9 @@
 //! behind one of four hyper/tokio shapes, so they can be compared under the
 //! same load:
 //!
-//! - connection builder: hyper-util's `auto` (HTTP/1.1 and h2c, what
-//!   refserve ships) or hyper's `http1` alone;
+//! - connection builder: hyper-util's `auto` (HTTP/1.1 and h2c, chosen by
+//!   the preface) or hyper's `http1` alone (what refserve serves HTTP/1.1
+//!   connections with; it keeps `auto` for connections that begin with `P`);
 //! - runtime: tokio's multi-thread scheduler (what refserve ships) or
 //!   `current_thread`.
 //!
