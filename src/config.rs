@@ -23,9 +23,12 @@ pub enum Command {
 pub struct Config {
     /// Address to listen on.
     pub addr: SocketAddr,
-    /// How long a client may take to send a request head; also how long an
-    /// idle keep-alive connection is kept (hyper applies the one timer to both).
+    /// How long a new connection may take to send its first complete request
+    /// head (HTTP/1.1), or the HTTP/2 preface and a first HEADERS frame.
     pub header_read_timeout: Duration,
+    /// How long a connection with no request open is kept: an idle HTTP/1.1
+    /// keep-alive connection, an HTTP/2 connection with no open stream.
+    pub idle_timeout: Duration,
     /// How long a shutdown waits for in-flight requests.
     pub shutdown_timeout: Duration,
     /// Connections served at once; further ones wait in the listen backlog.
@@ -53,10 +56,17 @@ struct Limit {
 const HEADER_READ_TIMEOUT: Limit = Limit {
     flag: "--header-read-timeout",
     help:
-        "seconds a client has to send a request head, and an idle keep-alive connection stays open",
+        "seconds a new connection has to send its first request head (HTTP/2: preface and HEADERS)",
     default: 10,
     range: (1, 3600),
     set: |c, n| c.header_read_timeout = Duration::from_secs(n),
+};
+const IDLE_TIMEOUT: Limit = Limit {
+    flag: "--idle-timeout",
+    help: "seconds a connection with no request open is kept (keep-alive; HTTP/2 gets GOAWAY)",
+    default: 60,
+    range: (1, 3600),
+    set: |c, n| c.idle_timeout = Duration::from_secs(n),
 };
 const SHUTDOWN_TIMEOUT: Limit = Limit {
     flag: "--shutdown-timeout",
@@ -86,8 +96,9 @@ const MAX_STREAMS: Limit = Limit {
     range: (1, 10_000),
     set: |c, n| c.max_streams = n as u32,
 };
-const LIMITS: [&Limit; 5] = [
+const LIMITS: [&Limit; 6] = [
     &HEADER_READ_TIMEOUT,
+    &IDLE_TIMEOUT,
     &SHUTDOWN_TIMEOUT,
     &MAX_CONNECTIONS,
     &MAX_HEADER_BYTES,
@@ -99,6 +110,7 @@ impl Default for Config {
         let mut config = Config {
             addr: DEFAULT_ADDR.parse().expect("the default address parses"),
             header_read_timeout: Duration::ZERO,
+            idle_timeout: Duration::ZERO,
             shutdown_timeout: Duration::ZERO,
             max_connections: 0,
             max_header_bytes: 0,
@@ -132,7 +144,9 @@ Usage: refserve [OPTIONS]
                                api/reference.json, api/reference.json.br, ….gz) and exit
 
 Options:
-  --addr <ADDR>               address to listen on [env: REFSERVE_ADDR] [default: {DEFAULT_ADDR}]
+  --addr <ADDR>               address to listen on, unless sockets are inherited
+                              (systemd socket activation: LISTEN_FDS, LISTEN_PID)
+                              [env: REFSERVE_ADDR] [default: {DEFAULT_ADDR}]
 {limits}  --access-log                one line per request on standard error [default: off]
   -h, --help                  print this help
   -V, --version               print the version
@@ -237,6 +251,7 @@ mod tests {
         assert_eq!(config, Config::default());
         assert_eq!(config.addr.to_string(), DEFAULT_ADDR);
         assert_eq!(config.header_read_timeout, Duration::from_secs(10));
+        assert_eq!(config.idle_timeout, Duration::from_secs(60));
         assert_eq!(config.shutdown_timeout, Duration::from_secs(10));
         assert!(!config.access_log);
     }
@@ -277,6 +292,7 @@ mod tests {
         let config = config(&[
             "--header-read-timeout",
             "3",
+            "--idle-timeout=30",
             "--shutdown-timeout=7",
             "--max-connections",
             "50",
@@ -286,6 +302,7 @@ mod tests {
             "--access-log",
         ]);
         assert_eq!(config.header_read_timeout, Duration::from_secs(3));
+        assert_eq!(config.idle_timeout, Duration::from_secs(30));
         assert_eq!(config.shutdown_timeout, Duration::from_secs(7));
         assert_eq!(config.max_connections, 50);
         assert_eq!(config.max_header_bytes, 65_536);

@@ -11,12 +11,15 @@
 //! - [`errors`]: error kinds, statuses and codes.
 //! - [`headers`]: header values shared by every response of a kind.
 //! - [`respond`]: the whole request → response selection, without I/O.
-//! - [`service`] and [`server`]: hyper glue, connections and shutdown.
+//! - [`service`], [`server`] and [`connection`]: hyper glue, the accept
+//!   loop, each connection's timeouts, and the drain.
+//! - [`systemd`]: inherited sockets and readiness notifications.
 //! - [`config`]: command line and environment.
 //! - [`export`]: the table as static files.
 
 pub mod conditional;
 pub mod config;
+pub mod connection;
 pub mod errors;
 pub mod export;
 pub mod headers;
@@ -25,4 +28,5 @@ pub mod respond;
 pub mod route;
 pub mod server;
 pub mod service;
+pub mod systemd;
 pub mod table;

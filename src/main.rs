@@ -1,7 +1,9 @@
-//! The `refserve` binary: reads the configuration, binds, serves until
-//! SIGINT or SIGTERM.
+//! The `refserve` binary: reads the configuration, takes the sockets a
+//! supervisor handed over or binds its own, serves until SIGINT or SIGTERM,
+//! then drains.
 
 use refserve::config::{self, Command};
+use refserve::systemd::{self, Notice};
 use refserve::{server, table};
 use std::process::ExitCode;
 
@@ -34,6 +36,14 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    // Before the runtime starts threads: reading them clears the variables.
+    let inherited = match systemd::inherited_listeners() {
+        Ok(inherited) => inherited,
+        Err(message) => {
+            eprintln!("refserve: {message}");
+            return ExitCode::FAILURE;
+        }
+    };
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -45,23 +55,54 @@ fn main() -> ExitCode {
         }
     };
     runtime.block_on(async {
-        let listener = match tokio::net::TcpListener::bind(config.addr).await {
-            Ok(listener) => listener,
-            Err(error) => {
-                eprintln!("refserve: cannot listen on {}: {error}", config.addr);
+        let inherited_count = inherited.len();
+        let listeners = match listen(inherited, config.addr).await {
+            Ok(listeners) => listeners,
+            Err(message) => {
+                eprintln!("refserve: {message}");
                 return ExitCode::FAILURE;
             }
         };
-        let addr = listener.local_addr().map_or(config.addr, |a| a);
-        eprintln!(
-            "refserve {} listening on http://{addr} (base URL {})",
-            env!("CARGO_PKG_VERSION"),
-            table::BASE_URL
-        );
-        server::run(listener, &config, shutdown_signal()).await;
+        for (index, listener) in listeners.iter().enumerate() {
+            let addr = listener.local_addr().map_or(config.addr, |a| a);
+            let source = if inherited_count > 0 {
+                format!(", on socket {} from the service manager", 3 + index)
+            } else {
+                String::new()
+            };
+            eprintln!(
+                "refserve {} listening on http://{addr} (base URL {}){source}",
+                env!("CARGO_PKG_VERSION"),
+                table::BASE_URL
+            );
+        }
+        systemd::notify(Notice::Ready);
+        let shutdown = async {
+            shutdown_signal().await;
+            systemd::notify(Notice::Stopping);
+        };
+        server::run(listeners, &config, shutdown).await;
         eprintln!("refserve: stopped");
         ExitCode::SUCCESS
     })
+}
+
+/// The inherited sockets, or else one bound on `addr`.
+async fn listen(
+    inherited: Vec<std::net::TcpListener>,
+    addr: std::net::SocketAddr,
+) -> Result<Vec<tokio::net::TcpListener>, String> {
+    if inherited.is_empty() {
+        let listener = tokio::net::TcpListener::bind(addr)
+            .await
+            .map_err(|error| format!("cannot listen on {addr}: {error}"))?;
+        return Ok(vec![listener]);
+    }
+    inherited
+        .into_iter()
+        .map(tokio::net::TcpListener::from_std)
+        .collect::<Result<_, _>>()
+        .map_err(|error| format!("cannot serve an inherited socket: {error}"))
 }
 
 /// Completes on the first SIGINT or SIGTERM.

@@ -2,8 +2,10 @@
 //! test starts the real server on a free loopback port and talks to it over
 //! TCP with a real HTTP client, decoding whatever coding comes back.
 
+mod generations;
 mod support;
 
+mod activation;
 mod catalog;
 mod catalog_facts;
 mod cli;
@@ -12,6 +14,7 @@ mod crawl;
 mod errors;
 mod export;
 mod hostile;
+mod idle;
 mod limits;
 mod methods;
 mod negotiation;

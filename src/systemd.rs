@@ -1,0 +1,114 @@
+//! The service manager's side of the process, as systemd defines it:
+//!
+//! - **Socket activation** (`sd_listen_fds(3)`): a supervisor that holds the
+//!   listening sockets passes them as descriptors 3, 4, … and names the
+//!   process they are meant for in `LISTEN_PID` and their count in
+//!   `LISTEN_FDS`. The socket outlives each process, so a redeploy never
+//!   refuses a connection: clients wait in the backlog for the next one.
+//! - **Readiness** (`sd_notify(3)`): `READY=1` once the sockets are served,
+//!   `STOPPING=1` when the drain begins, sent to `NOTIFY_SOCKET`.
+//!
+//! The protocol's details are left to maintained crates: `listenfd` turns a
+//! descriptor into a checked `TcpListener`, `sd-notify` writes the datagram.
+
+use std::net::TcpListener;
+
+/// How many sockets `LISTEN_PID` and `LISTEN_FDS` hand to the process `pid`:
+/// 0 when they are absent or meant for another process (a supervisor's
+/// variables seen by a child of it), an error when they are malformed.
+pub fn activation(
+    listen_pid: Option<&str>,
+    listen_fds: Option<&str>,
+    pid: u32,
+) -> Result<usize, String> {
+    let Some(listen_pid) = listen_pid else {
+        return Ok(0);
+    };
+    let named: u32 = listen_pid
+        .trim()
+        .parse()
+        .map_err(|_| format!("LISTEN_PID: `{listen_pid}` is not a process id"))?;
+    if named != pid {
+        return Ok(0);
+    }
+    let text = listen_fds.unwrap_or_default();
+    match text.trim().parse::<usize>() {
+        Ok(count @ 1..=64) => Ok(count),
+        _ => Err(format!(
+            "LISTEN_FDS: `{text}` is not a number of inherited sockets from 1 to 64"
+        )),
+    }
+}
+
+/// The listening sockets a supervisor handed to this process (empty when
+/// none were), ready for tokio. Call before any thread is started: the
+/// variables are removed from the environment once read.
+pub fn inherited_listeners() -> Result<Vec<TcpListener>, String> {
+    let var = |name| std::env::var(name).ok();
+    let count = activation(
+        var("LISTEN_PID").as_deref(),
+        var("LISTEN_FDS").as_deref(),
+        std::process::id(),
+    )?;
+    if count == 0 {
+        return Ok(Vec::new());
+    }
+    let mut fds = listenfd::ListenFd::from_env();
+    (0..count)
+        .map(|index| {
+            let fd = 3 + index;
+            let listener = fds
+                .take_tcp_listener(index)
+                .map_err(|error| format!("inherited socket {fd}: {error}"))?
+                .ok_or(format!("inherited socket {fd} is missing"))?;
+            listener
+                .set_nonblocking(true)
+                .map_err(|error| format!("inherited socket {fd}: {error}"))?;
+            Ok(listener)
+        })
+        .collect()
+}
+
+/// A state change the supervisor is told of.
+#[derive(Debug, Clone, Copy)]
+pub enum Notice {
+    /// The sockets are being served.
+    Ready,
+    /// The drain has begun.
+    Stopping,
+}
+
+/// Tell the supervisor, if there is one (`NOTIFY_SOCKET`); a failure is
+/// logged, never fatal.
+pub fn notify(notice: Notice) {
+    let state = match notice {
+        Notice::Ready => sd_notify::NotifyState::Ready,
+        Notice::Stopping => sd_notify::NotifyState::Stopping,
+    };
+    if let Err(error) = sd_notify::notify(&[state]) {
+        eprintln!("refserve: cannot notify the service manager ({notice:?}): {error}");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::activation;
+
+    #[test]
+    fn sockets_are_taken_only_when_named_for_this_process() {
+        assert_eq!(activation(None, None, 42), Ok(0));
+        assert_eq!(activation(None, Some("2"), 42), Ok(0));
+        assert_eq!(activation(Some("41"), Some("2"), 42), Ok(0));
+        assert_eq!(activation(Some("42"), Some("1"), 42), Ok(1));
+        assert_eq!(activation(Some("42"), Some("3"), 42), Ok(3));
+    }
+
+    #[test]
+    fn malformed_variables_are_explained() {
+        let refused = |pid, fds| activation(pid, fds, 42).expect_err("refused");
+        assert!(refused(Some("x"), Some("1")).starts_with("LISTEN_PID: `x`"));
+        assert!(refused(Some("42"), None).starts_with("LISTEN_FDS: ``"));
+        assert!(refused(Some("42"), Some("0")).contains("from 1 to 64"));
+        assert!(refused(Some("42"), Some("-1")).contains("from 1 to 64"));
+    }
+}
