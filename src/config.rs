@@ -55,22 +55,21 @@ struct Limit {
 
 const HEADER_READ_TIMEOUT: Limit = Limit {
     flag: "--header-read-timeout",
-    help:
-        "seconds a new connection has to send its first request head (HTTP/2: preface and HEADERS)",
+    help: "seconds to a new connection's first request head (h2c: preface, HEADERS)",
     default: 10,
     range: (1, 3600),
     set: |c, n| c.header_read_timeout = Duration::from_secs(n),
 };
 const IDLE_TIMEOUT: Limit = Limit {
     flag: "--idle-timeout",
-    help: "seconds a connection with no request open is kept (keep-alive; HTTP/2 gets GOAWAY)",
+    help: "seconds a connection with no request open is kept (h2c: GOAWAY)",
     default: 60,
     range: (1, 3600),
     set: |c, n| c.idle_timeout = Duration::from_secs(n),
 };
 const SHUTDOWN_TIMEOUT: Limit = Limit {
     flag: "--shutdown-timeout",
-    help: "seconds in-flight requests get to finish on SIGINT/SIGTERM",
+    help: "seconds the drain on SIGINT/SIGTERM may take",
     default: 10,
     range: (1, 3600),
     set: |c, n| c.shutdown_timeout = Duration::from_secs(n),
@@ -150,6 +149,10 @@ Options:
 {limits}  --access-log                one line per request on standard error [default: off]
   -h, --help                  print this help
   -V, --version               print the version
+
+On SIGINT or SIGTERM refserve drains: it stops accepting, answers the requests in
+flight with `Connection: close` (h2c: GOAWAY), closes idle connections and exits 0.
+Under systemd it tells NOTIFY_SOCKET READY=1 and STOPPING=1 (Type=notify).
 
 The public base URL the documents link to is fixed at build time:
 REFSERVE_BASE_URL=https://docs.example.com cargo build --release

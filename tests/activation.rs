@@ -2,6 +2,9 @@
 //! a socket the way systemd hands it over (see `tests/generations.rs`).
 
 use crate::generations::{client, Socket, Tally};
+use bytes::Bytes;
+use http_body_util::{BodyExt, Empty};
+use hyper_util::rt::{TokioExecutor, TokioIo};
 use std::io::{Read, Write};
 use std::path::Path;
 use std::sync::atomic::Ordering;
@@ -80,4 +83,46 @@ fn ten_swaps_under_sixteen_busy_clients_cost_no_request() {
     assert_eq!(tally.failed.load(Ordering::Relaxed), 0, "{notes}");
     assert_eq!(tally.retried.load(Ordering::Relaxed), 0, "{notes}");
     assert!(tally.completed.load(Ordering::Relaxed) >= 150 * CLIENTS as usize);
+}
+
+#[test]
+fn an_h2_stream_in_flight_finishes_after_goaway() {
+    const WINDOW: u32 = 4096;
+    let socket = Socket::bind();
+    let mut generation = socket.start(Path::new(BINARY), &[]);
+    let runtime = tokio::runtime::Runtime::new().expect("a runtime");
+    let (mut sender, response, connection) = runtime.block_on(async {
+        let stream = tokio::net::TcpStream::connect(socket.addr())
+            .await
+            .expect("connect");
+        // A small window: the stream stays open until the client reads.
+        let (mut sender, connection) =
+            hyper::client::conn::http2::Builder::new(TokioExecutor::new())
+                .initial_stream_window_size(WINDOW)
+                .handshake::<_, Empty<Bytes>>(TokioIo::new(stream))
+                .await
+                .expect("an h2 handshake");
+        let connection = tokio::spawn(connection);
+        let request = http::Request::get(format!("http://{}/llms-full.txt", socket.addr()))
+            .body(Empty::new())
+            .expect("a request");
+        let response = sender.send_request(request).await.expect("a response");
+        (sender, response, connection)
+    });
+    generation.terminate();
+    runtime.block_on(async {
+        let length: usize = response.headers()["content-length"]
+            .to_str()
+            .expect("ASCII")
+            .parse()
+            .expect("a length");
+        assert!(length > WINDOW as usize, "{length} bytes fit in one window");
+        let body = response.collect().await.expect("the whole body").to_bytes();
+        assert_eq!(body.len(), length);
+        // GOAWAY ended the connection, and it takes no new stream.
+        connection.await.expect("joined").expect("a clean end");
+        assert!(sender.ready().await.is_err());
+    });
+    let (status, log) = generation.wait();
+    assert!(status.success(), "{status:?}: {log}");
 }

@@ -134,18 +134,27 @@ impl Generation {
         std::fs::read_to_string(&self.log).unwrap_or_default()
     }
 
-    /// SIGTERM, as `systemctl stop` sends it; returns the exit status once
-    /// the generation has said `STOPPING=1` and exited.
-    pub fn stop(mut self) -> (ExitStatus, String) {
+    /// SIGTERM, as `systemctl stop` sends it; returns once the generation
+    /// has said `STOPPING=1`.
+    pub fn terminate(&mut self) {
         let signal = Command::new("kill")
             .args(["-TERM", &self.child.id().to_string()])
             .status()
             .expect("kill runs");
         assert!(signal.success());
         self.wait_for("STOPPING=1");
+    }
+
+    /// Wait for the generation to exit; its status and log.
+    pub fn wait(mut self) -> (ExitStatus, String) {
         let status = self.child.wait().expect("the generation exits");
-        let log = self.log();
-        (status, log)
+        (status, self.log())
+    }
+
+    /// [`terminate`](Self::terminate), then [`wait`](Self::wait).
+    pub fn stop(mut self) -> (ExitStatus, String) {
+        self.terminate();
+        self.wait()
     }
 }
 
