@@ -44,6 +44,9 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    if let Some(warning) = server::reserve_descriptors(config.max_connections) {
+        eprintln!("refserve: {warning}");
+    }
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()

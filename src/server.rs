@@ -67,6 +67,21 @@ pub async fn run(listeners: Vec<TcpListener>, config: &Config, shutdown: impl Fu
     }
 }
 
+/// Raise the soft limit on open descriptors so that every connection the
+/// cap allows can be accepted; a warning when the hard limit forbids it.
+pub fn reserve_descriptors(max_connections: usize) -> Option<String> {
+    // The listeners, the runtime and standard streams need a few more.
+    let wanted = max_connections as u64 + 64;
+    match rlimit::increase_nofile_limit(wanted) {
+        Ok(got) if got >= wanted => None,
+        Ok(got) => Some(format!(
+            "only {got} file descriptors may be open (the hard limit), fewer than \
+             --max-connections {max_connections} needs: raise the limit (LimitNOFILE=) or lower the cap"
+        )),
+        Err(error) => Some(format!("cannot raise the limit on open files: {error}")),
+    }
+}
+
 /// Wait for a connection slot, then for a connection on any listener,
 /// asking them in turn from `turn` on.
 async fn accept(

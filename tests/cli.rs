@@ -119,3 +119,25 @@ fn the_access_log_writes_one_line_per_request() {
     let _ = child.kill();
     let _ = child.wait();
 }
+
+#[test]
+fn a_descriptor_limit_below_the_cap_is_reported_at_start_up() {
+    let mut child = Command::new("sh")
+        .args([
+            "-c",
+            r#"ulimit -n 500 && exec "$0" --addr 127.0.0.1:0"#,
+            BINARY,
+        ])
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let mut stderr = BufReader::new(child.stderr.take().expect("piped"));
+    let mut line = String::new();
+    stderr.read_line(&mut line).expect("a first line");
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(
+        line.contains("only 500 file descriptors") && line.contains("--max-connections 10000"),
+        "{line}"
+    );
+}
