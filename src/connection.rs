@@ -120,7 +120,15 @@ pub async fn serve(
         }
         Ok(Ok(1..)) => {
             let connection = shared.auto.serve_connection(TokioIo::new(stream), service);
-            supervise(connection, &shared, &activity, drain, Protocol::Auto).await;
+            // Boxed: the rare case does not size every connection's task.
+            Box::pin(supervise(
+                connection,
+                &shared,
+                &activity,
+                drain,
+                Protocol::Auto,
+            ))
+            .await;
         }
         // Closed, failed, or silent for the header read timeout.
         _ => {}
