@@ -14,6 +14,8 @@ mod emit;
 #[path = "src/errors.rs"]
 #[allow(dead_code)]
 mod errors;
+#[path = "src/build/highlight.rs"]
+mod highlight;
 #[path = "src/headers.rs"]
 #[allow(dead_code)]
 mod headers;

@@ -69,6 +69,17 @@ pub struct Entry {
     pub returns: Option<String>,
     /// Additional remark; may hold `<code>` tags.
     pub note: Option<String>,
+    /// Short PHP snippets that call the method, each with a title.
+    pub examples: Vec<Example>,
+}
+
+/// One example of a method's use.
+#[derive(Debug, Clone)]
+pub struct Example {
+    /// One line of plain text saying what the example does.
+    pub title: String,
+    /// PHP statements (no `<?php` opener) that call the method.
+    pub code: String,
 }
 
 /// The texts of one error code.
@@ -278,6 +289,7 @@ pub fn parse_entry(file: &str, value: &Value) -> Result<Entry, ContentError> {
             "parameters",
             "returns",
             "note",
+            "examples",
         ],
     )?;
     let key = string(object, file, "key")?;
@@ -413,6 +425,7 @@ pub fn parse_entry(file: &str, value: &Value) -> Result<Entry, ContentError> {
         one_line(file, "note", note)?;
         only_code_tags(file, "note", note)?;
     }
+    let examples = parse_examples(file, object, &key, &signatures)?;
     Ok(Entry {
         key,
         name,
@@ -421,7 +434,69 @@ pub fn parse_entry(file: &str, value: &Value) -> Result<Entry, ContentError> {
         parameters,
         returns,
         note,
+        examples,
     })
+}
+
+/// `examples`: at least one, each a titled snippet that calls the method
+/// the way its signatures do (`$database->key(` or `Class::key(`).
+fn parse_examples(
+    file: &str,
+    object: &Map<String, Value>,
+    key: &str,
+    signatures: &[String],
+) -> Result<Vec<Example>, ContentError> {
+    let Some(value) = object.get("examples") else {
+        return Ok(Vec::new());
+    };
+    let Some(items) = value.as_array().filter(|items| !items.is_empty()) else {
+        return fail(
+            file,
+            "examples",
+            "must be a non-empty array of {title, code}",
+        );
+    };
+    let call = match signatures[0].split_once("::") {
+        Some((class, _)) => format!("{class}::{key}("),
+        None => format!("->{key}("),
+    };
+    items
+        .iter()
+        .enumerate()
+        .map(|(i, item)| {
+            let field = format!("examples[{i}]");
+            let example = as_object(item, file, &field)?;
+            known_fields(example, file, &["title", "code"])?;
+            let text = |name: &str| {
+                string(example, file, name).map_err(|error| ContentError {
+                    field: format!("{field}.{name}"),
+                    ..error
+                })
+            };
+            let title = text("title")?;
+            one_line(file, &format!("{field}.title"), &title)?;
+            plain_text(file, &format!("{field}.title"), &title)?;
+            let code = text("code")?;
+            if code.contains('\t') || code.lines().any(|l| l != l.trim_end()) {
+                return fail(
+                    file,
+                    &format!("{field}.code"),
+                    "must have no tabs or trailing spaces",
+                );
+            }
+            if code.starts_with("<?") {
+                return fail(file, &format!("{field}.code"), "must not open with <?php");
+            }
+            if !code.contains(&call) {
+                return fail(
+                    file,
+                    &format!("{field}.code"),
+                    format!("must call the method: `{call}`"),
+                );
+            }
+            Ok(Example { title, code })
+        })
+        .collect()
 }
 
 /// `<name>(<$a>, <$b>)` or `Class::<name>(…)`, naming this entry.

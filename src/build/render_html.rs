@@ -7,7 +7,8 @@
 //! or dark scheme, and has landmarks, a skip link and visible focus.
 
 use crate::content::Catalog;
-use pulldown_cmark::{html, Options, Parser};
+use crate::highlight;
+use pulldown_cmark::{html, CodeBlockKind, CowStr, Event, Options, Parser, Tag, TagEnd};
 use sha2::{Digest, Sha256};
 
 /// What the layout needs to know about a page besides its Markdown.
@@ -24,8 +25,10 @@ pub struct Page<'a> {
 
 /// The stylesheet of every page.
 const STYLE: &str = "\
-:root{color-scheme:light dark;--bg:#fff;--fg:#1d1d1f;--muted:#5b5b66;--line:#d9d9e0;--code:#f3f3f6;--link:#0550ae;--focus:#bf3989}\
-@media (prefers-color-scheme:dark){:root{--bg:#111318;--fg:#e6e6ea;--muted:#a4a4b0;--line:#34343c;--code:#1d2027;--link:#7cb7ff;--focus:#ff9bd2}}\
+:root{color-scheme:light dark;--bg:#fff;--fg:#1d1d1f;--muted:#5b5b66;--line:#d9d9e0;--code:#f3f3f6;--link:#0550ae;--focus:#bf3989;\
+--hl-c:#5a606b;--hl-s:#0a3069;--hl-n:#0550ae;--hl-v:#953800;--hl-f:#6639ba;--hl-k:#b31d28}\
+@media (prefers-color-scheme:dark){:root{--bg:#111318;--fg:#e6e6ea;--muted:#a4a4b0;--line:#34343c;--code:#1d2027;--link:#7cb7ff;--focus:#ff9bd2;\
+--hl-c:#9198a1;--hl-s:#a5d6ff;--hl-n:#79c0ff;--hl-v:#ffa657;--hl-f:#d2a8ff;--hl-k:#ff7b72}}\
 *{box-sizing:border-box}\
 body{margin:0;background:var(--bg);color:var(--fg);font:1rem/1.6 system-ui,-apple-system,\"Segoe UI\",Roboto,sans-serif}\
 header,main,footer{max-width:56rem;margin:0 auto;padding:0 1rem}\
@@ -42,6 +45,7 @@ h3{font-size:1.1rem;margin:1.5rem 0 .5rem;overflow-wrap:anywhere}\
 code{font:.92em/1.5 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;background:var(--code);border-radius:4px;padding:.1em .3em}\
 pre{background:var(--code);border:1px solid var(--line);border-radius:6px;padding:.75rem 1rem;white-space:pre-wrap;overflow-wrap:anywhere}\
 pre code{padding:0;background:none}\
+.c{color:var(--hl-c);font-style:italic}.s{color:var(--hl-s)}.n{color:var(--hl-n)}.v{color:var(--hl-v)}.f{color:var(--hl-f)}.k{color:var(--hl-k)}\
 .scroll{overflow-x:auto;margin:0 0 1rem}\
 table{border-collapse:collapse;width:100%;font-size:.95rem}\
 th,td{border:1px solid var(--line);padding:.4rem .6rem;text-align:left;vertical-align:top}\
@@ -113,7 +117,7 @@ pub fn page(catalog: &Catalog, page: &Page, markdown: &str) -> String {
 /// value when the rows are stacked.
 fn body(markdown: &str) -> String {
     let mut html = String::with_capacity(markdown.len() * 2);
-    html::push_html(&mut html, Parser::new_ext(markdown, Options::ENABLE_TABLES));
+    html::push_html(&mut html, highlight_php(Parser::new_ext(markdown, Options::ENABLE_TABLES)));
     let mut out = String::with_capacity(html.len() * 5 / 4);
     let mut rest = html.as_str();
     while let Some(start) = rest.find("<table>") {
@@ -133,6 +137,30 @@ fn body(markdown: &str) -> String {
     }
     out.push_str(rest);
     out
+}
+
+/// The events with every fenced `php` block replaced by its highlighted HTML.
+fn highlight_php<'a>(events: impl Iterator<Item = Event<'a>>) -> impl Iterator<Item = Event<'a>> {
+    let mut code: Option<String> = None;
+    events.filter_map(move |event| match event {
+        Event::Start(Tag::CodeBlock(CodeBlockKind::Fenced(ref lang))) if &**lang == "php" => {
+            code = Some(String::new());
+            None
+        }
+        Event::Text(text) if code.is_some() => {
+            code.as_mut().expect("inside a php block").push_str(&text);
+            None
+        }
+        Event::End(TagEnd::CodeBlock) if code.is_some() => {
+            let text = code.take().expect("inside a php block");
+            let html = format!(
+                "<pre><code class=\"language-php\">{}</code></pre>\n",
+                highlight::php(&text)
+            );
+            Some(Event::Html(CowStr::from(html)))
+        }
+        other => Some(other),
+    })
 }
 
 /// The text of the last `<h2>`–`<h6>` in `html`, without its tags.

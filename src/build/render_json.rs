@@ -28,7 +28,8 @@ pub fn error(code: &str, message: &str, hint: &str) -> String {
 }
 
 /// One Reference object (section 2.1), fields in the order the
-/// specification lists them, then the observed extras `desc` and `url`.
+/// specification lists them, then the observed extras `desc` and `url`,
+/// then the optional `examples` (`[{"title", "code"}]`).
 pub fn reference(catalog: &Catalog, entry: &Entry) -> Value {
     let mut object = Map::new();
     object.insert("key".into(), json!(entry.key));
@@ -68,6 +69,14 @@ pub fn reference(catalog: &Catalog, entry: &Entry) -> Value {
     );
     object.insert("desc".into(), json!(entry.description));
     object.insert("url".into(), json!(page_path(entry)));
+    if !entry.examples.is_empty() {
+        let examples: Vec<Value> = entry
+            .examples
+            .iter()
+            .map(|e| json!({ "title": e.title, "code": e.code }))
+            .collect();
+        object.insert("examples".into(), Value::Array(examples));
+    }
     Value::Object(object)
 }
 

@@ -116,6 +116,17 @@ pub fn method(catalog: &Catalog, entry: &Entry) -> String {
     if let Some(note) = &entry.note {
         let _ = write!(md, "## Note\n\n{}\n\n", note_markdown(note));
     }
+    if !entry.examples.is_empty() {
+        md.push_str("## Examples\n\n");
+        for example in &entry.examples {
+            let _ = write!(
+                md,
+                "### {}\n\n```php\n{}\n```\n\n",
+                escape(&example.title),
+                example.code
+            );
+        }
+    }
     md.push_str("## See also\n\n");
     let _ = writeln!(
         md,
@@ -214,9 +225,16 @@ pub fn llms_full(catalog: &Catalog) -> String {
     );
     for entry in &catalog.entries {
         md.push('\n');
+        let mut in_code = false;
         for line in method(catalog, entry).lines() {
+            in_code ^= line.starts_with("```");
             // One level down, and section headings named after their
             // method so that every heading of the document is unique.
+            if in_code || line.starts_with("```") {
+                md.push_str(line);
+                md.push('\n');
+                continue;
+            }
             if let Some(section) = line.strip_prefix("## ") {
                 let _ = writeln!(md, "### {}: {section}", entry.key);
                 continue;

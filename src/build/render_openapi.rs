@@ -592,6 +592,20 @@ fn reference_schema() -> Value {
                 "format": "uri-reference",
                 "description": "Path of the human-readable page, `/api/<key>`, kept for existing clients.",
             },
+            "examples": {
+                "type": "array",
+                "description": "Optional: short PHP snippets that call the method, each with \
+                     a one-line title. The code has no `<?php` opener; the library instance is \
+                     `$database`.",
+                "items": {
+                    "type": "object",
+                    "required": ["title", "code"],
+                    "properties": {
+                        "title": { "type": "string", "description": "What the example does." },
+                        "code": { "type": "string", "description": "The PHP statements." },
+                    },
+                },
+            },
         },
         "additionalProperties": true,
     })

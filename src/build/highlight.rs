@@ -1,0 +1,106 @@
+//! Build stage 2 (HTML, code): PHP highlighted at build time. syntect parses
+//! the code with Sublime Text's PHP grammar; each run of text gets one of a
+//! few token classes from its innermost scope that names one, so a page
+//! carries short `<span class="…">` runs and no script. The classes' colours
+//! are part of the page stylesheet (`render_html.rs`), for the light and the
+//! dark scheme.
+
+use crate::render_html::escape;
+use std::sync::OnceLock;
+use syntect::easy::ScopeRangeIterator;
+use syntect::parsing::{ParseState, Scope, ScopeStack, SyntaxReference, SyntaxSet};
+use syntect::util::LinesWithEndings;
+
+/// The token classes, each with the scopes that select it (by prefix), in
+/// the order they are tried on a scope.
+const CLASSES: [(&str, &[&str]); 6] = [
+    ("c", &["comment"]),
+    ("s", &["string"]),
+    ("n", &["constant.numeric", "constant.language"]),
+    ("v", &["variable.other", "variable.parameter", "variable.language"]),
+    (
+        "f",
+        &[
+            "entity.name",
+            "support.function",
+            "support.class",
+            "variable.function",
+            "meta.function-call.identifier",
+        ],
+    ),
+    ("k", &["keyword", "storage"]),
+];
+
+/// The grammar, loaded once per build.
+fn grammar() -> &'static (SyntaxSet, Vec<(&'static str, Vec<Scope>)>) {
+    static GRAMMAR: OnceLock<(SyntaxSet, Vec<(&'static str, Vec<Scope>)>)> = OnceLock::new();
+    GRAMMAR.get_or_init(|| {
+        let classes = CLASSES
+            .iter()
+            .map(|(class, scopes)| {
+                let scopes = scopes
+                    .iter()
+                    .map(|s| Scope::new(s).expect("a valid scope"))
+                    .collect();
+                (*class, scopes)
+            })
+            .collect();
+        (SyntaxSet::load_defaults_newlines(), classes)
+    })
+}
+
+fn php_source(set: &SyntaxSet) -> &SyntaxReference {
+    set.find_syntax_by_scope(Scope::new("source.php").expect("a valid scope"))
+        .expect("syntect's default grammars include PHP source")
+}
+
+/// `code` (PHP statements, no `<?php` opener) as escaped HTML with token
+/// spans; adjacent text of one class shares one span.
+pub fn php(code: &str) -> String {
+    let (set, classes) = grammar();
+    let mut state = ParseState::new(php_source(set));
+    let mut stack = ScopeStack::new();
+    let mut html = String::with_capacity(code.len() * 2);
+    let mut open: Option<&str> = None;
+    for line in LinesWithEndings::from(code) {
+        let ops = state
+            .parse_line(line, set)
+            .expect("the PHP grammar parses any text");
+        for (range, op) in ScopeRangeIterator::new(&ops, line) {
+            stack.apply(op).expect("the parser's own operations apply");
+            let text = &line[range];
+            if text.is_empty() {
+                continue;
+            }
+            let class = if text.trim().is_empty() {
+                open // whitespace joins the run it is in
+            } else {
+                class_of(&stack, classes)
+            };
+            if class != open {
+                if open.is_some() {
+                    html.push_str("</span>");
+                }
+                if let Some(class) = class {
+                    html.push_str(&format!("<span class=\"{class}\">"));
+                }
+                open = class;
+            }
+            html.push_str(&escape(text));
+        }
+    }
+    if open.is_some() {
+        html.push_str("</span>");
+    }
+    html
+}
+
+/// The class of the innermost scope that selects one.
+fn class_of(stack: &ScopeStack, classes: &[(&'static str, Vec<Scope>)]) -> Option<&'static str> {
+    stack.as_slice().iter().rev().find_map(|scope| {
+        classes
+            .iter()
+            .find(|(_, prefixes)| prefixes.iter().any(|p| p.is_prefix_of(*scope)))
+            .map(|(class, _)| *class)
+    })
+}
