@@ -31,9 +31,14 @@ const CLASSES: [(&str, &[&str]); 6] = [
     ("k", &["keyword", "storage"]),
 ];
 
-/// The grammar, loaded once per build.
-fn grammar() -> &'static (SyntaxSet, Vec<(&'static str, Vec<Scope>)>) {
-    static GRAMMAR: OnceLock<(SyntaxSet, Vec<(&'static str, Vec<Scope>)>)> = OnceLock::new();
+/// The grammars and the token classes' scopes, loaded once per build.
+struct Grammar {
+    set: SyntaxSet,
+    classes: Vec<(&'static str, Vec<Scope>)>,
+}
+
+fn grammar() -> &'static Grammar {
+    static GRAMMAR: OnceLock<Grammar> = OnceLock::new();
     GRAMMAR.get_or_init(|| {
         let classes = CLASSES
             .iter()
@@ -45,7 +50,10 @@ fn grammar() -> &'static (SyntaxSet, Vec<(&'static str, Vec<Scope>)>) {
                 (*class, scopes)
             })
             .collect();
-        (SyntaxSet::load_defaults_newlines(), classes)
+        Grammar {
+            set: SyntaxSet::load_defaults_newlines(),
+            classes,
+        }
     })
 }
 
@@ -57,7 +65,7 @@ fn php_source(set: &SyntaxSet) -> &SyntaxReference {
 /// `code` (PHP statements, no `<?php` opener) as escaped HTML with token
 /// spans; adjacent text of one class shares one span.
 pub fn php(code: &str) -> String {
-    let (set, classes) = grammar();
+    let Grammar { set, classes } = grammar();
     let mut state = ParseState::new(php_source(set));
     let mut stack = ScopeStack::new();
     let mut html = String::with_capacity(code.len() * 2);
