@@ -232,7 +232,7 @@ impl Drop for Scratch {
 /// The directory the external test tools are installed in, after running
 /// `tests/tools/install.sh` once per process (a no-op when everything is
 /// installed already). The system tools it installs (xmllint, varnishd,
-/// nginx) are found with [`system_tool`].
+/// nginx, systemd-analyze) are found with [`system_tool`].
 pub fn tools() -> &'static Path {
     static TOOLS: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
     TOOLS.get_or_init(|| {

@@ -11,6 +11,7 @@ mod catalog_facts;
 mod cli;
 mod conditional;
 mod crawl;
+mod deploy;
 mod errors;
 mod export;
 mod hostile;

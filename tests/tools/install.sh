@@ -8,6 +8,10 @@
 #   varnishd    from Debian's varnish (tests/varnish.rs), when it is missing
 #   nginx       from Debian's nginx and libnginx-mod-http-brotli-static
 #               (tests/export.rs), when they are missing
+#   systemd-analyze  from Debian's systemd (tests/deploy.rs), when it is
+#               missing; only the tool is used, systemd need not be running
+#   php         from Debian's php-cli (tests/reading.rs: php -l on every
+#               example), when it is missing
 #
 # Usage: tests/tools/install.sh DIR
 #
@@ -28,12 +32,16 @@ want=$(sha256sum "$script" | cut -d' ' -f1)
 exec 9>"$dir/.lock"
 flock 9
 
-# xmllint and varnishd are outside DIR, so they are checked on every run
-# (Debian puts varnishd in /usr/sbin, which may not be on PATH).
+# xmllint, varnishd, nginx, systemd-analyze and php are outside DIR, so they are
+# checked on every run (Debian puts varnishd in /usr/sbin, which may not be on
+# PATH).
 have_xmllint() { command -v xmllint >/dev/null 2>&1; }
 have_varnishd() { command -v varnishd >/dev/null 2>&1 || [[ -x /usr/sbin/varnishd ]]; }
 have_nginx() { [[ -x /usr/sbin/nginx && -f /usr/lib/nginx/modules/ngx_http_brotli_static_module.so ]]; }
-if [[ -f $dir/.stamp && $(cat "$dir/.stamp") == "$want" ]] && have_xmllint && have_varnishd && have_nginx; then
+have_systemd_analyze() { command -v systemd-analyze >/dev/null 2>&1; }
+have_php() { command -v php >/dev/null 2>&1; }
+if [[ -f $dir/.stamp && $(cat "$dir/.stamp") == "$want" ]] && have_xmllint && have_varnishd && have_nginx \
+    && have_systemd_analyze && have_php; then
     exit 0
 fi
 
@@ -132,6 +140,8 @@ apt_install() {
 have_xmllint || apt_install libxml2-utils
 have_varnishd || apt_install varnish
 have_nginx || apt_install nginx libnginx-mod-http-brotli-static
+have_systemd_analyze || apt_install systemd
+have_php || apt_install php-cli
 
 rm -rf "$dir/venv" "$dir/node"
 if ! python3 -m venv "$dir/venv" >>"$log" 2>&1; then
@@ -159,5 +169,7 @@ step test -f "$dir/node/node_modules/sitemap/schema/sitemap.xsd"
 step java -jar "$dir/node/node_modules/vnu-jar/build/dist/vnu.jar" --version
 step xmllint --version
 step have_varnishd
+step systemd-analyze --version
+step php --version
 
 echo "$want" >"$dir/.stamp"
