@@ -14,11 +14,11 @@ mod emit;
 #[path = "src/errors.rs"]
 #[allow(dead_code)]
 mod errors;
-#[path = "src/build/highlight.rs"]
-mod highlight;
 #[path = "src/headers.rs"]
 #[allow(dead_code)]
 mod headers;
+#[path = "src/build/highlight.rs"]
+mod highlight;
 #[path = "src/negotiate.rs"]
 #[allow(dead_code)]
 mod negotiate;
@@ -26,6 +26,8 @@ mod negotiate;
 mod render_crawlers;
 #[path = "src/build/render_html.rs"]
 mod render_html;
+#[path = "src/build/render_icon.rs"]
+mod render_icon;
 #[path = "src/build/render_json.rs"]
 mod render_json;
 #[path = "src/build/render_markdown.rs"]

@@ -48,7 +48,12 @@ pub fn route(path: &str) -> Route {
         return unknown_name(name);
     }
     let mut canonical = [0u8; MAX_PATH_LEN];
-    match table::resource_entry(canonical_form(decoded, &mut canonical)) {
+    let canonical = canonical_form(decoded, &mut canonical);
+    // A directory page (`/api/`) is canonical with its slash.
+    let mut slashed = [0u8; MAX_PATH_LEN + 1];
+    match table::resource_entry(canonical)
+        .or_else(|| table::resource_entry(with_slash(canonical, &mut slashed)))
+    {
         Some((key, resource)) if resource.is_page() => Route::Redirect(key),
         _ => missing(decoded, ErrorKind::NotFound),
     }
@@ -78,6 +83,14 @@ pub fn canonical_form<'b>(path: &str, buffer: &'b mut [u8; MAX_PATH_LEN]) -> &'b
     buffer[..length].copy_from_slice(&trimmed.as_bytes()[..length]);
     buffer[..length].make_ascii_lowercase();
     std::str::from_utf8(&buffer[..length]).unwrap_or("/")
+}
+
+/// `path` followed by `/`, in `buffer`.
+fn with_slash<'b>(path: &str, buffer: &'b mut [u8; MAX_PATH_LEN + 1]) -> &'b str {
+    let length = path.len().min(MAX_PATH_LEN);
+    buffer[..length].copy_from_slice(&path.as_bytes()[..length]);
+    buffer[length] = b'/';
+    std::str::from_utf8(&buffer[..=length]).unwrap_or("/")
 }
 
 /// The error for a name under `/api/reference/` that is not in the table.

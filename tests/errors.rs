@@ -73,7 +73,6 @@ async fn unknown_paths_are_404() {
     let server = start_server().await;
     for path in [
         "/nope",
-        "/api",
         "/api/reference",
         "/api/reference/",
         "/api/reference.json/x",

@@ -279,9 +279,10 @@ async fn robots_and_sitemap() {
     let xml = String::from_utf8(sitemap.decoded()).expect("UTF-8");
     assert_eq!(
         xml.matches("<loc>").count(),
-        25,
-        "the homepage and 24 method pages"
+        26,
+        "the homepage, the method index and 24 method pages"
     );
+    assert!(xml.contains(&format!("<loc>{base}/api/</loc>")));
     assert!(xml.contains(&format!("<loc>{base}/api/select</loc>")));
 }
 

@@ -20,6 +20,7 @@ mod limits;
 mod methods;
 mod negotiation;
 mod pages;
+mod reading;
 mod validation;
 mod validators;
 mod varnish;

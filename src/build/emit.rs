@@ -93,7 +93,7 @@ fn resource_statics(
         let media = &body.media;
         let content_type = media.content_type();
         let mut variants = Vec::new();
-        for (coding, bytes) in compress::variants(body.text.as_bytes()) {
+        for (coding, bytes) in compress::variants(&body.bytes) {
             let file = format!("{id}-{r}.{}", coding.token());
             std::fs::write(bodies.join(&file), &bytes)?;
             let name = format!("{id}_{r}_{}", coding.token().to_uppercase());

@@ -17,7 +17,10 @@ const CLASSES: [(&str, &[&str]); 6] = [
     ("c", &["comment"]),
     ("s", &["string"]),
     ("n", &["constant.numeric", "constant.language"]),
-    ("v", &["variable.other", "variable.parameter", "variable.language"]),
+    (
+        "v",
+        &["variable.other", "variable.parameter", "variable.language"],
+    ),
     (
         "f",
         &[

@@ -11,7 +11,12 @@ pub fn sitemap(catalog: &Catalog) -> String {
     let mut xml = String::from(
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n",
     );
-    let pages = std::iter::once(format!("{}/", catalog.base_url)).chain(
+    let pages = [
+        format!("{}/", catalog.base_url),
+        format!("{}/api/", catalog.base_url),
+    ]
+    .into_iter()
+    .chain(
         catalog
             .entries
             .iter()

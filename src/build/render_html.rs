@@ -8,7 +8,9 @@
 
 use crate::content::Catalog;
 use crate::highlight;
-use pulldown_cmark::{html, CodeBlockKind, CowStr, Event, Options, Parser, Tag, TagEnd};
+use pulldown_cmark::{
+    html, CodeBlockKind, CowStr, Event, HeadingLevel, Options, Parser, Tag, TagEnd,
+};
 use sha2::{Digest, Sha256};
 
 /// What the layout needs to know about a page besides its Markdown.
@@ -21,6 +23,9 @@ pub struct Page<'a> {
     pub path: Option<&'a str>,
     /// The path of its Markdown twin (`/api/select.md`), if it has one.
     pub markdown_path: Option<&'a str>,
+    /// On a method's page, its key: the page then lists every method,
+    /// this one marked as current.
+    pub method: Option<&'a str>,
 }
 
 /// The stylesheet of every page.
@@ -33,8 +38,8 @@ const STYLE: &str = "\
 body{margin:0;background:var(--bg);color:var(--fg);font:1rem/1.6 system-ui,-apple-system,\"Segoe UI\",Roboto,sans-serif}\
 header,main,footer{max-width:56rem;margin:0 auto;padding:0 1rem}\
 header{border-bottom:1px solid var(--line)}\
-nav{display:flex;flex-wrap:wrap;gap:.25rem 1.25rem;padding:.75rem 0}\
-nav a:first-child{font-weight:600;margin-right:auto}\
+header nav{display:flex;flex-wrap:wrap;gap:.25rem 1.25rem;padding:.75rem 0}\
+header nav a:first-child{font-weight:600;margin-right:auto}\
 main{padding-top:1rem;padding-bottom:2rem}\
 footer{border-top:1px solid var(--line);color:var(--muted);font-size:.9rem;padding-top:.5rem;padding-bottom:1.5rem}\
 a{color:var(--link);text-underline-offset:.15em}\
@@ -57,6 +62,17 @@ li{margin:.25rem 0}\
 .scroll tr{border:1px solid var(--line);border-radius:6px;margin:0 0 .75rem;padding:.3rem 0}\
 .scroll td{border:0;padding:.2rem .75rem}\
 .scroll td::before{content:attr(data-label) \": \";font-weight:600}}\
+.here{color:inherit;text-decoration:none}.here:hover,.here:focus-visible{text-decoration:underline}\
+.here::after{content:\" #\"/\"\";color:var(--muted);font-weight:400}\
+.methods{font-size:.95rem;border-top:1px solid var(--line);padding:0 1rem 1rem;max-width:56rem;margin:0 auto}\
+.methods ul{list-style:none;padding:0;margin:.5rem 0}.methods li li{display:inline-block;margin:.15rem .9rem .15rem 0}\
+.methods>ul>li{color:var(--muted);margin:.5rem 0}\
+.methods [aria-current]{font-weight:700;color:var(--fg)}\
+@media (min-width:64rem){body:has(.with-nav) :is(header,footer){max-width:72rem}\
+.with-nav{display:grid;grid-template-columns:13rem minmax(0,1fr);max-width:72rem;margin:0 auto;gap:0 1rem}\
+.with-nav main{grid-column:2;grid-row:1;max-width:none;margin:0;min-width:0}\
+.methods{grid-column:1;grid-row:1;border-top:0;padding:1rem 0;margin:0}\
+.methods li li{display:block;margin:.1rem 0}}\
 .skip{position:absolute;left:-999rem}\
 .skip:focus{left:1rem;top:.5rem;background:var(--bg);padding:.25rem .5rem}\
 ";
@@ -82,7 +98,8 @@ pub fn page(catalog: &Catalog, page: &Page, markdown: &str) -> String {
     let mut head = format!(
         "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
-         <title>{title}</title>\n<meta name=\"description\" content=\"{}\">\n",
+         <title>{title}</title>\n<meta name=\"description\" content=\"{}\">\n\
+         <link rel=\"icon\" href=\"/favicon.svg\" type=\"image/svg+xml\">\n",
         escape(page.description)
     );
     match page.path {
@@ -101,14 +118,43 @@ pub fn page(catalog: &Catalog, page: &Page, markdown: &str) -> String {
         .markdown_path
         .map(|twin| format!(" · <a href=\"{twin}\">This page as Markdown</a>"))
         .unwrap_or_default();
+    let main = format!("<main id=\"main\">\n{}</main>\n", body(markdown));
+    let content = match page.method {
+        Some(key) => format!(
+            "<div class=\"with-nav\">\n{main}{}</div>\n",
+            methods_nav(catalog, key)
+        ),
+        None => main,
+    };
     format!(
         "{head}<style>{STYLE}</style>\n</head>\n<body>\n<a class=\"skip\" href=\"#main\">Skip to content</a>\n\
-         <header>\n<nav aria-label=\"Site\"><a href=\"/\">{}</a><a href=\"/api/reference.json\">JSON</a>\
+         <header>\n<nav aria-label=\"Site\"><a href=\"/\">{}</a><a href=\"/api/\">Methods</a><a href=\"/api/reference.json\">JSON</a>\
          <a href=\"/openapi.json\">OpenAPI</a><a href=\"/llms.txt\">llms.txt</a></nav>\n</header>\n\
-         <main id=\"main\">\n{}</main>\n<footer>\n<p>Read-only documentation{footer_twin}</p>\n</footer>\n</body>\n</html>\n",
+         {content}<footer>\n<p>Read-only documentation{footer_twin}</p>\n</footer>\n</body>\n</html>\n",
         escape(site),
-        body(markdown)
     )
+}
+
+/// Every method, grouped as on the homepage, `current` marked: after the
+/// content in the document (first on a wide screen, beside it).
+fn methods_nav(catalog: &Catalog, current: &str) -> String {
+    let mut html = String::from("<nav class=\"methods\" aria-label=\"Methods\">\n<ul>\n");
+    for group in &catalog.site.groups {
+        html.push_str(&format!("<li>{}<ul>\n", escape(&group.name)));
+        for key in &group.keys {
+            let mark = if key == current {
+                " aria-current=\"page\""
+            } else {
+                ""
+            };
+            html.push_str(&format!(
+                "<li><a href=\"/api/{key}\"{mark}>{key}</a></li>\n"
+            ));
+        }
+        html.push_str("</ul></li>\n");
+    }
+    html.push_str("</ul>\n</nav>\n");
+    html
 }
 
 /// The Markdown as HTML. Each table is wrapped in a labelled region that
@@ -117,7 +163,8 @@ pub fn page(catalog: &Catalog, page: &Page, markdown: &str) -> String {
 /// value when the rows are stacked.
 fn body(markdown: &str) -> String {
     let mut html = String::with_capacity(markdown.len() * 2);
-    html::push_html(&mut html, highlight_php(Parser::new_ext(markdown, Options::ENABLE_TABLES)));
+    let events = highlight_php(Parser::new_ext(markdown, Options::ENABLE_TABLES));
+    html::push_html(&mut html, link_headings(events));
     let mut out = String::with_capacity(html.len() * 5 / 4);
     let mut rest = html.as_str();
     while let Some(start) = rest.find("<table>") {
@@ -163,12 +210,76 @@ fn highlight_php<'a>(events: impl Iterator<Item = Event<'a>>) -> impl Iterator<I
     })
 }
 
+/// The events with every `h2` and `h3` given a stable `id` (from its
+/// text, unique in the page) and its text made a link to itself.
+fn link_headings<'a>(events: impl Iterator<Item = Event<'a>>) -> impl Iterator<Item = Event<'a>> {
+    let mut heading: Option<(HeadingLevel, Vec<Event<'a>>)> = None;
+    let mut ids: Vec<String> = Vec::new();
+    events.filter_map(move |event| match event {
+        Event::Start(Tag::Heading { level, .. })
+            if matches!(level, HeadingLevel::H2 | HeadingLevel::H3) =>
+        {
+            heading = Some((level, Vec::new()));
+            None
+        }
+        Event::End(TagEnd::Heading(_)) if heading.is_some() => {
+            let (level, inner) = heading.take().expect("inside a heading");
+            let mut content = String::new();
+            html::push_html(&mut content, inner.into_iter());
+            let mut id = slug(&strip_tags(&content));
+            let base = id.clone();
+            for n in 2.. {
+                if !ids.contains(&id) {
+                    break;
+                }
+                id = format!("{base}-{n}");
+            }
+            ids.push(id.clone());
+            Some(Event::Html(CowStr::from(format!(
+                "<{level} id=\"{id}\"><a class=\"here\" href=\"#{id}\">{content}</a></{level}>\n"
+            ))))
+        }
+        other => match heading.as_mut() {
+            Some((_, inner)) => {
+                inner.push(other);
+                None
+            }
+            None => Some(other),
+        },
+    })
+}
+
+/// A fragment id from a heading's text: lowercase letters and digits,
+/// words joined by `-`.
+fn slug(text: &str) -> String {
+    let text = text
+        .replace("&amp;", "&")
+        .replace("&lt;", "<")
+        .replace("&gt;", ">");
+    let mut slug = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c.is_ascii_alphanumeric() {
+            slug.push(c.to_ascii_lowercase());
+        } else if !slug.is_empty() && !slug.ends_with('-') {
+            slug.push('-');
+        }
+    }
+    let slug = slug.trim_end_matches('-');
+    if slug.is_empty() {
+        "section".to_string()
+    } else {
+        slug.to_string()
+    }
+}
+
 /// The text of the last `<h2>`–`<h6>` in `html`, without its tags.
 fn last_heading(html: &str) -> Option<String> {
     let start = (2..=6)
-        .filter_map(|level| html.rfind(&format!("<h{level}>")))
+        .flat_map(|level| [format!("<h{level}>"), format!("<h{level} ")])
+        .filter_map(|tag| html.rfind(&tag))
         .max()?;
-    let heading = &html[start + 4..];
+    let heading = &html[start..];
+    let heading = &heading[heading.find('>')? + 1..];
     let heading = &heading[..heading.find("</h")?];
     Some(strip_tags(heading))
 }

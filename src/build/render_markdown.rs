@@ -58,6 +58,30 @@ pub fn home(catalog: &Catalog) -> String {
     md
 }
 
+/// The index of methods `/api/` (and `/api/index.md`): every method with
+/// its one-line description, grouped as on the homepage.
+pub fn methods(catalog: &Catalog) -> String {
+    let mut md = format!(
+        "# Methods\n\nAll {} documented methods, grouped by purpose. Each page has the call \
+         signatures, the parameters, the return value and examples; each is also \
+         [JSON](/api/reference.json).\n\n",
+        catalog.entries.len()
+    );
+    for group in &catalog.site.groups {
+        let _ = write!(
+            md,
+            "## {}\n\n{}\n\n",
+            escape(&group.name),
+            escape(&group.summary)
+        );
+        md.push_str(&method_list(catalog, group, |e| {
+            format!("[`{}`]({})", e.key, page_path(e))
+        }));
+        md.push('\n');
+    }
+    md
+}
+
 /// The machine-readable resources, as listed on the homepage and in `llms.txt`.
 const RESOURCES: [(&str, &str); 7] = [
     (
@@ -148,7 +172,7 @@ pub fn method(catalog: &Catalog, entry: &Entry) -> String {
         page_path(previous)
     );
     let _ = writeln!(md, "- Next: [`{}`]({})", next.key, page_path(next));
-    md.push_str("- [All methods](/)\n");
+    md.push_str("- [All methods](/api/)\n");
     md
 }
 

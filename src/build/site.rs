@@ -9,7 +9,7 @@
 use crate::content::{Catalog, ContentError};
 use crate::errors::ErrorKind;
 use crate::render_html::{self, Page};
-use crate::{render_crawlers, render_json, render_markdown, render_openapi};
+use crate::{render_crawlers, render_icon, render_json, render_markdown, render_openapi};
 
 /// `Cache-Control` of every successful response. Documentation changes only
 /// when a new build is deployed: a CDN may serve it for an hour and keep
@@ -65,6 +65,20 @@ impl Media {
         charset: None,
         extra: "",
     };
+    /// `image/svg+xml`.
+    pub const SVG: Media = Media {
+        kind: "image",
+        subtype: "svg+xml",
+        charset: None,
+        extra: "",
+    };
+    /// `image/vnd.microsoft.icon`, the ICO format's registered type.
+    pub const ICO: Media = Media {
+        kind: "image",
+        subtype: "vnd.microsoft.icon",
+        charset: None,
+        extra: "",
+    };
     /// `application/linkset+json` with the API catalog profile (RFC 9264, RFC 9727).
     pub const LINKSET: Media = Media {
         kind: "application",
@@ -89,17 +103,17 @@ pub struct Body {
     /// Its media type.
     pub media: Media,
     /// The identity body.
-    pub text: String,
+    pub bytes: Vec<u8>,
     /// Headers sent with it (lowercase names), besides the ones every response has.
     pub headers: Vec<(&'static str, String)>,
 }
 
 impl Body {
     /// A body with no headers of its own.
-    pub fn new(media: Media, text: String) -> Body {
+    pub fn new(media: Media, bytes: impl Into<Vec<u8>>) -> Body {
         Body {
             media,
-            text,
+            bytes: bytes.into(),
             headers: Vec::new(),
         }
     }
@@ -204,6 +218,7 @@ pub fn resources(catalog: &Catalog) -> Vec<Resource> {
         description: &catalog.site.summary,
         path: Some("/"),
         markdown_path: Some("/index.md"),
+        method: None,
     };
     let home_links = [
         "</index.md>; rel=\"alternate\"; type=\"text/markdown\"".to_string(),
@@ -218,6 +233,23 @@ pub fn resources(catalog: &Catalog) -> Vec<Resource> {
         "/index.md",
         vec![markdown_body(Media::MARKDOWN, home)],
     ));
+    let index = render_markdown::methods(catalog);
+    let index_page = Page {
+        title: "Methods",
+        description: "Every documented method of the library, grouped by purpose, with a one-line description.",
+        path: Some("/api/"),
+        markdown_path: Some("/api/index.md"),
+        method: None,
+    };
+    let index_links = ["</api/index.md>; rel=\"alternate\"; type=\"text/markdown\"".to_string()];
+    all.push(resource(
+        "/api/",
+        page_pair(catalog, &index_page, index.clone(), &index_links),
+    ));
+    all.push(resource(
+        "/api/index.md",
+        vec![markdown_body(Media::MARKDOWN, index)],
+    ));
     for entry in &catalog.entries {
         let path = render_json::page_path(entry);
         let twin = format!("{path}.md");
@@ -227,6 +259,7 @@ pub fn resources(catalog: &Catalog) -> Vec<Resource> {
             description: &entry.description,
             path: Some(&path),
             markdown_path: Some(&twin),
+            method: Some(&entry.key),
         };
         let links = [
             format!("<{twin}>; rel=\"alternate\"; type=\"text/markdown\""),
@@ -267,6 +300,14 @@ pub fn resources(catalog: &Catalog) -> Vec<Resource> {
     all.push(resource(
         "/robots.txt",
         vec![Body::new(Media::TEXT, render_crawlers::robots(catalog))],
+    ));
+    all.push(resource(
+        "/favicon.svg",
+        vec![Body::new(Media::SVG, render_icon::svg())],
+    ));
+    all.push(resource(
+        "/favicon.ico",
+        vec![Body::new(Media::ICO, render_icon::ico())],
     ));
     // For load balancers: never cached, never listed.
     all.push(Resource {
@@ -341,6 +382,7 @@ fn page_error(catalog: &Catalog, kind: ErrorKind, message: &str, hint: &str) -> 
         description: message,
         path: None,
         markdown_path: None,
+        method: None,
     };
     let mut representations = vec![Body::new(
         Media::JSON,
