@@ -19,7 +19,8 @@ fn good() -> Value {
             { "table [string]": "The table.", "columns [array/string]": "The columns.", "where [array] (optional)": "The filter." }
         ],
         "returns": "[array] The rows.",
-        "note": "Use <code>*</code> for all columns."
+        "note": "Use <code>*</code> for all columns.",
+        "examples": [{ "title": "Two columns", "code": "$rows = $database->select('account', ['id', 'email']);" }]
     })
 }
 
@@ -70,6 +71,14 @@ fn broken_entries_name_file_and_field() {
         (Box::new(|e| e["note"] = json!("<code>open")), "field `note`: has an unclosed <code> tag"),
         (Box::new(|e| e["returnz"] = json!("[int] x")), "field `returnz`: is not a known field"),
         (Box::new(|e| drop(e.as_object_mut().map(|o| o.remove("signature")))), "field `signature`: is required"),
+        (Box::new(|e| drop(e.as_object_mut().map(|o| o.remove("examples")))), "field `examples`: is required: every method needs at least one example"),
+        (Box::new(|e| e["examples"] = json!([])), "field `examples`: must be a non-empty array"),
+        (Box::new(|e| e["examples"][0]["title"] = json!("Two\ncolumns")), "field `examples[0].title`: must be one line"),
+        (Box::new(|e| e["examples"][0]["title"] = json!("<b>Two</b>")), "field `examples[0].title`: must be plain text"),
+        (Box::new(|e| drop(e["examples"][0].as_object_mut().map(|o| o.remove("code")))), "field `examples[0].code`: is required"),
+        (Box::new(|e| e["examples"][0]["code"] = json!("$rows = $database->get('account', 'id');")), "field `examples[0].code`: must call the method: `->select(`"),
+        (Box::new(|e| e["examples"][0]["code"] = json!("<?php $database->select('a', 'b');")), "field `examples[0].code`: must not open with <?php"),
+        (Box::new(|e| e["examples"][0]["code"] = json!("$database->select('a', 'b'); ")), "field `examples[0].code`: must have no tabs or trailing spaces"),
     ];
     for (edit, expected) in cases {
         let message = refused(edit);
@@ -100,7 +109,10 @@ fn single_signature_entries_take_an_object() {
 
 #[test]
 fn parameters_may_be_absent_only_without_parameters() {
-    let info = json!({ "key": "info", "name": "info", "description": "Connection facts.", "signature": "info()" });
+    let info = json!({
+        "key": "info", "name": "info", "description": "Connection facts.", "signature": "info()",
+        "examples": [{ "title": "Facts", "code": "$facts = $database->info();" }]
+    });
     assert!(parse_entry("content/entries/info.json", &info).is_ok());
     let quote = json!({ "key": "quote", "name": "quote", "description": "Quotes.", "signature": "quote($string)" });
     let message = parse_entry("content/entries/quote.json", &quote)

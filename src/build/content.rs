@@ -447,7 +447,11 @@ fn parse_examples(
     signatures: &[String],
 ) -> Result<Vec<Example>, ContentError> {
     let Some(value) = object.get("examples") else {
-        return Ok(Vec::new());
+        return fail(
+            file,
+            "examples",
+            "is required: every method needs at least one example",
+        );
     };
     let Some(items) = value.as_array().filter(|items| !items.is_empty()) else {
         return fail(

@@ -75,11 +75,9 @@ pub fn ico() -> Vec<u8> {
             }
             let covered = blue + white;
             let channel = |c: u8| {
-                if covered == 0 {
-                    0
-                } else {
-                    ((u32::from(c) * blue + 255 * white) / covered) as u8
-                }
+                (u32::from(c) * blue + 255 * white)
+                    .checked_div(covered)
+                    .map_or(0, |mixed| mixed as u8)
             };
             let alpha = (255 * covered / (SAMPLES * SAMPLES) as u32) as u8;
             pixels.extend_from_slice(&[
