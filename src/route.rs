@@ -24,6 +24,7 @@ pub enum Route {
 }
 
 const ENTRY_PREFIX: &str = "/api/reference/";
+const PAGE_PREFIX: &str = "/api/";
 const ENTRY_SUFFIX: &str = ".json";
 
 /// Route a request path (the query string already removed).
@@ -55,8 +56,28 @@ pub fn route(path: &str) -> Route {
         .or_else(|| table::resource_entry(with_slash(canonical, &mut slashed)))
     {
         Some((key, resource)) if resource.is_page() => Route::Redirect(key),
-        _ => missing(decoded, ErrorKind::NotFound),
+        _ => match mistyped_page(canonical) {
+            Some(key) => Route::Missing(
+                ErrorKind::NotFound,
+                table::page_error_suggesting(ErrorKind::NotFound, key),
+            ),
+            None => missing(decoded, ErrorKind::NotFound),
+        },
     }
+}
+
+/// The method a missing `/api/<name>` or `/api/<name>.md` (in canonical
+/// form) was probably meant to be.
+fn mistyped_page(canonical: &str) -> Option<&'static str> {
+    if is_api_path(canonical) {
+        return None;
+    }
+    let name = canonical.strip_prefix(PAGE_PREFIX)?;
+    let name = name.strip_suffix(".md").unwrap_or(name);
+    if name.contains('/') || name.len() > MAX_NAME_LEN {
+        return None;
+    }
+    suggest(name, &table::KEYS)
 }
 
 /// Whether errors on `path` are for programs (always an ErrorResponse)

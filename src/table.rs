@@ -113,6 +113,19 @@ pub fn page_error(kind: ErrorKind) -> &'static Resource {
         .expect("build.rs renders a page for every ErrorKind (tested in table::tests)")
 }
 
+/// The error page for `kind` that links the method `suggestion`; the plain
+/// one when no such page was rendered.
+pub fn page_error_suggesting(kind: ErrorKind, suggestion: &str) -> &'static Resource {
+    let mut page = [0u8; 64];
+    let mut code = [0u8; 64];
+    let mut buf = [0u8; 64];
+    prefixed(&mut page, "page/", kind.code())
+        .and_then(|page| prefixed(&mut code, page, "/"))
+        .and_then(|code| prefixed(&mut buf, code, suggestion))
+        .and_then(|id| generated::ERRORS.get(id).copied())
+        .unwrap_or_else(|| page_error(kind))
+}
+
 /// `prefix` and `rest` joined in `buf`, if they fit.
 fn prefixed<'b>(buf: &'b mut [u8; 64], prefix: &str, rest: &str) -> Option<&'b str> {
     let total = prefix.len() + rest.len();

@@ -237,3 +237,33 @@ async fn the_icon_is_served_and_declared() {
         );
     }
 }
+
+#[tokio::test]
+async fn a_mistyped_method_page_links_the_method_meant() {
+    let server = start_server().await;
+    let html = server.get("/api/selct", &[("accept", "text/html")]).await;
+    assert_eq!(html.status, 404);
+    let text = String::from_utf8(html.decoded()).expect("UTF-8");
+    assert!(
+        text.contains("Did you mean <a href=\"/api/select\"><code>select</code></a>?"),
+        "{text}"
+    );
+    let markdown = server
+        .get("/API/Updte.md", &[("accept", "text/markdown")])
+        .await;
+    assert_eq!(markdown.status, 404);
+    let text = String::from_utf8(markdown.decoded()).expect("UTF-8");
+    assert!(
+        text.contains("Did you mean [`update`](/api/update)?"),
+        "{text}"
+    );
+    // Programs get the ErrorResponse, its hint as for any unknown path.
+    let json = server.get("/api/selct", &[]).await;
+    assert_eq!(json.error_code(), "not_found");
+    assert_eq!(json.hint(), server.get("/nope", &[]).await.hint());
+    // Nothing close: no suggestion.
+    let far = server.get("/api/zzzzzz", &[("accept", "text/html")]).await;
+    assert!(!String::from_utf8(far.decoded())
+        .expect("UTF-8")
+        .contains("Did you mean"));
+}

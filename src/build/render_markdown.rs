@@ -176,10 +176,20 @@ pub fn method(catalog: &Catalog, entry: &Entry) -> String {
     md
 }
 
-/// An error page: the same code, message and hint as the ErrorResponse.
-pub fn error(reason: &str, code: &str, message: &str, hint: &str) -> String {
+/// An error page: the same code, message and hint as the ErrorResponse,
+/// and a link to the method the reader probably meant, if one is close.
+pub fn error(
+    reason: &str,
+    code: &str,
+    message: &str,
+    hint: &str,
+    suggestion: Option<&Entry>,
+) -> String {
+    let meant = suggestion
+        .map(|entry| format!("Did you mean [`{}`]({})?\n\n", entry.key, page_path(entry)))
+        .unwrap_or_default();
     format!(
-        "# {reason}\n\n{}\n\n{}\n\nError code: `{code}`.\n\n[Back to the method reference](/)\n",
+        "# {reason}\n\n{}\n\n{meant}{}\n\nError code: `{code}`.\n\n[Back to the method reference](/)\n",
         escape(message),
         escape(hint)
     )

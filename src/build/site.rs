@@ -6,7 +6,7 @@
 //! each resource, and pairs every [`ErrorKind`] with its texts from
 //! `content/errors.json`.
 
-use crate::content::{Catalog, ContentError};
+use crate::content::{Catalog, ContentError, Entry};
 use crate::errors::ErrorKind;
 use crate::render_html::{self, Page};
 use crate::{render_crawlers, render_icon, render_json, render_markdown, render_openapi};
@@ -362,7 +362,19 @@ pub fn errors(catalog: &Catalog) -> Result<Vec<Resource>, ContentError> {
             error: Some(kind),
         };
         all.push(error(kind.code().into(), &text.hint));
-        all.push(page_error(catalog, kind, &text.message, &text.hint));
+        all.push(page_error(catalog, kind, &text.message, &text.hint, None));
+        if kind == ErrorKind::NotFound {
+            // A mistyped method page (`/api/selct`) links the method meant.
+            for entry in &catalog.entries {
+                all.push(page_error(
+                    catalog,
+                    kind,
+                    &text.message,
+                    &text.hint,
+                    Some(entry),
+                ));
+            }
+        }
         if let Some(template) = &text.hint_suggesting {
             for entry in &catalog.entries {
                 let hint = template.replace("{key}", &entry.key);
@@ -373,10 +385,18 @@ pub fn errors(catalog: &Catalog) -> Result<Vec<Resource>, ContentError> {
     Ok(all)
 }
 
-/// The error as page URLs answer it (`page/<code>`): the ErrorResponse
-/// first (for clients that state no preference), then HTML and Markdown.
-fn page_error(catalog: &Catalog, kind: ErrorKind, message: &str, hint: &str) -> Resource {
-    let markdown = render_markdown::error(kind.reason(), kind.code(), message, hint);
+/// The error as page URLs answer it (`page/<code>`, or
+/// `page/<code>/<key>` when it suggests the method `key`): the
+/// ErrorResponse first (for clients that state no preference), then HTML
+/// and Markdown.
+fn page_error(
+    catalog: &Catalog,
+    kind: ErrorKind,
+    message: &str,
+    hint: &str,
+    suggestion: Option<&Entry>,
+) -> Resource {
+    let markdown = render_markdown::error(kind.reason(), kind.code(), message, hint, suggestion);
     let page = Page {
         title: kind.reason(),
         description: message,
@@ -389,8 +409,12 @@ fn page_error(catalog: &Catalog, kind: ErrorKind, message: &str, hint: &str) -> 
         render_json::error(kind.code(), message, hint),
     )];
     representations.extend(page_pair(catalog, &page, markdown, &[]));
+    let id = match suggestion {
+        Some(entry) => format!("page/{}/{}", kind.code(), entry.key),
+        None => format!("page/{}", kind.code()),
+    };
     Resource {
-        id: format!("page/{}", kind.code()),
+        id,
         representations,
         cache_control: kind.cache_control(),
         error: Some(kind),
