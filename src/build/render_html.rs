@@ -71,7 +71,7 @@ li{margin:.25rem 0}\
 @media (min-width:64rem){body:has(.with-nav) :is(header,footer){max-width:72rem}\
 .with-nav{display:grid;grid-template-columns:13rem minmax(0,1fr);max-width:72rem;margin:0 auto;gap:0 1rem}\
 .with-nav main{grid-column:2;grid-row:1;max-width:none;margin:0;min-width:0}\
-.methods{grid-column:1;grid-row:1;border-top:0;padding:1rem 0;margin:0}\
+.methods{grid-column:1;grid-row:1;border-top:0;padding:1rem 0;margin:0;position:sticky;top:0;align-self:start;max-height:100vh;overflow-y:auto}\
 .methods li li{display:block;margin:.1rem 0}}\
 .skip{position:absolute;left:-999rem}\
 .skip:focus{left:1rem;top:.5rem;background:var(--bg);padding:.25rem .5rem}\

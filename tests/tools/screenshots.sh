@@ -25,7 +25,7 @@ shot() { # path width,height name [extra chromium flags]
 dark="--force-dark-mode --blink-settings=preferredColorScheme=0"
 shot / 1280,900 home-light
 shot / 1280,900 home-dark "$dark"
-shot /api/update 1280,900 method-light
-shot /api/update 1280,900 method-dark "$dark"
-shot /api/select 390,844 method-phone
+shot /api/quote 1280,1000 method-light
+shot /api/quote 1280,1000 method-dark "$dark"
+shot /api/quote 390,2300 method-phone "$dark"
 ls -1 "$out"
