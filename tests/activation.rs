@@ -5,7 +5,6 @@ use crate::generations::{client, Socket, Tally};
 use bytes::Bytes;
 use http_body_util::{BodyExt, Empty};
 use hyper_util::rt::{TokioExecutor, TokioIo};
-use std::io::{Read, Write};
 use std::path::Path;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
@@ -17,12 +16,7 @@ fn an_inherited_socket_is_served_and_named_at_start_up() {
     let socket = Socket::bind();
     // `--addr` names a port in use: an inherited socket makes it moot.
     let generation = socket.start(Path::new(BINARY), &["--addr", &socket.addr()]);
-    let mut stream = std::net::TcpStream::connect(socket.addr()).expect("connect");
-    stream
-        .write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-        .expect("send");
-    let mut response = Vec::new();
-    stream.read_to_end(&mut response).expect("a response");
+    let response = socket.get("/healthz");
     assert!(response.starts_with(b"HTTP/1.1 200"), "{response:?}");
     let (status, log) = generation.stop();
     assert!(status.success(), "{status:?}: {log}");

@@ -8,7 +8,6 @@
 
 use crate::generations::Socket;
 use crate::support::{system_tool, tools, Scratch};
-use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -144,12 +143,7 @@ fn the_service_arguments_start_refserve_on_an_inherited_socket() {
     let socket = Socket::bind();
     // Returns once the binary said READY=1, as Type=notify waits for.
     let generation = socket.start(Path::new(BINARY), &args);
-    let mut stream = std::net::TcpStream::connect(socket.addr()).expect("connect");
-    stream
-        .write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-        .expect("send");
-    let mut response = Vec::new();
-    stream.read_to_end(&mut response).expect("a response");
+    let response = socket.get("/healthz");
     let (status, log) = generation.stop();
     assert!(
         response.starts_with(b"HTTP/1.1 200"),

@@ -60,6 +60,21 @@ impl Socket {
         self.listener.local_addr().expect("bound").to_string()
     }
 
+    /// `GET path` on a new connection, over this socket, with
+    /// `Connection: close`: the whole response as received.
+    pub fn get(&self, path: &str) -> Vec<u8> {
+        use std::io::{Read, Write};
+        let mut stream = std::net::TcpStream::connect(self.addr()).expect("connect");
+        write!(
+            stream,
+            "GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+        )
+        .expect("send");
+        let mut response = Vec::new();
+        stream.read_to_end(&mut response).expect("a response");
+        response
+    }
+
     /// Start `binary` with `args` on this socket; returns once it has sent
     /// `READY=1`. Its standard error goes to a log file kept beside the
     /// notify socket.

@@ -31,6 +31,24 @@ async fn closed_within(stream: &mut TcpStream, within: Duration) -> Vec<u8> {
     received
 }
 
+/// An h2c connection to `server` whose client sends a PING every 200 ms,
+/// with or without a stream open.
+async fn pinging_h2_client(
+    server: &Server,
+) -> (
+    hyper::client::conn::http2::SendRequest<Empty<Bytes>>,
+    hyper::client::conn::http2::Connection<TokioIo<TcpStream>, Empty<Bytes>, TokioExecutor>,
+) {
+    let stream = TcpStream::connect(server.addr()).await.expect("connect");
+    hyper::client::conn::http2::Builder::new(TokioExecutor::new())
+        .timer(TokioTimer::new())
+        .keep_alive_interval(Duration::from_millis(200))
+        .keep_alive_while_idle(true)
+        .handshake(TokioIo::new(stream))
+        .await
+        .expect("an h2 handshake")
+}
+
 #[tokio::test]
 async fn a_partial_h2c_preface_is_closed_and_others_are_served() {
     let server = impatient_server().await;
@@ -51,14 +69,7 @@ async fn a_partial_h2c_preface_is_closed_and_others_are_served() {
 #[tokio::test]
 async fn h2_pings_without_a_stream_do_not_hold_a_connection() {
     let server = impatient_server().await;
-    let stream = TcpStream::connect(server.addr()).await.expect("connect");
-    let (_sender, connection) = hyper::client::conn::http2::Builder::new(TokioExecutor::new())
-        .timer(TokioTimer::new())
-        .keep_alive_interval(Duration::from_millis(200))
-        .keep_alive_while_idle(true)
-        .handshake::<_, Empty<Bytes>>(TokioIo::new(stream))
-        .await
-        .expect("an h2 handshake");
+    let (_sender, connection) = pinging_h2_client(&server).await;
     // The client completes the preface, then only PINGs (and answers the
     // server's): the connection ends all the same.
     let ended = tokio::time::timeout(Duration::from_secs(1) + SLACK, connection).await;
@@ -72,14 +83,7 @@ async fn h2_pings_without_a_stream_do_not_hold_a_connection() {
 #[tokio::test]
 async fn an_idle_h2_connection_gets_goaway_after_the_idle_timeout() {
     let server = start_server_with(|c| c.idle_timeout = Duration::from_secs(1)).await;
-    let stream = TcpStream::connect(server.addr()).await.expect("connect");
-    let (mut sender, connection) = hyper::client::conn::http2::Builder::new(TokioExecutor::new())
-        .timer(TokioTimer::new())
-        .keep_alive_interval(Duration::from_millis(200))
-        .keep_alive_while_idle(true)
-        .handshake::<_, Empty<Bytes>>(TokioIo::new(stream))
-        .await
-        .expect("an h2 handshake");
+    let (mut sender, connection) = pinging_h2_client(&server).await;
     let connection = tokio::spawn(connection);
     let request = http::Request::get(format!("{}/healthz", server.origin))
         .body(Empty::new())

@@ -39,18 +39,7 @@ pub fn home(catalog: &Catalog) -> String {
         "revalidation, and errors come back as JSON with a `code`, a `message` and a `hint`.\n\n",
     );
     md.push_str("## Methods\n\n");
-    for group in &site.groups {
-        let _ = write!(
-            md,
-            "### {}\n\n{}\n\n",
-            escape(&group.name),
-            escape(&group.summary)
-        );
-        md.push_str(&method_list(catalog, group, |e| {
-            format!("[`{}`]({})", e.key, page_path(e))
-        }));
-        md.push('\n');
-    }
+    md.push_str(&groups(catalog, "###"));
     md.push_str("## Machine-readable resources\n\n");
     for (path, what) in RESOURCES {
         let _ = writeln!(md, "- [`{path}`]({path}): {what}");
@@ -67,10 +56,18 @@ pub fn methods(catalog: &Catalog) -> String {
          [JSON](/api/reference.json).\n\n",
         catalog.entries.len()
     );
+    md.push_str(&groups(catalog, "##"));
+    md
+}
+
+/// Every group of methods under a heading of `level` (`##`), with its
+/// summary and its methods linked to their pages.
+fn groups(catalog: &Catalog, level: &str) -> String {
+    let mut md = String::new();
     for group in &catalog.site.groups {
         let _ = write!(
             md,
-            "## {}\n\n{}\n\n",
+            "{level} {}\n\n{}\n\n",
             escape(&group.name),
             escape(&group.summary)
         );
