@@ -7,6 +7,7 @@ use hyper_util::client::legacy::{connect::HttpConnector, Client};
 use hyper_util::rt::TokioExecutor;
 use std::io::Read;
 use std::path::{Path, PathBuf};
+use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// A server running on this test's runtime, stopped when dropped.
@@ -266,4 +267,57 @@ pub fn system_tool(name: &str) -> PathBuf {
         .map(|dir| dir.join(name))
         .find(|candidate| candidate.is_file())
         .unwrap_or_else(|| panic!("{name} is not installed (tests/tools/install.sh installs it)"))
+}
+
+/// A program of the Python venv.
+pub fn python_tool(name: &str) -> Command {
+    Command::new(tools().join("venv/bin").join(name))
+}
+
+/// A program of the npm packages.
+pub fn node_tool(name: &str) -> Command {
+    Command::new(tools().join("node/node_modules/.bin").join(name))
+}
+
+/// A file shipped by one of the npm packages.
+pub fn node_file(path: &str) -> PathBuf {
+    tools().join("node/node_modules").join(path)
+}
+
+/// What a tool did: whether it exited 0, its standard output, and the
+/// command with all it printed.
+pub struct Outcome {
+    /// Whether it exited 0.
+    pub success: bool,
+    /// Its standard output.
+    pub stdout: String,
+    /// The command line, its status and all it printed.
+    pub output: String,
+}
+
+impl Outcome {
+    #[track_caller]
+    pub fn assert_success(&self) {
+        assert!(self.success, "{}", self.output);
+    }
+}
+
+/// Run a command to its end off this runtime's thread, which the server
+/// under test shares.
+pub async fn run(mut command: Command) -> Outcome {
+    let line = format!("{command:?}");
+    let output = tokio::task::spawn_blocking(move || command.output())
+        .await
+        .expect("the command's thread")
+        .unwrap_or_else(|e| panic!("cannot start {line}: {e}"));
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    Outcome {
+        success: output.status.success(),
+        output: format!(
+            "$ {line}\n{}\n{stdout}{}",
+            output.status,
+            String::from_utf8_lossy(&output.stderr)
+        ),
+        stdout,
+    }
 }

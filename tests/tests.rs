@@ -6,6 +6,7 @@ mod generations;
 mod support;
 
 mod activation;
+mod browser;
 mod catalog;
 mod catalog_facts;
 mod cli;

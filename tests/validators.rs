@@ -5,60 +5,9 @@
 //! (REDbot). `tests/tools/install.sh` installs every tool, pinned, into
 //! `<target dir>/validator-tools` the first time a test needs one.
 
-use crate::support::{start_server, tools, Scratch, Server};
+use crate::support::{node_file, node_tool, python_tool, run, start_server, Scratch, Server};
 use refserve::table::{BASE_URL, KEYS};
-use std::path::PathBuf;
 use std::process::Command;
-
-/// A program of the Python venv.
-fn python_tool(name: &str) -> Command {
-    Command::new(tools().join("venv/bin").join(name))
-}
-
-/// A program of the npm packages.
-fn node_tool(name: &str) -> Command {
-    Command::new(tools().join("node/node_modules/.bin").join(name))
-}
-
-/// A file shipped by one of the npm packages.
-fn node_file(path: &str) -> PathBuf {
-    tools().join("node/node_modules").join(path)
-}
-
-/// What a tool did: whether it exited 0, its standard output, and the
-/// command with all it printed.
-struct Outcome {
-    success: bool,
-    stdout: String,
-    output: String,
-}
-
-impl Outcome {
-    #[track_caller]
-    fn assert_success(&self) {
-        assert!(self.success, "{}", self.output);
-    }
-}
-
-/// Run a command to its end off this runtime's thread, which the server
-/// under test shares.
-async fn run(mut command: Command) -> Outcome {
-    let line = format!("{command:?}");
-    let output = tokio::task::spawn_blocking(move || command.output())
-        .await
-        .expect("the command's thread")
-        .unwrap_or_else(|e| panic!("cannot start {line}: {e}"));
-    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
-    Outcome {
-        success: output.status.success(),
-        output: format!(
-            "$ {line}\n{}\n{stdout}{}",
-            output.status,
-            String::from_utf8_lossy(&output.stderr)
-        ),
-        stdout,
-    }
-}
 
 /// `GET path`, which must answer 200; the decoded body.
 async fn fetch(server: &Server, path: &str, headers: &[(&str, &str)]) -> Vec<u8> {

@@ -3,7 +3,8 @@
 #
 #   DIR/venv    a Python venv: openapi-spec-validator, schemathesis, redbot
 #   DIR/node    npm packages: @redocly/cli, markdownlint-cli2, sitemap (for
-#               schema/sitemap.xsd), vnu-jar (the Nu HTML checker's vnu.jar)
+#               schema/sitemap.xsd), vnu-jar (the Nu HTML checker's vnu.jar),
+#               lighthouse, axe-core and puppeteer-core (which drives Chromium)
 #   xmllint     from Debian's libxml2-utils, when it is not on PATH already
 #   varnishd    from Debian's varnish (tests/varnish.rs), when it is missing
 #   nginx       from Debian's nginx and libnginx-mod-http-brotli-static
@@ -12,6 +13,8 @@
 #               missing; only the tool is used, systemd need not be running
 #   php         from Debian's php-cli (tests/reading.rs: php -l on every
 #               example), when it is missing
+#   chromium    from Debian's chromium (tests/browser.rs: Lighthouse and
+#               axe-core, both from npm, drive it), when it is missing
 #
 # Usage: tests/tools/install.sh DIR
 #
@@ -32,7 +35,7 @@ want=$(sha256sum "$script" | cut -d' ' -f1)
 exec 9>"$dir/.lock"
 flock 9
 
-# xmllint, varnishd, nginx, systemd-analyze and php are outside DIR, so they are
+# xmllint, varnishd, nginx, systemd-analyze, php and chromium are outside DIR, so they are
 # checked on every run (Debian puts varnishd in /usr/sbin, which may not be on
 # PATH).
 have_xmllint() { command -v xmllint >/dev/null 2>&1; }
@@ -40,8 +43,9 @@ have_varnishd() { command -v varnishd >/dev/null 2>&1 || [[ -x /usr/sbin/varnish
 have_nginx() { [[ -x /usr/sbin/nginx && -f /usr/lib/nginx/modules/ngx_http_brotli_static_module.so ]]; }
 have_systemd_analyze() { command -v systemd-analyze >/dev/null 2>&1; }
 have_php() { command -v php >/dev/null 2>&1; }
+have_chromium() { command -v chromium >/dev/null 2>&1; }
 if [[ -f $dir/.stamp && $(cat "$dir/.stamp") == "$want" ]] && have_xmllint && have_varnishd && have_nginx \
-    && have_systemd_analyze && have_php; then
+    && have_systemd_analyze && have_php && have_chromium; then
     exit 0
 fi
 
@@ -125,7 +129,10 @@ Werkzeug==3.1.9
 # java looks too old; the machine's java is used instead).
 npm_pins=(
     @redocly/cli@2.77.0
+    axe-core@4.11.0
+    lighthouse@12.8.2
     markdownlint-cli2@0.22.1
+    puppeteer-core@24.43.1
     sitemap@9.0.1
     vnu-jar@26.9.27
 )
@@ -142,6 +149,7 @@ have_varnishd || apt_install varnish
 have_nginx || apt_install nginx libnginx-mod-http-brotli-static
 have_systemd_analyze || apt_install systemd
 have_php || apt_install php-cli
+have_chromium || apt_install chromium
 
 rm -rf "$dir/venv" "$dir/node"
 if ! python3 -m venv "$dir/venv" >>"$log" 2>&1; then
@@ -171,5 +179,8 @@ step xmllint --version
 step have_varnishd
 step systemd-analyze --version
 step php --version
+step chromium --version
+step "$dir/node/node_modules/.bin/lighthouse" --version
+step test -f "$dir/node/node_modules/axe-core/axe.min.js"
 
 echo "$want" >"$dir/.stamp"

@@ -1,0 +1,72 @@
+//! The pages in a real browser (Debian's headless Chromium): Lighthouse's
+//! mobile audit scores 100 for accessibility, best practices and SEO, and
+//! axe-core finds no violation in the light or the dark scheme. Performance
+//! depends on timing, so `benches/lighthouse.sh` reports it instead.
+
+use crate::support::{node_file, node_tool, run, start_server, system_tool, Outcome};
+use std::process::Command;
+
+/// Chromium's flags for this machine: headless, no sandbox (tests run as
+/// root), and nothing that reaches for the network on its own.
+const CHROMIUM_FLAGS: &str = "--headless=new --no-sandbox --disable-gpu --disable-quic \
+     --no-first-run --disable-background-networking --disable-component-update --disable-sync";
+
+async fn lighthouse(url: &str) -> (serde_json::Value, Outcome) {
+    let mut command = node_tool("lighthouse");
+    command
+        .arg(url)
+        .args(["--quiet", "--output=json", "--output-path=stdout"])
+        .arg("--only-categories=accessibility,best-practices,seo")
+        .arg(format!("--chrome-flags={CHROMIUM_FLAGS}"))
+        .env("CHROME_PATH", system_tool("chromium"));
+    let outcome = run(command).await;
+    outcome.assert_success();
+    let report = serde_json::from_str(&outcome.stdout).expect("a JSON report");
+    (report, outcome)
+}
+
+#[tokio::test]
+async fn lighthouse_scores_100_for_accessibility_best_practices_and_seo() {
+    let server = start_server().await;
+    for path in ["/", "/api/", "/api/select"] {
+        let (report, _) = lighthouse(&format!("{}{path}", server.origin)).await;
+        for category in ["accessibility", "best-practices", "seo"] {
+            let score = report["categories"][category]["score"].as_f64();
+            let failing: Vec<String> = report["audits"]
+                .as_object()
+                .expect("audits")
+                .values()
+                .filter(|a| a["score"].as_f64().is_some_and(|s| s < 1.0))
+                .map(|a| format!("{}: {}", a["id"], a["title"]))
+                .collect();
+            assert_eq!(score, Some(1.0), "{path} {category}: {failing:#?}");
+        }
+    }
+}
+
+#[tokio::test]
+async fn axe_finds_no_violation_in_either_scheme() {
+    let server = start_server().await;
+    let mut command = Command::new("node");
+    command
+        .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/tools/axe.cjs"))
+        .args(["/", "/api/select", "/api/selct"].map(|path| format!("{}{path}", server.origin)))
+        .env("NODE_PATH", node_file(""))
+        .env("CHROME_PATH", system_tool("chromium"));
+    let outcome = run(command).await;
+    outcome.assert_success();
+    let pages: Vec<serde_json::Value> = outcome
+        .stdout
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("a JSON line"))
+        .collect();
+    assert_eq!(
+        pages.len(),
+        6,
+        "three pages in two schemes: {}",
+        outcome.output
+    );
+    for page in pages {
+        assert_eq!(page["violations"], serde_json::json!([]), "{page}");
+    }
+}
