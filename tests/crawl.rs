@@ -60,6 +60,9 @@ async fn every_link_answers_200() {
             queue.extend(links(&body).iter().filter_map(|link| local(&server, link)));
         }
     }
+    for path in ["/api/", "/api/index.md", "/favicon.svg"] {
+        assert!(seen.contains(path), "the crawl reaches {path}");
+    }
     for key in refserve::table::KEYS {
         assert!(
             seen.contains(&format!("/api/{key}")),

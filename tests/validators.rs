@@ -128,7 +128,7 @@ async fn every_markdown_body_passes_markdownlint() {
     let mut command = node_tool("markdownlint-cli2");
     command.current_dir(dir.path()).arg("--config");
     command.arg(dir.write(".markdownlint.json", config));
-    let mut paths = vec!["/index.md".to_string()];
+    let mut paths = vec!["/index.md".to_string(), "/api/index.md".to_string()];
     paths.extend(KEYS.iter().map(|key| format!("/api/{key}.md")));
     paths.extend(["/llms.txt", "/llms-full.txt"].map(String::from));
     for path in paths {

@@ -56,7 +56,8 @@ pub fn methods(catalog: &Catalog) -> String {
          [JSON](/api/reference.json).\n\n",
         catalog.entries.len()
     );
-    md.push_str(&groups(catalog, "##"));
+    md.push_str(groups(catalog, "##").trim_end());
+    md.push('\n');
     md
 }
 
