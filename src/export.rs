@@ -2,8 +2,9 @@
 //! static files the way static hosts and nginx expect them — byte for byte
 //! the bodies of the table.
 //!
-//! - a page's HTML goes to `<path>.html` (`/` to `index.html`); its
-//!   Markdown is already exported through its `.md` twin;
+//! - a page's HTML goes to `<path>.html`, a directory's (`/`, `/api/`) to
+//!   its `index.html`; its Markdown is already exported through its `.md`
+//!   twin;
 //! - every other resource goes to its path (`api/reference.json`,
 //!   `llms.txt`, `.well-known/api-catalog`);
 //! - each stored coding goes beside it: `.br` for brotli, `.gz` for gzip
@@ -19,7 +20,10 @@ pub fn file_name(path: &str, resource: &Resource, index: usize) -> Option<String
     let media = resource.media_types.get(index)?;
     let relative = path.trim_start_matches('/');
     match (media.kind, media.subtype) {
-        ("text", "html") if relative.is_empty() => Some("index.html".to_string()),
+        // A directory's page (`/`, `/api/`) is its `index.html`.
+        ("text", "html") if relative.is_empty() || relative.ends_with('/') => {
+            Some(format!("{relative}index.html"))
+        }
         ("text", "html") => Some(format!("{relative}.html")),
         ("text", "markdown") if resource.representations.len() > 1 => None,
         _ => Some(relative.to_string()),
