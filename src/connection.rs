@@ -104,9 +104,22 @@ pub async fn serve(
 ) {
     let activity = Arc::new(Activity::new());
     let mut first = [0u8; 1];
-    let peeked = tokio::select! {
-        peeked = tokio::time::timeout(shared.header_read_timeout, stream.peek(&mut first)) => peeked,
-        _ = drain.wait_for(|draining| *draining) => return,
+    let peeked = {
+        let peek = tokio::time::timeout(shared.header_read_timeout, stream.peek(&mut first));
+        tokio::pin!(peek);
+        tokio::select! {
+            peeked = &mut peek => peeked,
+            () = drained(&mut drain) => {
+                // Silent so far: closed once idle for the drain's grace
+                // since it was accepted, like any idle connection, so a
+                // client that has just connected still gets its answer.
+                let left = DRAIN_IDLE_GRACE.saturating_sub(activity.accepted.elapsed());
+                match tokio::time::timeout(left, &mut peek).await {
+                    Ok(peeked) => peeked,
+                    Err(_) => return,
+                }
+            }
+        }
     };
     let service = {
         let (shared, activity) = (Arc::clone(&shared), Arc::clone(&activity));
@@ -133,6 +146,12 @@ pub async fn serve(
         // Closed, failed, or silent for the header read timeout.
         _ => {}
     }
+}
+
+/// Completes once the drain has begun (at once if it has).
+async fn drained(drain: &mut watch::Receiver<bool>) {
+    // An error means the server is gone: as good as drained.
+    let _ = drain.wait_for(|draining| *draining).await;
 }
 
 /// Which builder serves a connection.
@@ -177,7 +196,7 @@ async fn supervise<C: GracefulConnection>(
                     break;
                 }
             }
-            _ = drain.wait_for(|draining| *draining), if !draining => {
+            () = drained(&mut drain), if !draining => {
                 draining = true;
                 if protocol == Protocol::Auto {
                     break;
