@@ -18,10 +18,9 @@
 #[path = "../tests/generations.rs"]
 mod generations;
 
-use generations::{client, Socket, Tally};
+use generations::{Load, Socket};
 use std::path::PathBuf;
 use std::sync::atomic::Ordering;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 fn main() {
@@ -35,23 +34,16 @@ fn main() {
     assert!(mode == "overlap" || mode == "restart", "{usage}");
 
     let socket = Socket::bind();
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(1)
-        .enable_all()
-        .build()
-        .expect("a runtime");
-    let tally = Arc::new(Tally::default());
     let mut current = Some(socket.start(&binary, &[]));
-    let tasks: Vec<_> = (0..clients)
-        .map(|_| runtime.spawn(client(socket.addr(), "/api/reference.json", tally.clone())))
-        .collect();
+    let load = Load::start(&socket.addr(), "/api/reference.json", clients, 1);
+    let tally = load.tally.clone();
 
     // Steady load first, for the longest response time without a swap.
     let between = 200 * clients;
-    runtime.block_on(tally.wait_for(between));
+    load.wait_for(between);
     tally.longest_us.store(0, Ordering::Relaxed);
     let steady_start = Instant::now();
-    runtime.block_on(tally.wait_for(between * 5));
+    load.wait_for(between * 5);
     let steady_longest = tally.longest_us.swap(0, Ordering::Relaxed);
     let steady_rate = f64::from(between * 5) / steady_start.elapsed().as_secs_f64();
 
@@ -73,14 +65,11 @@ fn main() {
         assert!(status.success(), "a generation failed: {status:?}\n{log}");
         swap_time = swap_time.max(swap_start.elapsed());
         // The swap is over once every client has been answered again.
-        runtime.block_on(tally.wait_for(between));
+        load.wait_for(between);
         swap_longest = swap_longest.max(tally.longest_us.swap(0, Ordering::Relaxed));
     }
     let elapsed = started.elapsed();
-    tally.stop();
-    for task in tasks {
-        runtime.block_on(task).expect("a client ran to its end");
-    }
+    load.finish();
     if let Some(generation) = current {
         let (status, log) = generation.stop();
         assert!(status.success(), "{status:?}\n{log}");

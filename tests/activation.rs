@@ -1,13 +1,12 @@
 //! Socket activation, readiness and redeploys, with the real binary handed
 //! a socket the way systemd hands it over (see `tests/generations.rs`).
 
-use crate::generations::{client, Socket, Tally};
+use crate::generations::{Load, Socket};
 use bytes::Bytes;
 use http_body_util::{BodyExt, Empty};
 use hyper_util::rt::{TokioExecutor, TokioIo};
 use std::path::Path;
 use std::sync::atomic::Ordering;
-use std::sync::Arc;
 
 const BINARY: &str = env!("CARGO_BIN_EXE_refserve");
 
@@ -43,17 +42,9 @@ fn malformed_activation_variables_are_refused() {
 fn ten_swaps_under_sixteen_busy_clients_cost_no_request() {
     const CLIENTS: u32 = 16;
     let socket = Socket::bind();
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .expect("a runtime");
-    let tally = Arc::new(Tally::default());
     let mut current = socket.start(Path::new(BINARY), &[]);
-    let clients: Vec<_> = (0..CLIENTS)
-        .map(|_| runtime.spawn(client(socket.addr(), "/api/reference.json", tally.clone())))
-        .collect();
-    runtime.block_on(tally.wait_for(50 * CLIENTS));
+    let load = Load::start(&socket.addr(), "/api/reference.json", CLIENTS, 2);
+    load.wait_for(50 * CLIENTS);
     for _ in 0..10 {
         // The next generation is serving before the current one is told to go.
         let next = socket.start(Path::new(BINARY), &[]);
@@ -65,12 +56,9 @@ fn ten_swaps_under_sixteen_busy_clients_cost_no_request() {
         );
         current = next;
         // The clients are in full swing again before the next swap.
-        runtime.block_on(tally.wait_for(10 * CLIENTS));
+        load.wait_for(10 * CLIENTS);
     }
-    tally.stop();
-    for task in clients {
-        runtime.block_on(task).expect("a client ran to its end");
-    }
+    let tally = load.finish();
     let (status, log) = current.stop();
     assert!(status.success(), "{status:?}: {log}");
     let notes = tally.notes.lock().expect("not poisoned").join("\n");

@@ -238,6 +238,51 @@ impl Tally {
     }
 }
 
+/// `count` keep-alive clients running [`client`] against `addr` on a runtime
+/// of their own, `workers` threads, until [`Load::finish`].
+pub struct Load {
+    runtime: tokio::runtime::Runtime,
+    tasks: Vec<tokio::task::JoinHandle<()>>,
+    /// What they saw so far.
+    pub tally: Arc<Tally>,
+}
+
+impl Load {
+    /// Start the clients; each sends `GET path` (br) one after the other.
+    pub fn start(addr: &str, path: &'static str, count: u32, workers: usize) -> Load {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(workers)
+            .enable_all()
+            .build()
+            .expect("a runtime");
+        let tally = Arc::new(Tally::default());
+        let tasks = (0..count)
+            .map(|_| runtime.spawn(client(addr.to_string(), path, tally.clone())))
+            .collect();
+        Load {
+            runtime,
+            tasks,
+            tally,
+        }
+    }
+
+    /// Block until `count` more requests have completed.
+    pub fn wait_for(&self, count: u32) {
+        self.runtime.block_on(self.tally.wait_for(count));
+    }
+
+    /// Stop the clients after their current request and wait for them.
+    pub fn finish(self) -> Arc<Tally> {
+        self.tally.stop();
+        for task in self.tasks {
+            self.runtime
+                .block_on(task)
+                .expect("a client ran to its end");
+        }
+        self.tally
+    }
+}
+
 /// How one exchange on a connection ended.
 enum Exchange {
     /// A whole 200; `close` when the response said `Connection: close`.
