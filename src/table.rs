@@ -117,13 +117,18 @@ pub fn page_error(kind: ErrorKind) -> &'static Resource {
 /// one when no such page was rendered.
 pub fn page_error_suggesting(kind: ErrorKind, suggestion: &str) -> &'static Resource {
     let mut page = [0u8; 64];
-    let mut code = [0u8; 64];
-    let mut buf = [0u8; 64];
     prefixed(&mut page, "page/", kind.code())
-        .and_then(|page| prefixed(&mut code, page, "/"))
-        .and_then(|code| prefixed(&mut buf, code, suggestion))
-        .and_then(|id| generated::ERRORS.get(id).copied())
+        .and_then(|page| suggesting(page, suggestion))
         .unwrap_or_else(|| page_error(kind))
+}
+
+/// The error rendered as `<id>/<suggestion>`, if there is one.
+fn suggesting(id: &str, suggestion: &str) -> Option<&'static Resource> {
+    let mut slashed = [0u8; 64];
+    let mut buf = [0u8; 64];
+    prefixed(&mut slashed, id, "/")
+        .and_then(|id| prefixed(&mut buf, id, suggestion))
+        .and_then(|id| generated::ERRORS.get(id).copied())
 }
 
 /// `prefix` and `rest` joined in `buf`, if they fit.
@@ -140,12 +145,7 @@ fn prefixed<'b>(buf: &'b mut [u8; 64], prefix: &str, rest: &str) -> Option<&'b s
 /// The ErrorResponse for `kind` whose hint suggests the catalog key
 /// `suggestion`; the plain one when no such body was rendered.
 pub fn error_suggesting(kind: ErrorKind, suggestion: &str) -> &'static Resource {
-    let mut code = [0u8; 64];
-    let mut buf = [0u8; 64];
-    prefixed(&mut code, kind.code(), "/")
-        .and_then(|code| prefixed(&mut buf, code, suggestion))
-        .and_then(|id| generated::ERRORS.get(id).copied())
-        .unwrap_or_else(|| error(kind))
+    suggesting(kind.code(), suggestion).unwrap_or_else(|| error(kind))
 }
 
 impl Resource {
