@@ -19,7 +19,7 @@ mod errors;
 mod headers;
 #[path = "src/build/highlight.rs"]
 mod highlight;
-#[path = "src/negotiate.rs"]
+#[path = "src/negotiate/mod.rs"]
 #[allow(dead_code)]
 mod negotiate;
 #[path = "src/build/render_crawlers.rs"]
@@ -48,7 +48,7 @@ fn main() {
         "content",
         "src/build",
         "src/errors.rs",
-        "src/negotiate.rs",
+        "src/negotiate",
     ] {
         println!("cargo::rerun-if-changed={path}");
     }

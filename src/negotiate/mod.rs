@@ -1,0 +1,171 @@
+//! Proactive content negotiation (RFC 9110 §12): which representation and
+//! which content coding a request gets.
+//!
+//! Everything here is a pure function over header bytes. Nothing allocates:
+//! each field value is split into its members once (sixteen bytes per
+//! step), members that cannot concern any offer are passed over on their
+//! first byte, and the few offers a resource has are scored in fixed-size
+//! arrays.
+//!
+//! - [`negotiate_encoding`] reads `Accept-Encoding` (§12.5.3).
+//! - [`negotiate_media_type`] reads `Accept` (§12.5.1).
+//!
+//! Both take the field values of every header line of that name (a list
+//! field may be split over several lines, §5.3) and the server's offers in
+//! its order of preference; they answer with the index of the chosen offer,
+//! or `None` when the client accepts none of them (a 406).
+//!
+//! One file per concern: `list.rs` cuts a list-valued field into members
+//! and reads a member's token and parameters (§5.6), `accept.rs` reads
+//! `Accept`, `accept_encoding.rs` reads `Accept-Encoding`; this file holds
+//! what they share: [`Coding`], [`Quality`] and the choice of the best
+//! weight.
+
+mod accept;
+mod accept_encoding;
+mod list;
+
+// build.rs compiles this module for `Coding` alone, and would call these unused.
+#[allow(unused_imports)]
+pub use accept::{negotiate_media_type, MediaType, MAX_MEDIA_OFFERS};
+#[allow(unused_imports)]
+pub use accept_encoding::negotiate_encoding;
+
+/// A content coding the server can send (RFC 9110 §8.4.1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Coding {
+    /// No transformation: the bytes as rendered.
+    Identity,
+    /// `gzip` (RFC 1952).
+    Gzip,
+    /// `br`, Brotli (RFC 7932).
+    Br,
+}
+
+impl Coding {
+    /// Every coding, in a fixed order (used to index per-coding state).
+    pub const ALL: [Coding; 3] = [Coding::Identity, Coding::Gzip, Coding::Br];
+
+    /// The token that names this coding in `Accept-Encoding` and `Content-Encoding`.
+    pub const fn token(self) -> &'static str {
+        match self {
+            Coding::Identity => "identity",
+            Coding::Gzip => "gzip",
+            Coding::Br => "br",
+        }
+    }
+
+    const fn index(self) -> usize {
+        match self {
+            Coding::Identity => 0,
+            Coding::Gzip => 1,
+            Coding::Br => 2,
+        }
+    }
+
+    /// Every token that names a coding we serve, lowercase; `x-gzip` is
+    /// gzip (§8.4.1.3). The lengths differ, so a token's length picks at
+    /// most one.
+    const NAMES: [(&'static str, Coding); 4] = [
+        ("br", Coding::Br),
+        ("gzip", Coding::Gzip),
+        ("x-gzip", Coding::Gzip),
+        ("identity", Coding::Identity),
+    ];
+
+    /// The coding a token names, if it is one we serve (case-insensitively).
+    #[inline]
+    pub fn from_token(token: &[u8]) -> Option<Coding> {
+        Coding::NAMES
+            .iter()
+            .find(|(name, _)| eq_folded(token, name.as_bytes()))
+            .map(|&(_, coding)| coding)
+    }
+}
+
+/// A weight (RFC 9110 §12.4.2) in thousandths: `q=0.5` is 500, `q=1` is 1000.
+pub type Quality = u16;
+
+/// The weight of a member with no `q` parameter.
+pub const DEFAULT_QUALITY: Quality = 1000;
+
+/// Parse a qvalue: `0[.ddd]` or `1[.000]` (RFC 9110 §12.4.2).
+#[inline]
+pub fn parse_quality(value: &[u8]) -> Option<Quality> {
+    let (&lead, rest) = value.split_first()?;
+    let decimals = match rest {
+        [] => &[][..],
+        [b'.', decimals @ ..] if decimals.len() <= 3 => decimals,
+        _ => return None,
+    };
+    let mut thousandths: Quality = 0;
+    let mut scale: Quality = 100;
+    for &d in decimals {
+        if !d.is_ascii_digit() {
+            return None;
+        }
+        thousandths += Quality::from(d - b'0') * scale;
+        scale /= 10;
+    }
+    match lead {
+        b'0' => Some(thousandths),
+        b'1' if thousandths == 0 => Some(1000),
+        _ => None,
+    }
+}
+
+/// The index of the first highest non-zero weight.
+fn best(weights: impl Iterator<Item = Quality>) -> Option<usize> {
+    let mut chosen: Option<(usize, Quality)> = None;
+    for (i, q) in weights.enumerate() {
+        if q > 0 && chosen.is_none_or(|(_, best)| q > best) {
+            chosen = Some((i, q));
+        }
+    }
+    chosen.map(|(i, _)| i)
+}
+
+/// The bit of a member's first byte in the masks that pass members over on
+/// it (`Scoring::firsts` for `Accept`, `CODING_FIRSTS` for
+/// `Accept-Encoding`): ASCII letters of either case share one.
+#[inline(always)]
+const fn first_bit(byte: u8) -> u64 {
+    1 << ((byte | 0x20) % 64)
+}
+
+/// Whether `bytes` equals `lower`, a lowercase ASCII string, ignoring
+/// ASCII case. Unlike `eq_ignore_ascii_case` it folds one side only and
+/// does not stop early, so the compiler makes it a short branch-free run.
+#[inline]
+fn eq_folded(bytes: &[u8], lower: &[u8]) -> bool {
+    bytes.len() == lower.len()
+        && bytes
+            .iter()
+            .zip(lower)
+            .fold(0, |diff, (b, l)| diff | (b.to_ascii_lowercase() ^ l))
+            == 0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn qvalues_parse_per_rfc() {
+        for (text, q) in [
+            ("0", 0),
+            ("0.", 0),
+            ("0.5", 500),
+            ("0.25", 250),
+            ("0.125", 125),
+        ] {
+            assert_eq!(parse_quality(text.as_bytes()), Some(q), "{text}");
+        }
+        for (text, q) in [("1", 1000), ("1.", 1000), ("1.0", 1000), ("1.000", 1000)] {
+            assert_eq!(parse_quality(text.as_bytes()), Some(q), "{text}");
+        }
+        for text in ["", "2", "1.001", "0.1234", ".5", "0,5", "-0", "0.a", "01"] {
+            assert_eq!(parse_quality(text.as_bytes()), None, "{text}");
+        }
+    }
+}
