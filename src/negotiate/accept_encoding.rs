@@ -15,66 +15,102 @@ const IMPLICIT_IDENTITY: Quality = 1;
 /// server's order of preference (smallest body first), and must include
 /// [`Coding::Identity`].
 ///
-/// - No header: identity, since a client that says nothing may not decode anything.
-/// - An empty header: identity (the client wants no coding).
-/// - Otherwise each coding gets the weight of the member naming it (the
-///   first, if named twice), else that of `*`, else 0 — except identity,
-///   which stays acceptable unless `identity;q=0` or `*;q=0` excludes it.
-/// - The highest weight wins; ties go to the earlier offer.
-/// - Malformed members (a bad token, a bad or repeated weight, any other
-///   parameter) are ignored.
+/// Each offer gets the weight [`AcceptEncoding::quality`] gives it, and
+/// [`best`] chooses: the highest weight wins, ties go to the earlier offer,
+/// and `None` means none is acceptable.
 pub fn negotiate_encoding<'a>(
     fields: impl IntoIterator<Item = &'a [u8]>,
     offered: impl IntoIterator<Item = Coding>,
 ) -> Option<usize> {
-    let mut explicit: [Option<Quality>; 3] = [None; 3];
-    let mut star: Option<Quality> = None;
-    let mut present = false;
-    for field in fields {
-        present = true;
-        for member in members(field) {
-            // A member whose first byte starts no coding we serve (nor
-            // `*`) is passed over: `deflate`, `zstd`.
-            if member
-                .first()
-                .is_none_or(|&b| CODING_FIRSTS & first_bit(b) == 0)
-            {
-                continue;
-            }
-            // Most members are a bare token; only one with a `;` has
-            // parameters to read. A bare member that is not a well-formed
-            // token names no coding we know, so it is ignored either way.
-            let (token, q) = if member.contains(&b';') {
-                let Some(parsed) = coding_member(member) else {
+    let accepted = AcceptEncoding::parse(fields);
+    best(offered.into_iter().map(|coding| accepted.quality(coding)))
+}
+
+/// What a request's `Accept-Encoding` says of each coding we serve: read
+/// once by [`AcceptEncoding::parse`], then asked per coding by
+/// [`AcceptEncoding::quality`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AcceptEncoding {
+    /// Whether the request has the header at all.
+    present: bool,
+    /// Per coding, by [`Coding::index`]: the weight of the first member
+    /// naming it.
+    named: [Option<Quality>; Coding::ALL.len()],
+    /// The weight of the first `*`.
+    star: Option<Quality>,
+}
+
+impl AcceptEncoding {
+    /// Read the values of the request's `Accept-Encoding` lines (none when
+    /// the header is absent). Malformed members (a bad token, a bad or
+    /// repeated weight, any other parameter) are ignored.
+    pub fn parse<'a>(fields: impl IntoIterator<Item = &'a [u8]>) -> Self {
+        let mut accepted = AcceptEncoding {
+            present: false,
+            named: [None; Coding::ALL.len()],
+            star: None,
+        };
+        for field in fields {
+            accepted.present = true;
+            for member in members(field) {
+                // A member whose first byte starts no coding we serve (nor
+                // `*`) is passed over: `zstd`. (`deflate` begins as `dcb`
+                // does, and is read in full.)
+                if member
+                    .first()
+                    .is_none_or(|&b| CODING_FIRSTS & first_bit(b) == 0)
+                {
                     continue;
+                }
+                // Most members are a bare token; only one with a `;` has
+                // parameters to read. A bare member that is not a well-formed
+                // token names no coding we know, so it is ignored either way.
+                let (token, q) = if member.contains(&b';') {
+                    let Some(parsed) = coding_member(member) else {
+                        continue;
+                    };
+                    parsed
+                } else {
+                    (trim_trailing_ows(member), DEFAULT_QUALITY)
                 };
-                parsed
-            } else {
-                (trim_trailing_ows(member), DEFAULT_QUALITY)
-            };
-            if token == b"*" {
-                star.get_or_insert(q);
-            } else if let Some(coding) = Coding::from_token(token) {
-                explicit[coding.index()].get_or_insert(q);
+                if token == b"*" {
+                    accepted.star.get_or_insert(q);
+                } else if let Some(coding) = Coding::from_token(token) {
+                    accepted.named[coding.index()].get_or_insert(q);
+                }
             }
         }
+        accepted
     }
-    let quality = |coding: Coding| -> Quality {
-        if !present {
+
+    /// The weight the request gives `coding`; 0 is unacceptable.
+    ///
+    /// - No header: identity, since a client that says nothing may not
+    ///   decode anything.
+    /// - An empty header: identity (the client wants no coding).
+    /// - Otherwise a coding gets the weight of the member naming it (the
+    ///   first, if named twice), else that of `*`, else 0 — except identity,
+    ///   which stays acceptable unless `identity;q=0` or `*;q=0` excludes it.
+    /// - `dcb` and `dcz` (RFC 9842) get the weight of a member naming
+    ///   them, else 0: `*` does not stand for them, since a client that
+    ///   merely says `*` may hold no dictionary. Whether it holds the one a
+    ///   body was compressed against is for `Available-Dictionary` to tell.
+    pub fn quality(&self, coding: Coding) -> Quality {
+        if !self.present {
             return if coding == Coding::Identity {
                 DEFAULT_QUALITY
             } else {
                 0
             };
         }
-        match (explicit[coding.index()], star, coding) {
+        match (self.named[coding.index()], self.star, coding) {
             (Some(q), _, _) => q,
+            (None, _, coding) if coding.needs_dictionary() => 0,
             (None, Some(q), _) => q,
             (None, None, Coding::Identity) => IMPLICIT_IDENTITY,
             (None, None, _) => 0,
         }
-    };
-    best(offered.into_iter().map(quality))
+    }
 }
 
 /// The [`first_bit`]s of `*` and of every token [`Coding::from_token`] knows.
@@ -118,6 +154,19 @@ mod tests {
 
     fn encoding(header: Option<&str>) -> Option<Coding> {
         negotiate_encoding(header.map(str::as_bytes), ALL).map(|i| ALL[i])
+    }
+
+    /// What a resource compressed against a dictionary offers, smallest first.
+    const WITH_DICTIONARY: [Coding; 5] = [
+        Coding::Dcb,
+        Coding::Dcz,
+        Coding::Br,
+        Coding::Gzip,
+        Coding::Identity,
+    ];
+
+    fn encoding_with_dictionary(header: Option<&str>) -> Option<Coding> {
+        negotiate_encoding(header.map(str::as_bytes), WITH_DICTIONARY).map(|i| WITH_DICTIONARY[i])
     }
 
     #[test]
@@ -226,6 +275,55 @@ mod tests {
         assert_eq!(negotiate_encoding([&b"br, identity;q=0"[..]], only), None);
     }
 
+    #[test]
+    fn dictionary_codings_are_acceptable_only_when_named() {
+        let chosen = encoding_with_dictionary;
+        assert_eq!(
+            chosen(Some("gzip, deflate, br, zstd, dcb, dcz")),
+            Some(Coding::Dcb)
+        );
+        assert_eq!(chosen(Some("gzip, br, dcz")), Some(Coding::Dcz));
+        assert_eq!(chosen(Some("dcz")), Some(Coding::Dcz));
+        assert_eq!(chosen(Some("*;q=0, dcz")), Some(Coding::Dcz));
+        assert_eq!(
+            chosen(Some("*")),
+            Some(Coding::Br),
+            "`*` holds no dictionary"
+        );
+        assert_eq!(chosen(Some("*, br;q=0.5")), Some(Coding::Gzip));
+        assert_eq!(chosen(Some("identity;q=0, deflate")), None);
+        assert_eq!(chosen(Some("")), Some(Coding::Identity));
+        assert_eq!(chosen(None), Some(Coding::Identity));
+    }
+
+    #[test]
+    fn dictionary_codings_have_their_own_weights() {
+        let chosen = encoding_with_dictionary;
+        assert_eq!(chosen(Some("br, dcb;q=0, dcz;q=0")), Some(Coding::Br));
+        assert_eq!(chosen(Some("dcb;q=0, dcz, br")), Some(Coding::Dcz));
+        assert_eq!(chosen(Some("br, dcb;q=0.5")), Some(Coding::Br));
+        assert_eq!(chosen(Some("DCB;Q=0.9, br;q=0.8")), Some(Coding::Dcb));
+        assert_eq!(chosen(Some("dcb, dcb;q=0, dcz")), Some(Coding::Dcb));
+        assert_eq!(chosen(Some("dcb;level=1, br;q=0.1")), Some(Coding::Br));
+    }
+
+    #[test]
+    fn weights_can_be_asked_per_coding() {
+        // In the order of `Coding::ALL`: identity, gzip, br, dcb, dcz.
+        let weights = |header: Option<&str>| {
+            let accepted = AcceptEncoding::parse(header.map(str::as_bytes));
+            Coding::ALL.map(|coding| accepted.quality(coding))
+        };
+        assert_eq!(weights(None), [1000, 0, 0, 0, 0]);
+        assert_eq!(weights(Some("")), [1, 0, 0, 0, 0]);
+        assert_eq!(weights(Some("*;q=0.5")), [500, 500, 500, 0, 0]);
+        assert_eq!(
+            weights(Some("br;q=0.8, dcz;q=0.9, *;q=0.1")),
+            [100, 100, 800, 0, 900]
+        );
+        assert_eq!(weights(Some("identity;q=0, dcb")), [0, 0, 0, 1000, 0]);
+    }
+
     fn header_strategy() -> impl Strategy<Value = String> {
         let member = prop_oneof![
             Just("*".to_string()),
@@ -273,6 +371,9 @@ mod tests {
                 named.get_or_insert(q);
             }
         }
+        if matches!(coding, Coding::Dcb | Coding::Dcz) {
+            return named.unwrap_or(0);
+        }
         named.or(star).unwrap_or(if coding == Coding::Identity {
             IMPLICIT_IDENTITY
         } else {
@@ -280,7 +381,46 @@ mod tests {
         })
     }
 
+    /// Headers of [`header_strategy`] with members naming `dcb` or `dcz`
+    /// before or after the others.
+    fn dictionary_header_strategy() -> impl Strategy<Value = String> {
+        let named = prop_oneof![
+            Just("dcb"),
+            Just("dcz"),
+            Just("DCB"),
+            Just("dcb;q=0"),
+            Just("dcz;q=0.5"),
+            Just("dcz ; q=1"),
+            Just("dcb;q=2"),
+        ];
+        (
+            header_strategy(),
+            prop::collection::vec(named, 0..3),
+            any::<bool>(),
+        )
+            .prop_map(|(header, named, first)| {
+                let named = named.join(",");
+                if first {
+                    format!("{named},{header}")
+                } else {
+                    format!("{header},{named}")
+                }
+            })
+    }
+
     proptest! {
+        #[test]
+        fn weights_agree_with_a_naive_reading(header in dictionary_header_strategy()) {
+            let accepted = AcceptEncoding::parse([header.as_bytes()]);
+            for coding in Coding::ALL {
+                prop_assert_eq!(
+                    accepted.quality(coding),
+                    oracle_quality(&header, coding),
+                    "{:?} for {:?}", header, coding
+                );
+            }
+        }
+
         #[test]
         fn the_choice_has_the_highest_weight(header in header_strategy()) {
             let weights = ALL.map(|c| oracle_quality(&header, c));
@@ -298,6 +438,7 @@ mod tests {
         #[test]
         fn never_panics_on_arbitrary_bytes(bytes in prop::collection::vec(any::<u8>(), 0..64)) {
             let _ = negotiate_encoding([bytes.as_slice()], ALL);
+            let _ = negotiate_encoding([bytes.as_slice()], WITH_DICTIONARY);
         }
     }
 }

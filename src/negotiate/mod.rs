@@ -7,7 +7,9 @@
 //! first byte, and the few offers a resource has are scored in fixed-size
 //! arrays.
 //!
-//! - [`negotiate_encoding`] reads `Accept-Encoding` (§12.5.3).
+//! - [`negotiate_encoding`] reads `Accept-Encoding` (§12.5.3); its two
+//!   steps, [`AcceptEncoding`] (the weight of each coding) and [`best`]
+//!   (the choice among weights), serve a caller that weighs offers further.
 //! - [`negotiate_media_type`] reads `Accept` (§12.5.1).
 //!
 //! Both take the field values of every header line of that name (a list
@@ -29,7 +31,7 @@ mod list;
 #[allow(unused_imports)]
 pub use accept::{negotiate_media_type, MediaType, MAX_MEDIA_OFFERS};
 #[allow(unused_imports)]
-pub use accept_encoding::negotiate_encoding;
+pub use accept_encoding::{negotiate_encoding, AcceptEncoding};
 
 /// A content coding the server can send (RFC 9110 §8.4.1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -40,11 +42,23 @@ pub enum Coding {
     Gzip,
     /// `br`, Brotli (RFC 7932).
     Br,
+    /// `dcb`, Brotli against a compression dictionary the client holds
+    /// (RFC 9842).
+    Dcb,
+    /// `dcz`, Zstandard (RFC 8878) against a compression dictionary the
+    /// client holds (RFC 9842).
+    Dcz,
 }
 
 impl Coding {
     /// Every coding, in a fixed order (used to index per-coding state).
-    pub const ALL: [Coding; 3] = [Coding::Identity, Coding::Gzip, Coding::Br];
+    pub const ALL: [Coding; 5] = [
+        Coding::Identity,
+        Coding::Gzip,
+        Coding::Br,
+        Coding::Dcb,
+        Coding::Dcz,
+    ];
 
     /// The token that names this coding in `Accept-Encoding` and `Content-Encoding`.
     pub const fn token(self) -> &'static str {
@@ -52,7 +66,15 @@ impl Coding {
             Coding::Identity => "identity",
             Coding::Gzip => "gzip",
             Coding::Br => "br",
+            Coding::Dcb => "dcb",
+            Coding::Dcz => "dcz",
         }
+    }
+
+    /// Whether a body in this coding decodes only with a dictionary the
+    /// client holds (RFC 9842): `dcb` and `dcz`.
+    pub const fn needs_dictionary(self) -> bool {
+        matches!(self, Coding::Dcb | Coding::Dcz)
     }
 
     const fn index(self) -> usize {
@@ -60,17 +82,20 @@ impl Coding {
             Coding::Identity => 0,
             Coding::Gzip => 1,
             Coding::Br => 2,
+            Coding::Dcb => 3,
+            Coding::Dcz => 4,
         }
     }
 
     /// Every token that names a coding we serve, lowercase; `x-gzip` is
-    /// gzip (§8.4.1.3). The lengths differ, so a token's length picks at
-    /// most one.
-    const NAMES: [(&'static str, Coding); 4] = [
+    /// gzip (§8.4.1.3).
+    const NAMES: [(&'static str, Coding); 6] = [
         ("br", Coding::Br),
         ("gzip", Coding::Gzip),
         ("x-gzip", Coding::Gzip),
         ("identity", Coding::Identity),
+        ("dcb", Coding::Dcb),
+        ("dcz", Coding::Dcz),
     ];
 
     /// The coding a token names, if it is one we serve (case-insensitively).
@@ -114,8 +139,10 @@ pub fn parse_quality(value: &[u8]) -> Option<Quality> {
     }
 }
 
-/// The index of the first highest non-zero weight.
-fn best(weights: impl Iterator<Item = Quality>) -> Option<usize> {
+/// The index of the first highest non-zero weight among `weights`, one per
+/// offer in the server's order of preference: the highest wins, a tie goes
+/// to the earlier offer, and `None` means every weight is 0 (a 406).
+pub fn best(weights: impl Iterator<Item = Quality>) -> Option<usize> {
     let mut chosen: Option<(usize, Quality)> = None;
     for (i, q) in weights.enumerate() {
         if q > 0 && chosen.is_none_or(|(_, best)| q > best) {
@@ -149,6 +176,33 @@ fn eq_folded(bytes: &[u8], lower: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn codings_are_indexed_in_the_order_of_all() {
+        for (i, coding) in Coding::ALL.into_iter().enumerate() {
+            assert_eq!(coding.index(), i, "{coding:?}");
+            assert_eq!(Coding::from_token(coding.token().as_bytes()), Some(coding));
+        }
+        assert_eq!(Coding::from_token(b"DCZ"), Some(Coding::Dcz));
+        assert_eq!(Coding::from_token(b"deflate"), None);
+    }
+
+    #[test]
+    fn only_dictionary_codings_need_a_dictionary() {
+        let needing: Vec<_> = Coding::ALL
+            .into_iter()
+            .filter(|c| c.needs_dictionary())
+            .collect();
+        assert_eq!(needing, [Coding::Dcb, Coding::Dcz]);
+    }
+
+    #[test]
+    fn the_best_weight_is_the_highest_and_the_earliest() {
+        assert_eq!(best([500, 1000, 1000].into_iter()), Some(1));
+        assert_eq!(best([1, 0, 1].into_iter()), Some(0));
+        assert_eq!(best([0, 0].into_iter()), None);
+        assert_eq!(best(std::iter::empty()), None);
+    }
 
     #[test]
     fn qvalues_parse_per_rfc() {
