@@ -1,5 +1,6 @@
 //! Proactive content negotiation (RFC 9110 §12): which representation and
-//! which content coding a request gets.
+//! which content coding a request gets, and which compression dictionary
+//! (RFC 9842) it holds for the codings that need one.
 //!
 //! Everything here is a pure function over header bytes. Nothing allocates:
 //! each field value is split into its members once (sixteen bytes per
@@ -11,20 +12,25 @@
 //!   steps, [`AcceptEncoding`] (the weight of each coding) and [`best`]
 //!   (the choice among weights), serve a caller that weighs offers further.
 //! - [`negotiate_media_type`] reads `Accept` (§12.5.1).
+//! - [`held_dictionary`] reads `Available-Dictionary` and `Dictionary-ID`
+//!   (RFC 9842 §2.2, §2.3).
 //!
-//! Both take the field values of every header line of that name (a list
-//! field may be split over several lines, §5.3) and the server's offers in
-//! its order of preference; they answer with the index of the chosen offer,
-//! or `None` when the client accepts none of them (a 406).
+//! Each takes the field values of every header line of its fields (a list
+//! field may be split over several lines, §5.3). The two negotiations take
+//! the server's offers in its order of preference and answer with the index
+//! of the chosen offer, or `None` when the client accepts none of them (a
+//! 406); [`held_dictionary`] takes the server's dictionaries and answers
+//! with the index of the one the request holds, if any.
 //!
 //! One file per concern: `list.rs` cuts a list-valued field into members
 //! and reads a member's token and parameters (§5.6), `accept.rs` reads
-//! `Accept`, `accept_encoding.rs` reads `Accept-Encoding`; this file holds
-//! what they share: [`Coding`], [`Quality`] and the choice of the best
-//! weight.
+//! `Accept`, `accept_encoding.rs` reads `Accept-Encoding`, `dictionary.rs`
+//! the dictionary fields; this file holds what they share: [`Coding`],
+//! [`Quality`] and the choice of the best weight.
 
 mod accept;
 mod accept_encoding;
+mod dictionary;
 mod list;
 
 // build.rs compiles this module for `Coding` alone, and would call these unused.
@@ -32,6 +38,8 @@ mod list;
 pub use accept::{negotiate_media_type, MediaType, MAX_MEDIA_OFFERS};
 #[allow(unused_imports)]
 pub use accept_encoding::{negotiate_encoding, AcceptEncoding};
+#[allow(unused_imports)]
+pub use dictionary::held_dictionary;
 
 /// A content coding the server can send (RFC 9110 §8.4.1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
