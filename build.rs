@@ -3,12 +3,15 @@
 //!
 //! The stages live in `src/build/`, one file each: load and validate
 //! (`content.rs`), render (`render_json.rs`) and assemble (`site.rs`),
-//! compress (`compress.rs`), emit (`emit.rs`). Errors name the file and field.
+//! choose the compression dictionary (`dictionary.rs`), compress
+//! (`compress.rs`), emit (`emit.rs`). Errors name the file and field.
 
 #[path = "src/build/compress.rs"]
 mod compress;
 #[path = "src/build/content.rs"]
 mod content;
+#[path = "src/build/dictionary.rs"]
+mod dictionary;
 #[path = "src/build/emit.rs"]
 mod emit;
 #[path = "src/errors.rs"]
@@ -74,9 +77,10 @@ fn run() -> Result<(), String> {
     };
 
     let catalog = content::load(&root, base_url, epoch).map_err(|e| e.to_string())?;
-    let pages = site::resources(&catalog);
-    let errors = site::errors(&catalog).map_err(|e| e.to_string())?;
-    let code = emit::table(&out_dir, &catalog, &pages, &errors)
+    let mut pages = site::resources(&catalog);
+    let mut errors = site::errors(&catalog).map_err(|e| e.to_string())?;
+    let dictionary = dictionary::attach(&mut pages, &mut errors);
+    let code = emit::table(&out_dir, &catalog, &pages, &errors, dictionary.as_ref())
         .map_err(|e| format!("writing OUT_DIR: {e}"))?;
     std::fs::write(out_dir.join("table.rs"), code)
         .map_err(|e| format!("writing OUT_DIR/table.rs: {e}"))?;

@@ -22,8 +22,13 @@ vcl 4.1;
 #
 #   Accept-Encoding  "br", "gzip", absent (identity), or "identity;q=0"
 #                    (the client accepts no coding refserve has: refserve
-#                    answers 406, no-store)
-#   Accept           page URLs (/ and /api/<name>): "text/markdown",
+#                    answers 406, no-store); on page URLs, "dcb", "dcz" or
+#                    both ahead of that when the client names them and
+#                    sends Available-Dictionary (see below)
+#   Available-Dictionary, Dictionary-ID
+#                    as sent on page URLs from a client that names dcb or
+#                    dcz; absent otherwise, since refserve then ignores them
+#   Accept           page URLs (/, /api/ and /api/<name>): "text/markdown",
 #                    "text/html", or "application/json" (neither is
 #                    acceptable: refserve answers 406, no-store); so a
 #                    client without Accept gets an error on these URLs
@@ -31,6 +36,16 @@ vcl 4.1;
 #                    documents (*.json, *.md, *.txt, *.xml, /.well-known/…,
 #                    /healthz): absent (one representation each)
 #                    other URLs (404s, redirects): as sent
+#
+# Compression dictionaries (RFC 9842): refserve sends a page compressed
+# against its dictionary (Content-Encoding dcb or dcz) only to a request
+# whose Available-Dictionary names it, and marks such responses, and every
+# other response of that URL, `Vary: Accept, Accept-Encoding,
+# Available-Dictionary, Dictionary-ID`. Varnish keeps one object per value
+# of those headers, so a dcb body is only ever served again for the same
+# dictionary hash; a client without one shares the br object with everyone.
+# Simplification: a client that weighs dcb or dcz below br still has them
+# put ahead of br (browsers send them all at q=1).
 #
 # tests/varnish.rs runs this file (with its own backend port) against a
 # real refserve.
@@ -65,14 +80,21 @@ sub vcl_recv {
     # busting with ?anything.
     set req.url = regsub(req.url, "\?.*$", "");
 
+    call refserve_dictionary_codings;
     call refserve_accept_encoding;
-    if (req.url ~ "^/(api/[a-z]+)?$") {
+    if (req.url ~ "^/(api/([a-z]+)?)?$") {
         call refserve_accept_page;
+        if (req.http.X-Refserve-Dictionary && req.http.Accept-Encoding) {
+            set req.http.Accept-Encoding = req.http.X-Refserve-Dictionary + ", " + req.http.Accept-Encoding;
+        } elsif (req.http.X-Refserve-Dictionary) {
+            set req.http.Accept-Encoding = req.http.X-Refserve-Dictionary;
+        }
     } elsif (req.url ~ "\.(json|md|txt|xml)$"
-        || req.url ~ "^/(api/reference|\.well-known)/"
+        || req.url ~ "^/(api/reference|\.well-known|dictionaries)/"
         || req.url == "/healthz") {
         # Documents with one representation (the JSON API and its errors,
-        # Markdown twins, llms.txt, sitemap, robots.txt, the API catalog):
+        # Markdown twins, llms.txt, sitemap, robots.txt, the API catalog,
+        # the compression dictionary):
         # they do not vary on Accept, so a stored copy answers any Accept;
         # without the header refserve never refuses one with a 406 for its
         # Accept either, so a hit and a miss give the same answer.
@@ -81,10 +103,39 @@ sub vcl_recv {
     # Any other URL is an error or a redirect: as sent, so that a browser
     # still gets an HTML 404 and a program a JSON one (kept 60 s at most).
 
+    if (!req.http.Accept-Encoding || req.http.Accept-Encoding !~ "^dc") {
+        # Without dcb or dcz refserve ignores the dictionary headers.
+        unset req.http.Available-Dictionary;
+        unset req.http.Dictionary-ID;
+    }
+    unset req.http.X-Refserve-Dictionary;
+
     # refserve keeps no per-user state: Cookie and Authorization change
     # nothing (and every stored response is `public`), so unlike Varnish's
     # built-in vcl_recv they do not force a pass.
     return (hash);
+}
+
+# X-Refserve-Dictionary → "dcb", "dcz" or "dcb, dcz": the dictionary
+# codings the client names with a weight above 0, when it also sends
+# Available-Dictionary; unset otherwise. `*` does not name them.
+sub refserve_dictionary_codings {
+    unset req.http.X-Refserve-Dictionary;
+    if (req.http.Accept-Encoding && req.http.Available-Dictionary) {
+        std.collect(req.http.Available-Dictionary);
+        set req.http.X-Refserve-AE = std.tolower(regsuball(req.http.Accept-Encoding, "[ \t]", ""));
+        if (req.http.X-Refserve-AE ~ "^(?:.*?,)?dcb(?:;q=(?:1(?:\.0{0,3})?|0\.(?:[1-9][0-9]{0,2}|0[1-9][0-9]?|00[1-9])))?(?:,.*)?$") {
+            set req.http.X-Refserve-Dictionary = "dcb";
+        }
+        if (req.http.X-Refserve-AE ~ "^(?:.*?,)?dcz(?:;q=(?:1(?:\.0{0,3})?|0\.(?:[1-9][0-9]{0,2}|0[1-9][0-9]?|00[1-9])))?(?:,.*)?$") {
+            if (req.http.X-Refserve-Dictionary) {
+                set req.http.X-Refserve-Dictionary = "dcb, dcz";
+            } else {
+                set req.http.X-Refserve-Dictionary = "dcz";
+            }
+        }
+        unset req.http.X-Refserve-AE;
+    }
 }
 
 # Accept-Encoding → "br", "gzip", unset (identity) or "identity;q=0", as

@@ -9,6 +9,15 @@
 //!   `llms.txt`, `.well-known/api-catalog`);
 //! - each stored coding goes beside it: `.br` for brotli, `.gz` for gzip
 //!   (nginx's `brotli_static` and `gzip_static` names).
+//!
+//! The bodies compressed against the compression dictionary (`dcb`, `dcz`)
+//! are not written. A static host can serve the dictionary itself
+//! (`dictionaries/<id>`), but it cannot choose a body by the request's
+//! `Available-Dictionary`, nor send the headers that make the scheme work
+//! (`Use-As-Dictionary` on the dictionary, the `Link` that names it on
+//! every page, `Vary: Available-Dictionary`); without them no browser ever
+//! asks for a dictionary-compressed body, so the pages cost their brotli
+//! bytes there. [`DICTIONARY_NOTE`] says so at the end of an export.
 
 use crate::negotiate::Coding;
 use crate::table::{self, Resource};
@@ -30,14 +39,20 @@ pub fn file_name(path: &str, resource: &Resource, index: usize) -> Option<String
     }
 }
 
-/// The suffix a coding adds to a file name.
-pub const fn suffix(coding: Coding) -> &'static str {
+/// The suffix a coding adds to a file name; `None` for the codings that
+/// are not exported (those that need a dictionary).
+pub const fn suffix(coding: Coding) -> Option<&'static str> {
     match coding {
-        Coding::Identity => "",
-        Coding::Gzip => ".gz",
-        Coding::Br => ".br",
+        Coding::Identity => Some(""),
+        Coding::Gzip => Some(".gz"),
+        Coding::Br => Some(".br"),
+        Coding::Dcb | Coding::Dcz => None,
     }
 }
+
+/// What an export tells its user about compression dictionaries.
+pub const DICTIONARY_NOTE: &str = "dictionary-compressed bodies (dcb, dcz) are not exported: \
+a static host cannot choose them by Available-Dictionary; the pages cost their .br bytes there";
 
 /// Write every representation under `dir`; returns the number of files written.
 pub fn export(dir: &Path) -> std::io::Result<usize> {
@@ -48,7 +63,10 @@ pub fn export(dir: &Path) -> std::io::Result<usize> {
                 continue;
             };
             for variant in representation.variants {
-                let file = dir.join(format!("{name}{}", suffix(variant.coding)));
+                let Some(suffix) = suffix(variant.coding) else {
+                    continue;
+                };
+                let file = dir.join(format!("{name}{suffix}"));
                 if let Some(parent) = file.parent() {
                     std::fs::create_dir_all(parent)?;
                 }

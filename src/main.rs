@@ -19,6 +19,7 @@ fn main() -> ExitCode {
             return match refserve::export::export(&dir) {
                 Ok(files) => {
                     eprintln!("refserve: wrote {files} files to {}", dir.display());
+                    eprintln!("refserve: {}", refserve::export::DICTIONARY_NOTE);
                     ExitCode::SUCCESS
                 }
                 Err(error) => {

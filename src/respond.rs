@@ -15,9 +15,9 @@
 use crate::conditional;
 use crate::errors::ErrorKind;
 use crate::headers;
-use crate::negotiate::{negotiate_encoding, negotiate_media_type};
+use crate::negotiate::{best, held_dictionary, negotiate_media_type, AcceptEncoding};
 use crate::route::{error_for, route, Route};
-use crate::table::{self, Representation, Resource, Variant};
+use crate::table::{self, Dictionary, Representation, Resource, Variant};
 use bytes::Bytes;
 use http::header::{self, HeaderMap, HeaderValue};
 use http::{Method, Response, StatusCode};
@@ -154,13 +154,47 @@ fn values(headers: &HeaderMap, name: header::HeaderName) -> impl Iterator<Item =
     headers.get_all(name).into_iter().map(HeaderValue::as_bytes)
 }
 
+/// `Available-Dictionary` (RFC 9842 §2.2).
+const AVAILABLE_DICTIONARY: header::HeaderName =
+    header::HeaderName::from_static("available-dictionary");
+/// `Dictionary-ID` (RFC 9842 §2.3).
+const DICTIONARY_ID: header::HeaderName = header::HeaderName::from_static("dictionary-id");
+
+/// The variant `Accept-Encoding` weighs highest (the smallest of equal
+/// weight). A body compressed against a dictionary counts only when the
+/// request holds that dictionary.
 fn choose_variant(
     representation: &'static Representation,
     headers: &HeaderMap,
 ) -> Option<&'static Variant> {
-    let codings = representation.variants.iter().map(|v| v.coding);
-    negotiate_encoding(values(headers, header::ACCEPT_ENCODING), codings)
-        .map(|i| representation.variants[i])
+    let accepted = AcceptEncoding::parse(values(headers, header::ACCEPT_ENCODING));
+    let mut held = None;
+    if representation
+        .variants
+        .iter()
+        .any(|v| v.dictionary.is_some())
+    {
+        held = held_by(headers);
+    }
+    let weights = representation
+        .variants
+        .iter()
+        .map(|variant| match variant.dictionary {
+            Some(needed) if !held.is_some_and(|held| std::ptr::eq(held, needed)) => 0,
+            _ => accepted.quality(variant.coding),
+        });
+    best(weights).map(|i| representation.variants[i])
+}
+
+/// The dictionary the request says it holds, if the server has it.
+fn held_by(headers: &HeaderMap) -> Option<&'static Dictionary> {
+    let names = table::DICTIONARIES.each_ref().map(|d| (&d.hash, d.id));
+    held_dictionary(
+        values(headers, AVAILABLE_DICTIONARY),
+        values(headers, DICTIONARY_ID),
+        &names,
+    )
+    .map(|i| &table::DICTIONARIES[i])
 }
 
 /// RFC 9110 §13.2.2: `If-None-Match` decides when present; otherwise

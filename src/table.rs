@@ -36,11 +36,30 @@ pub struct Representation {
     pub variants: &'static [&'static Variant],
 }
 
+/// A compression dictionary (RFC 9842) the server serves and compresses
+/// the HTML pages against.
+#[derive(Debug)]
+pub struct Dictionary {
+    /// The SHA-256 of its bytes, as `Available-Dictionary` names it.
+    pub hash: [u8; 32],
+    /// Its `id`, as `Dictionary-ID` names it.
+    pub id: &'static str,
+    /// Where it is served.
+    pub path: &'static str,
+    /// The `match` of its `Use-As-Dictionary`.
+    pub match_pattern: &'static str,
+    /// The `match-dest` of its `Use-As-Dictionary`.
+    pub match_dest: &'static str,
+}
+
 /// One body, exactly as it goes on the wire.
 #[derive(Debug)]
 pub struct Variant {
     /// The content coding of [`Variant::body`].
     pub coding: Coding,
+    /// The dictionary [`Variant::body`] was compressed against (`dcb`,
+    /// `dcz`); a client must hold it to be sent this body.
+    pub dictionary: Option<&'static Dictionary>,
     /// The bytes sent.
     pub body: &'static [u8],
     /// A strong `ETag`, different for every variant of every representation.
@@ -60,13 +79,13 @@ pub struct Variant {
 
 mod generated {
     #![allow(missing_docs, clippy::unreadable_literal)]
-    use super::{Representation, Resource, Variant};
+    use super::{Dictionary, Representation, Resource, Variant};
     use crate::negotiate::{Coding, MediaType};
     use http::{HeaderName, HeaderValue};
     include!(concat!(env!("OUT_DIR"), "/table.rs"));
 }
 
-pub use generated::{BASE_URL, KEYS, LAST_MODIFIED, LAST_MODIFIED_UNIX};
+pub use generated::{BASE_URL, DICTIONARIES, KEYS, LAST_MODIFIED, LAST_MODIFIED_UNIX};
 
 /// The resource served at `path` (already percent-decoded), if any.
 pub fn resource(path: &str) -> Option<&'static Resource> {

@@ -1,7 +1,9 @@
 //! The pages in a real browser (Debian's headless Chromium): Lighthouse's
-//! mobile audit scores 100 for accessibility, best practices and SEO, and
-//! axe-core finds no violation in the light or the dark scheme. Performance
-//! depends on timing, so `benches/lighthouse.sh` reports it instead.
+//! mobile audit scores 100 for accessibility, best practices and SEO,
+//! axe-core finds no violation in the light or the dark scheme, and a reader
+//! who opens `/` and follows links gets every method page compressed against
+//! the dictionary. Performance depends on timing, so
+//! `benches/lighthouse.sh` reports it instead.
 
 use crate::support::{node_file, node_tool, run, start_server, system_tool, Outcome};
 use std::process::Command;
@@ -68,5 +70,50 @@ async fn axe_finds_no_violation_in_either_scheme() {
     );
     for page in pages {
         assert_eq!(page["violations"], serde_json::json!([]), "{page}");
+    }
+}
+
+#[tokio::test]
+async fn chromium_reads_the_method_pages_dictionary_compressed() {
+    let server = start_server().await;
+    let paths: Vec<String> = refserve::table::KEYS
+        .iter()
+        .map(|key| format!("/api/{key}"))
+        .collect();
+    let mut command = Command::new("node");
+    command
+        .arg(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/tools/dictionary.cjs"
+        ))
+        .arg(&server.origin)
+        .args(&paths)
+        .env("NODE_PATH", node_file(""))
+        .env("CHROME_PATH", system_tool("chromium"));
+    let outcome = run(command).await;
+    outcome.assert_success();
+    let visits: Vec<serde_json::Value> = outcome
+        .stdout
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("a JSON line"))
+        .collect();
+    // `/`, the dictionary, then every method page by following links.
+    assert_eq!(visits.len(), paths.len() + 2, "{}", outcome.output);
+    assert_eq!(visits[0]["encoding"], "br", "{}", visits[0]);
+    assert_eq!(visits[1]["path"], refserve::table::DICTIONARIES[0].path);
+    for (visit, path) in visits[2..].iter().zip(&paths) {
+        assert_eq!(visit["path"], path.as_str());
+        assert_eq!(visit["status"], 200, "{visit}");
+        assert!(
+            matches!(visit["encoding"].as_str(), Some("dcb" | "dcz")),
+            "{visit}"
+        );
+        let key = path.trim_start_matches("/api/");
+        assert!(
+            visit["title"]
+                .as_str()
+                .is_some_and(|t| t.starts_with(&format!("{key} · "))),
+            "decoded and shown: {visit}"
+        );
     }
 }

@@ -189,7 +189,78 @@ pub fn decode(coding: &str, body: &[u8]) -> Vec<u8> {
                 .read_to_end(&mut out)
                 .expect("valid gzip");
         }
+        "dcb" => {
+            let (dictionary, frame) = dictionary_frame(body, &[0xff, 0x44, 0x43, 0x42]);
+            brotli_decompressor::BrotliDecompressCustomDict(
+                &mut &frame[..],
+                &mut out,
+                &mut [0; 4096],
+                &mut [0; 4096],
+                dictionary.to_vec(),
+            )
+            .expect("valid dcb");
+        }
+        "dcz" => {
+            let magic = [0x5e, 0x2a, 0x4d, 0x18, 0x20, 0x00, 0x00, 0x00];
+            let (dictionary, frame) = dictionary_frame(body, &magic);
+            out = zstd::bulk::Decompressor::with_dictionary(dictionary)
+                .and_then(|mut decoder| decoder.decompress(frame, 1 << 20))
+                .expect("valid dcz");
+        }
         other => panic!("unexpected content-encoding {other:?}"),
+    }
+    out
+}
+
+/// The dictionary a `dcb` or `dcz` body names (RFC 9842 §4) and the
+/// compressed stream after its header. The header must open with `magic`
+/// and name, by SHA-256, a dictionary the server serves.
+fn dictionary_frame<'a>(body: &'a [u8], magic: &[u8]) -> (&'static [u8], &'a [u8]) {
+    use sha2::Digest;
+    let rest = body.strip_prefix(magic).expect("the RFC 9842 magic");
+    let (hash, frame) = rest.split_at(32);
+    let dictionary = served_dictionary();
+    assert_eq!(
+        sha2::Sha256::digest(dictionary).as_slice(),
+        hash,
+        "the header names the served dictionary by its SHA-256"
+    );
+    (dictionary, frame)
+}
+
+/// The bytes of the compression dictionary, as `GET` of its path serves them.
+pub fn served_dictionary() -> &'static [u8] {
+    let dictionary = &refserve::table::DICTIONARIES[0];
+    refserve::table::resource(dictionary.path)
+        .expect("the dictionary is served")
+        .representations[0]
+        .identity()
+        .body
+}
+
+/// `Available-Dictionary` for the served dictionary: its SHA-256 as a
+/// Structured Field byte sequence (RFC 8941 §3.3.5).
+pub fn available_dictionary() -> String {
+    use sha2::Digest;
+    format!(":{}:", base64(&sha2::Sha256::digest(served_dictionary())))
+}
+
+/// Standard base64 with padding (RFC 4648 §4).
+pub fn base64(bytes: &[u8]) -> String {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::new();
+    for chunk in bytes.chunks(3) {
+        let word = chunk
+            .iter()
+            .enumerate()
+            .fold(0u32, |word, (i, &b)| word | u32::from(b) << (16 - 8 * i));
+        for i in 0..4 {
+            if i <= chunk.len() {
+                out.push(char::from(ALPHABET[(word >> (18 - 6 * i)) as usize & 63]));
+            } else {
+                out.push('=');
+            }
+        }
     }
     out
 }

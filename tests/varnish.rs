@@ -729,3 +729,53 @@ async fn errors_are_kept_no_longer_than_they_say() {
         }
     }
 }
+
+#[tokio::test]
+async fn a_dictionary_compressed_body_only_reaches_a_client_holding_the_dictionary() {
+    let server = start_server().await;
+    let varnish = Varnish::start(&server).await;
+    let chrome = "gzip, deflate, br, zstd, dcb, dcz";
+    let available = crate::support::available_dictionary();
+    let other = format!(":{}:", crate::support::base64(&[1; 32]));
+    let holding: Headers = &[
+        ("accept", "text/html"),
+        ("accept-encoding", chrome),
+        ("available-dictionary", &available),
+    ];
+    let without: Headers = &[("accept", "text/html"), ("accept-encoding", chrome)];
+    let another: Headers = &[
+        ("accept", "text/html"),
+        ("accept-encoding", chrome),
+        ("available-dictionary", &other),
+    ];
+    let not_naming: Headers = &[
+        ("accept", "text/html"),
+        ("accept-encoding", "gzip, br"),
+        ("available-dictionary", &available),
+    ];
+    for path in ["/", "/api/", "/api/select"] {
+        let plain = server.get(path, &[("accept", "text/html")]).await;
+        // The dictionary's holder first, so its object is in the cache
+        // before anyone else asks.
+        for (headers, coding, states) in [
+            (holding, "dc", ["MISS", "HIT"]),
+            (without, "br", ["MISS", "HIT"]),
+            (another, "br", ["MISS", "HIT"]),
+            (not_naming, "br", ["HIT", "HIT"]),
+            (holding, "dc", ["HIT", "HIT"]),
+        ] {
+            for state in states {
+                let reply = varnish.get(path, headers).await;
+                let what = format!("{path} {headers:?}");
+                assert_eq!(reply.status, 200, "{what}");
+                assert!(
+                    reply.header("content-encoding").starts_with(coding),
+                    "{what}: {}",
+                    reply.header("content-encoding")
+                );
+                assert_eq!(cache_state(&reply), state, "{what}");
+                assert_eq!(reply.decoded(), plain.body, "{what}");
+            }
+        }
+    }
+}

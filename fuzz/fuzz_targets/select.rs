@@ -2,10 +2,11 @@
 //! whole request → response decision, without I/O.
 //!
 //! Input format (self-describing, so seeds are readable with `xxd`): up to
-//! six fields separated by 0xFF, in this order:
+//! eight fields separated by 0xFF, in this order:
 //!
 //! ```text
 //! method 0xFF path 0xFF Accept 0xFF Accept-Encoding 0xFF If-None-Match 0xFF If-Modified-Since
+//!        0xFF Available-Dictionary 0xFF Dictionary-ID
 //! ```
 //!
 //! A missing or empty header field means the header is absent; inside a
@@ -20,10 +21,13 @@
 //!    is coded; with one, a `Content-Encoding` X was named (as X, `x-gzip`
 //!    for gzip, or `*`) and, for simple headers (no quotes or backslashes),
 //!    not excluded by a zero weight; a 200 in identity had identity not
-//!    excluded.
+//!    excluded. `dcb` and `dcz` were named as such (`*` does not do) and
+//!    the request's one `Available-Dictionary` names the dictionary's hash.
 //! 3. A body (200 or error) on the wire is the selected variant's body,
 //!    `Content-Length` is its length, and it decodes (br via `brotli`, gzip
-//!    via `flate2`) to the identity body of the same representation. HEAD
+//!    via `flate2`, dcb via `brotli-decompressor` and dcz via
+//!    `structured-zstd`, both with the dictionary) to the identity body of
+//!    the same representation. HEAD
 //!    responses have no content and the same `Content-Length`.
 //! 4. A 304 only when `If-None-Match` or `If-Modified-Since` was sent; with
 //!    `If-None-Match`, the variant's entity tag (weakly compared) or `*`
@@ -54,11 +58,13 @@ const FIELD: u8 = 0xFF;
 const LINE: u8 = 0xFE;
 
 /// The headers the input's fields 2.. fill, in order.
-const HEADERS: [HeaderName; 4] = [
+const HEADERS: [HeaderName; 6] = [
     header::ACCEPT,
     header::ACCEPT_ENCODING,
     header::IF_NONE_MATCH,
     header::IF_MODIFIED_SINCE,
+    HeaderName::from_static("available-dictionary"),
+    HeaderName::from_static("dictionary-id"),
 ];
 
 fuzz_target!(|data: &[u8]| {
@@ -191,6 +197,16 @@ fn check_coding(headers: &HeaderMap, status: StatusCode, encoding: Option<&Heade
     let text = lines.join(&b","[..]).to_ascii_lowercase();
     let simple = !text.iter().any(|&b| b == b'"' || b == b'\\');
     match encoding {
+        Some(coding) if matches!(coding.as_bytes(), b"dcb" | b"dcz") => {
+            assert!(contains(&text, coding.as_bytes()), "{coding:?} not named");
+            let available: Vec<&HeaderValue> =
+                headers.get_all("available-dictionary").iter().collect();
+            let hash = &table::DICTIONARIES[0].hash;
+            assert!(
+                matches!(available[..], [value] if names(value.as_bytes(), hash)),
+                "{coding:?} sent for {available:?}"
+            );
+        }
         Some(coding) => {
             let coding = coding.as_bytes();
             assert!(
@@ -269,6 +285,24 @@ fn qvalue(text: &[u8]) -> Option<u16> {
     }
 }
 
+/// Whether an `Available-Dictionary` value holds `hash` in base64 (padded
+/// or not) between its colons: a loose reading, enough to catch a
+/// dictionary-compressed body sent for another dictionary or none.
+fn names(value: &[u8], hash: &[u8; 32]) -> bool {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut encoded = Vec::new();
+    for chunk in hash.chunks(3) {
+        let word = chunk
+            .iter()
+            .enumerate()
+            .fold(0u32, |word, (i, &b)| word | u32::from(b) << (16 - 8 * i));
+        for i in 0..=chunk.len() {
+            encoded.push(ALPHABET[(word >> (18 - 6 * i)) as usize & 63]);
+        }
+    }
+    contains(value, &encoded)
+}
+
 fn contains(haystack: &[u8], needle: &[u8]) -> bool {
     haystack.windows(needle.len()).any(|w| w == needle)
 }
@@ -298,6 +332,29 @@ fn check_decodes(representation: &Representation, variant: &'static Variant) {
                 .read_to_end(&mut decoded)
                 .expect("valid gzip");
         }
+        Coding::Dcb => {
+            let frame = after_header(variant, &[0xff, 0x44, 0x43, 0x42]);
+            brotli_decompressor::BrotliDecompressCustomDict(
+                &mut &frame[..],
+                &mut decoded,
+                &mut [0; 4096],
+                &mut [0; 4096],
+                dictionary().to_vec(),
+            )
+            .expect("valid dcb");
+        }
+        Coding::Dcz => {
+            let frame = after_header(variant, &[0x5e, 0x2a, 0x4d, 0x18, 0x20, 0, 0, 0]);
+            let dictionary =
+                structured_zstd::decoding::Dictionary::from_raw_content(1, dictionary().to_vec())
+                    .expect("a dictionary")
+                    .into_handle();
+            decoded.resize(identity.len(), 0);
+            let length = structured_zstd::decoding::FrameDecoder::new()
+                .decode_all_with_dict_handle(frame, &mut decoded, &dictionary)
+                .expect("valid dcz");
+            decoded.truncate(length);
+        }
     }
     assert!(
         decoded == identity,
@@ -305,6 +362,25 @@ fn check_decodes(representation: &Representation, variant: &'static Variant) {
         variant.coding
     );
     DECODED.with(|seen| seen.borrow_mut().insert(key));
+}
+
+/// The stream of a dcb or dcz body after its RFC 9842 header, which must be
+/// `magic` and the hash of the variant's dictionary.
+fn after_header(variant: &Variant, magic: &[u8]) -> &'static [u8] {
+    let body: &'static [u8] = variant.body;
+    let rest = body.strip_prefix(magic).expect("the RFC 9842 magic");
+    let dictionary = variant.dictionary.expect("a dictionary coding has one");
+    assert_eq!(&rest[..32], &dictionary.hash[..]);
+    &rest[32..]
+}
+
+/// The compression dictionary's bytes, as served.
+fn dictionary() -> &'static [u8] {
+    table::resource(table::DICTIONARIES[0].path)
+        .expect("the dictionary is served")
+        .representations[0]
+        .identity()
+        .body
 }
 
 /// Property 5: the error's body explains it.

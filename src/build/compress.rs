@@ -14,6 +14,15 @@
 //!   9 when that is smaller, as it can be on bodies of about 200 bytes (some
 //!   error bodies). The header carries no name and a zero mtime.
 //!
+//! - dcb and dcz (RFC 9842), for the bodies that are also compressed
+//!   against the compression dictionary (`dictionary.rs`): brotli as above
+//!   with the dictionary as history, and Zstandard at level 22 with the
+//!   dictionary as raw content, each after the RFC's header (its magic and
+//!   the dictionary's SHA-256). Each is kept only when smaller than every
+//!   plain variant of its body. The brotli candidates are decoded by
+//!   `brotli-decompressor` and the Zstandard frame by `structured-zstd`,
+//!   decoders written apart from the encoders that made them.
+//!
 //! Every candidate is decoded and compared with the body before it counts,
 //! and on equal sizes the first candidate in the order above wins, so the
 //! output is a function of the body alone: builds are reproducible. An
@@ -66,6 +75,13 @@ fn seen() -> std::sync::MutexGuard<'static, BTreeMap<Vec<u8>, Encoded>> {
 /// The smallest brotli stream for `body` (quality 11, see the module docs),
 /// or `None` if no candidate decodes back to `body`.
 pub fn brotli(body: &[u8]) -> Option<Vec<u8>> {
+    brotli_against(body, &[])
+}
+
+/// The smallest brotli stream for `body` whose history starts with
+/// `dictionary` (empty: none). Every candidate is decoded by
+/// `brotli-decompressor`, a decoder written apart from the encoder.
+fn brotli_against(body: &[u8], dictionary: &[u8]) -> Option<Vec<u8>> {
     let settings = [
         (BrotliEncoderMode::BROTLI_MODE_GENERIC, 0),
         (BrotliEncoderMode::BROTLI_MODE_FONT, 0),
@@ -77,7 +93,8 @@ pub fn brotli(body: &[u8]) -> Option<Vec<u8>> {
         .map(|(mode, disable_literal_context_modeling)| {
             let params = brotli::enc::BrotliEncoderParams {
                 quality: 11,
-                lgwin: window(body.len()),
+                // A dictionary is history: the window spans it and the body.
+                lgwin: window(dictionary.len() + body.len()),
                 large_window: false,
                 mode,
                 disable_literal_context_modeling,
@@ -85,14 +102,93 @@ pub fn brotli(body: &[u8]) -> Option<Vec<u8>> {
                 ..Default::default()
             };
             let mut out = Vec::new();
-            brotli::BrotliCompress(&mut &body[..], &mut out, &params)
-                .expect("compressing into memory cannot fail");
+            brotli::enc::BrotliCompressCustomIoCustomDict(
+                &mut brotli::IoReaderWrapper(&mut &body[..]),
+                &mut brotli::IoWriterWrapper(&mut out),
+                &mut [0; 4096],
+                &mut [0; 4096],
+                &params,
+                brotli::enc::StandardAlloc::default(),
+                &mut |_, _, _, _| (),
+                dictionary,
+                std::io::Error::from(std::io::ErrorKind::UnexpectedEof),
+            )
+            .expect("compressing into memory cannot fail");
             out
         })
         .collect();
     smallest_decoding(candidates, body, |encoded, decoded| {
-        brotli::BrotliDecompress(&mut &encoded[..], decoded).is_ok()
+        brotli_decompressor::BrotliDecompressCustomDict(
+            &mut &encoded[..],
+            decoded,
+            &mut [0; 4096],
+            &mut [0; 4096],
+            dictionary.to_vec(),
+        )
+        .is_ok()
     })
+}
+
+/// The dictionary-compressed variants of `body` worth storing (RFC 9842
+/// §4): `dcb` and `dcz`, each kept only when smaller than every variant in
+/// `plain`. `dictionary` is the dictionary's bytes, `hash` their SHA-256.
+pub fn dictionary_variants(
+    body: &[u8],
+    dictionary: &[u8],
+    hash: &[u8; 32],
+    plain: &[(Coding, Vec<u8>)],
+) -> Vec<(Coding, Vec<u8>)> {
+    let smallest = plain.iter().map(|(_, bytes)| bytes.len()).min();
+    let (dcb, dcz) = std::thread::scope(|scope| {
+        let dcz = scope.spawn(|| zstd_against(body, dictionary));
+        (
+            brotli_against(body, dictionary),
+            dcz.join().expect("the zstd encoder does not panic"),
+        )
+    });
+    let mut all = Vec::new();
+    for (coding, magic, encoded) in [
+        (Coding::Dcb, &DCB_MAGIC[..], dcb),
+        (Coding::Dcz, &DCZ_MAGIC[..], dcz),
+    ] {
+        let Some(encoded) = encoded else { continue };
+        let framed = [magic, hash, &encoded].concat();
+        if smallest.is_none_or(|smallest| framed.len() < smallest) {
+            all.push((coding, framed));
+        }
+    }
+    all.sort_by_key(|(_, bytes)| bytes.len());
+    all
+}
+
+/// What opens a `dcb` body, before the dictionary's SHA-256 (RFC 9842 §4.1).
+const DCB_MAGIC: [u8; 4] = [0xff, 0x44, 0x43, 0x42];
+
+/// What opens a `dcz` body, before the dictionary's SHA-256: the header of a
+/// Zstandard skippable frame of 32 bytes (RFC 9842 §4.2), which a decoder
+/// that knows nothing of dictionaries passes over.
+const DCZ_MAGIC: [u8; 8] = [0x5e, 0x2a, 0x4d, 0x18, 0x20, 0x00, 0x00, 0x00];
+
+/// A Zstandard frame of `body` at the highest level, with `dictionary` as
+/// raw content (a prefix, no dictionary ID in the frame). Encoded by the
+/// reference library and checked with `structured-zstd`, a decoder written
+/// apart from it; `None` if that does not give `body` back.
+fn zstd_against(body: &[u8], dictionary: &[u8]) -> Option<Vec<u8>> {
+    let mut encoder = zstd::bulk::Compressor::with_dictionary(22, dictionary)
+        .expect("the reference library takes any bytes as a raw dictionary");
+    let encoded = encoder
+        .compress(body)
+        .expect("compressing into memory cannot fail");
+    // Raw content: the frame names no dictionary, so it is handed over.
+    let dictionary =
+        structured_zstd::decoding::Dictionary::from_raw_content(1, dictionary.to_vec())
+            .ok()?
+            .into_handle();
+    let mut decoded = vec![0; body.len()];
+    let length = structured_zstd::decoding::FrameDecoder::new()
+        .decode_all_with_dict_handle(&encoded, &mut decoded, &dictionary)
+        .ok()?;
+    (decoded[..length] == *body).then_some(encoded)
 }
 
 /// The brotli window (log2 of 16 more than its size in bytes) for a body of

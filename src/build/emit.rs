@@ -8,10 +8,11 @@
 
 use crate::compress;
 use crate::content::Catalog;
+use crate::dictionary::{self, Dictionary};
 use crate::errors::ErrorKind;
 use crate::headers;
 use crate::negotiate::Coding;
-use crate::site::Resource;
+use crate::site::{Body, Resource};
 use std::fmt::Write as _;
 use std::path::Path;
 
@@ -21,6 +22,7 @@ pub fn table(
     catalog: &Catalog,
     pages: &[Resource],
     errors: &[Resource],
+    dictionary: Option<&Dictionary>,
 ) -> std::io::Result<String> {
     let bodies = out_dir.join("bodies");
     std::fs::create_dir_all(&bodies)?;
@@ -36,7 +38,7 @@ pub fn table(
             for resource in resources {
                 let id = format!("R{counter}");
                 counter += 1;
-                resource_statics(&bodies, &id, resource, &date, code)?;
+                resource_statics(&bodies, &id, resource, &date, dictionary, code)?;
                 statics.push((resource.id.as_str(), format!("&{id}")));
             }
             for (key, value) in &statics {
@@ -50,6 +52,7 @@ pub fn table(
             .expect("writing to a String cannot fail");
             Ok(())
         };
+    dictionary_statics(dictionary, &mut code);
     emit_map("RESOURCES", pages, &mut code)?;
     emit_map("ERRORS", errors, &mut code)?;
     let keys: Vec<String> = catalog
@@ -80,75 +83,63 @@ fn resource_statics(
     id: &str,
     resource: &Resource,
     last_modified: &str,
+    dictionary: Option<&Dictionary>,
     code: &mut String,
 ) -> std::io::Result<()> {
+    // Every body of every representation first: whether one of them is
+    // compressed against the dictionary decides the `Vary` of them all
+    // (RFC 9842 §6.2; the server checks `Dictionary-ID` too, so it is named).
+    let encoded: Vec<Vec<(Coding, Vec<u8>)>> = resource
+        .representations
+        .iter()
+        .map(|body| {
+            let mut variants = compress::variants(&body.bytes);
+            if let Some(dictionary) = dictionary.filter(|_| body.with_dictionary) {
+                let plain = variants.clone();
+                variants.extend(compress::dictionary_variants(
+                    &body.bytes,
+                    &dictionary.bytes,
+                    &dictionary.hash,
+                    &plain,
+                ));
+                // Stable: a plain body stays ahead of a dictionary one of its size.
+                variants.sort_by_key(|(_, bytes)| bytes.len());
+            }
+            variants
+        })
+        .collect();
+    let compressed_against_dictionary = encoded
+        .iter()
+        .flatten()
+        .any(|(coding, _)| coding.needs_dictionary());
+    let vary = match (
+        resource.representations.len() > 1,
+        compressed_against_dictionary,
+    ) {
+        (true, true) => "Accept, Accept-Encoding, Available-Dictionary, Dictionary-ID",
+        (true, false) => "Accept, Accept-Encoding",
+        (false, true) => "Accept-Encoding, Available-Dictionary, Dictionary-ID",
+        (false, false) => "Accept-Encoding",
+    };
     let mut representations = Vec::new();
     let mut media_types = Vec::new();
-    let vary = if resource.representations.len() > 1 {
-        "Accept, Accept-Encoding"
-    } else {
-        "Accept-Encoding"
-    };
-    for (r, body) in resource.representations.iter().enumerate() {
+    for (r, (body, variants_of_body)) in resource.representations.iter().zip(encoded).enumerate() {
         let media = &body.media;
         let content_type = media.content_type();
         let mut variants = Vec::new();
-        for (coding, bytes) in compress::variants(&body.bytes) {
+        for (coding, bytes) in variants_of_body {
+            let name = format!("{id}_{r}_{}", coding.token().to_uppercase());
             let file = format!("{id}-{r}.{}", coding.token());
             std::fs::write(bodies.join(&file), &bytes)?;
-            let name = format!("{id}_{r}_{}", coding.token().to_uppercase());
-            let etag = format!(
-                "\"{:016x}-{}\"",
-                fnv1a(&[content_type.as_bytes(), coding.token().as_bytes(), &bytes]),
-                coding.token()
-            );
-            let length = bytes.len().to_string();
-            // Every header a response carrying this body has, in the order sent.
-            let mut sent = vec![
-                ("content-type", content_type.as_str()),
-                ("content-length", length.as_str()),
-            ];
-            if coding != Coding::Identity {
-                sent.push(("content-encoding", coding.token()));
-            }
-            sent.extend([
-                ("vary", vary),
-                ("cache-control", resource.cache_control),
-                ("x-content-type-options", headers::NOSNIFF),
-                ("access-control-allow-origin", headers::ANY_ORIGIN),
-                ("access-control-expose-headers", headers::EXPOSED),
-            ]);
-            sent.extend(
-                body.headers
-                    .iter()
-                    .map(|(name, value)| (*name, value.as_str())),
-            );
-            match resource.error {
-                None => sent.extend([("etag", etag.as_str()), ("last-modified", last_modified)]),
-                Some(ErrorKind::MethodNotAllowed) => sent.push(("allow", headers::ALLOW)),
-                Some(_) => {}
-            }
-            // What a 304 repeats of it (RFC 9110 §15.4.5).
-            let not_modified = [
-                ("etag", etag.as_str()),
-                ("vary", vary),
-                ("cache-control", resource.cache_control),
-                ("access-control-allow-origin", headers::ANY_ORIGIN),
-                ("access-control-expose-headers", headers::EXPOSED),
-            ];
-            // (A slice of header values must live in a named static: they
-            // cannot be borrowed from a temporary in a static.)
-            writeln!(
-                code,
-                "{}{}static {name}: Variant = Variant {{ coding: Coding::{coding:?}, \
-                 body: include_bytes!(concat!(env!(\"OUT_DIR\"), \"/bodies/{file}\")), \
-                 etag: HeaderValue::from_static({etag:?}), \
-                 headers: &{name}_SENT, not_modified: &{name}_304, \
-                 header_map: std::sync::OnceLock::new(), not_modified_map: std::sync::OnceLock::new() }};",
-                header_list(&format!("{name}_SENT"), &sent),
-                header_list(&format!("{name}_304"), &not_modified),
-            )
-            .expect("writing to a String cannot fail");
+            let variant = EmittedVariant {
+                name: &name,
+                file: &file,
+                coding,
+                bytes: &bytes,
+                content_type: &content_type,
+                vary,
+            };
+            variant_static(&variant, resource, body, last_modified, code);
             variants.push(format!("&{name}"));
         }
         writeln!(
@@ -172,6 +163,120 @@ fn resource_statics(
     )
     .expect("writing to a String cannot fail");
     Ok(())
+}
+
+/// One stored body, named for the generated code.
+struct EmittedVariant<'a> {
+    /// The name of its static.
+    name: &'a str,
+    /// Its file under `OUT_DIR/bodies/`.
+    file: &'a str,
+    coding: Coding,
+    bytes: &'a [u8],
+    content_type: &'a str,
+    vary: &'static str,
+}
+
+/// The `Variant` static of one body, with the complete header lists of its
+/// 200 and its 304.
+fn variant_static(
+    variant: &EmittedVariant,
+    resource: &Resource,
+    body: &Body,
+    last_modified: &str,
+    code: &mut String,
+) {
+    let EmittedVariant {
+        name,
+        file,
+        coding,
+        bytes,
+        content_type,
+        vary,
+    } = *variant;
+    let etag = format!(
+        "\"{:016x}-{}\"",
+        fnv1a(&[content_type.as_bytes(), coding.token().as_bytes(), bytes]),
+        coding.token()
+    );
+    let length = bytes.len().to_string();
+    // Every header a response carrying this body has, in the order sent.
+    let mut sent = vec![
+        ("content-type", content_type),
+        ("content-length", length.as_str()),
+    ];
+    if coding != Coding::Identity {
+        sent.push(("content-encoding", coding.token()));
+    }
+    sent.extend([
+        ("vary", vary),
+        ("cache-control", resource.cache_control),
+        ("x-content-type-options", headers::NOSNIFF),
+        ("access-control-allow-origin", headers::ANY_ORIGIN),
+        ("access-control-expose-headers", headers::EXPOSED),
+    ]);
+    sent.extend(
+        body.headers
+            .iter()
+            .map(|(name, value)| (*name, value.as_str())),
+    );
+    match resource.error {
+        None => sent.extend([("etag", etag.as_str()), ("last-modified", last_modified)]),
+        Some(ErrorKind::MethodNotAllowed) => sent.push(("allow", headers::ALLOW)),
+        Some(_) => {}
+    }
+    // What a 304 repeats of it (RFC 9110 §15.4.5).
+    let not_modified = [
+        ("etag", etag.as_str()),
+        ("vary", vary),
+        ("cache-control", resource.cache_control),
+        ("access-control-allow-origin", headers::ANY_ORIGIN),
+        ("access-control-expose-headers", headers::EXPOSED),
+    ];
+    let dictionary = if coding.needs_dictionary() {
+        "Some(&DICTIONARIES[0])"
+    } else {
+        "None"
+    };
+    // (A slice of header values must live in a named static: they
+    // cannot be borrowed from a temporary in a static.)
+    writeln!(
+        code,
+        "{}{}static {name}: Variant = Variant {{ coding: Coding::{coding:?}, \
+         dictionary: {dictionary}, \
+         body: include_bytes!(concat!(env!(\"OUT_DIR\"), \"/bodies/{file}\")), \
+         etag: HeaderValue::from_static({etag:?}), \
+         headers: &{name}_SENT, not_modified: &{name}_304, \
+         header_map: std::sync::OnceLock::new(), not_modified_map: std::sync::OnceLock::new() }};",
+        header_list(&format!("{name}_SENT"), &sent),
+        header_list(&format!("{name}_304"), &not_modified),
+    )
+    .expect("writing to a String cannot fail");
+}
+
+/// `DICTIONARIES`: the compression dictionaries the server holds (none or one).
+fn dictionary_statics(dictionary: Option<&Dictionary>, code: &mut String) {
+    let dictionaries: Vec<String> = dictionary
+        .iter()
+        .map(|d| {
+            format!(
+                "Dictionary {{ hash: {:?}, id: {:?}, path: {:?}, match_pattern: {:?}, match_dest: {:?} }}",
+                d.hash,
+                d.id,
+                d.path,
+                dictionary::MATCH,
+                dictionary::MATCH_DEST,
+            )
+        })
+        .collect();
+    writeln!(
+        code,
+        "/// The compression dictionaries the bodies are compressed against.\n\
+         pub static DICTIONARIES: [Dictionary; {}] = [{}];\n",
+        dictionaries.len(),
+        dictionaries.join(", ")
+    )
+    .expect("writing to a String cannot fail");
 }
 
 /// A `static` array named `name` of the `(name, value)` header pairs.

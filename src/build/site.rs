@@ -72,6 +72,13 @@ impl Media {
         charset: None,
         extra: "",
     };
+    /// `application/octet-stream`: bytes for a program (the compression dictionary).
+    pub const OCTET_STREAM: Media = Media {
+        kind: "application",
+        subtype: "octet-stream",
+        charset: None,
+        extra: "",
+    };
     /// `image/vnd.microsoft.icon`, the ICO format's registered type.
     pub const ICO: Media = Media {
         kind: "image",
@@ -106,6 +113,9 @@ pub struct Body {
     pub bytes: Vec<u8>,
     /// Headers sent with it (lowercase names), besides the ones every response has.
     pub headers: Vec<(&'static str, String)>,
+    /// Whether it is also stored compressed against the compression
+    /// dictionary (`dictionary.rs`).
+    pub with_dictionary: bool,
 }
 
 impl Body {
@@ -115,6 +125,7 @@ impl Body {
             media,
             bytes: bytes.into(),
             headers: Vec::new(),
+            with_dictionary: false,
         }
     }
 }

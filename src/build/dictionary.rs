@@ -1,0 +1,106 @@
+//! Build stage 2b: the compression dictionary (RFC 9842) a browser keeps for
+//! the HTML pages, and the pages' link to it.
+//!
+//! A browser that fetches the dictionary sends its SHA-256 in
+//! `Available-Dictionary` on its next navigations, and the server answers
+//! with a body compressed against it (`dcb`, `dcz`) when that is smaller.
+//!
+//! The dictionary is the longest HTML page as served. Measured against the
+//! alternatives (the numbers are in `benches/README.md`), one method page
+//! shares most of what every other page is made of: the stylesheet, the
+//! header, the list of methods, the section scaffolding and the markup of
+//! highlighted examples. `/` shares less; more pages, or all of them, save a
+//! few kilobytes more over a whole visit but cost a short one more than
+//! they save.
+//!
+//! The dictionary is its own resource at `/dictionaries/<id>`, `<id>` being
+//! the start of its SHA-256 in hex, so it can be cached for a year: a new
+//! build that changes it gives it a new address. Every HTML page names it
+//! in a `Link` header (`rel="compression-dictionary"`; Chrome fetches it
+//! when idle), so the pages' bodies do not depend on the dictionary's
+//! address and the dictionary can be one of them.
+
+use crate::site::{Body, Media, Resource};
+use sha2::{Digest, Sha256};
+
+/// Which requests may use the dictionary: navigations to any page of the site.
+pub const MATCH: &str = "/*";
+
+/// The request destinations the dictionary is for (RFC 9842 §2.1.2).
+pub const MATCH_DEST: &str = "(\"document\")";
+
+/// `Cache-Control` of the dictionary: its address changes with its bytes.
+pub const CACHE_CONTROL: &str = "public, max-age=31536000, immutable";
+
+/// The dictionary the HTML pages are compressed against.
+#[derive(Debug)]
+pub struct Dictionary {
+    /// Its bytes, as the browser stores them (the identity body).
+    pub bytes: Vec<u8>,
+    /// SHA-256 of [`Dictionary::bytes`].
+    pub hash: [u8; 32],
+    /// The `id` the browser echoes in `Dictionary-ID`: the first 8 bytes of
+    /// the hash in hex.
+    pub id: String,
+    /// Where it is served.
+    pub path: String,
+}
+
+/// Choose the dictionary among `resources`, serve it, link every HTML page
+/// in `resources` and `errors` to it, and mark the 200 pages to be
+/// compressed against it. `None` when there is no HTML page.
+pub fn attach(resources: &mut Vec<Resource>, errors: &mut [Resource]) -> Option<Dictionary> {
+    let bytes = resources
+        .iter()
+        .filter_map(|resource| html(resource))
+        .max_by_key(|body| body.bytes.len())?
+        .bytes
+        .clone();
+    let hash: [u8; 32] = Sha256::digest(&bytes).into();
+    let id: String = hash[..8].iter().map(|b| format!("{b:02x}")).collect();
+    let path = format!("/dictionaries/{id}");
+    let link = format!("<{path}>; rel=\"compression-dictionary\"");
+    for resource in resources.iter_mut() {
+        if let Some(body) = html_mut(resource) {
+            body.headers.push(("link", link.clone()));
+            body.with_dictionary = true;
+        }
+    }
+    for error in errors.iter_mut() {
+        if let Some(body) = html_mut(error) {
+            body.headers.push(("link", link.clone()));
+        }
+    }
+    let use_as_dictionary = format!("match=\"{MATCH}\", match-dest={MATCH_DEST}, id=\"{id}\"");
+    resources.push(Resource {
+        id: path.clone(),
+        representations: vec![Body {
+            headers: vec![("use-as-dictionary", use_as_dictionary)],
+            ..Body::new(Media::OCTET_STREAM, bytes.clone())
+        }],
+        cache_control: CACHE_CONTROL,
+        error: None,
+    });
+    Some(Dictionary {
+        bytes,
+        hash,
+        id,
+        path,
+    })
+}
+
+/// The HTML representation of `resource`, if it has one.
+fn html(resource: &Resource) -> Option<&Body> {
+    resource
+        .representations
+        .iter()
+        .find(|body| body.media == Media::HTML)
+}
+
+/// The HTML representation of `resource`, if it has one, to change.
+fn html_mut(resource: &mut Resource) -> Option<&mut Body> {
+    resource
+        .representations
+        .iter_mut()
+        .find(|body| body.media == Media::HTML)
+}

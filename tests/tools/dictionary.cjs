@@ -1,0 +1,48 @@
+// Reads the site in headless Chromium the way a person does: opens ORIGIN/,
+// waits until Chromium has fetched the compression dictionary the page
+// names, then follows links (page-initiated navigations) to each PATH in
+// turn. Prints one JSON line per navigation, and one for the dictionary:
+// {"path", "status", "encoding", "title"} (the title shows that Chromium
+// decoded the body).
+//
+// Usage: NODE_PATH=<node_modules> CHROME_PATH=<chromium> node tests/tools/dictionary.cjs ORIGIN PATH…
+// (tests/tools/install.sh installs puppeteer-core; tests/browser.rs runs it).
+'use strict';
+const puppeteer = require('puppeteer-core');
+
+(async () => {
+  const [origin, ...paths] = process.argv.slice(2);
+  const browser = await puppeteer.launch({
+    executablePath: process.env.CHROME_PATH || '/usr/bin/chromium',
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  try {
+    const page = await browser.newPage();
+    const stored = page.waitForResponse(r => r.url().includes('/dictionaries/'), {timeout: 30000});
+    const first = await page.goto(`${origin}/`, {waitUntil: 'load'});
+    await report('/', first);
+    const dictionary = await stored;
+    await dictionary.buffer();
+    console.log(JSON.stringify({path: new URL(dictionary.url()).pathname, status: dictionary.status(),
+      encoding: dictionary.headers()['content-encoding'] || '', title: null}));
+    for (const path of paths) {
+      const [response] = await Promise.all([
+        page.waitForNavigation({waitUntil: 'load'}),
+        page.click(`a[href="${path}"]`),
+      ]);
+      await report(path, response);
+    }
+
+    async function report(path, response) {
+      console.log(JSON.stringify({path, status: response.status(),
+        encoding: response.headers()['content-encoding'] || '', title: await page.title()}));
+    }
+  } finally {
+    await browser.close();
+  }
+})().catch(error => {
+  console.error(error);
+  process.exit(1);
+});
