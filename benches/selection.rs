@@ -13,6 +13,19 @@ use std::hint::black_box;
 const BROWSER_ACCEPT: &str =
     "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,image/apng,*/*;q=0.8,application/signed-exchange;v=b3;q=0.7";
 const BROWSER_ACCEPT_ENCODING: &str = "gzip, deflate, br, zstd";
+/// What Chrome sends once it holds a dictionary for the URL.
+const BROWSER_ACCEPT_ENCODING_WITH_DICTIONARY: &str = "gzip, deflate, br, zstd, dcb, dcz";
+
+/// `Available-Dictionary` and `Dictionary-ID` for the served dictionary.
+fn dictionary_headers() -> (HeaderValue, HeaderValue) {
+    use base64::Engine;
+    let dictionary = &refserve::table::DICTIONARIES[0];
+    let hash = base64::engine::general_purpose::STANDARD.encode(dictionary.hash);
+    (
+        HeaderValue::from_str(&format!(":{hash}:")).expect("base64 is a valid header value"),
+        HeaderValue::from_str(&format!("\"{}\"", dictionary.id)).expect("a hex id"),
+    )
+}
 
 fn negotiation(c: &mut Criterion) {
     let offered = [Coding::Br, Coding::Gzip, Coding::Identity];
@@ -32,6 +45,22 @@ fn negotiation(c: &mut Criterion) {
     });
     c.bench_function("negotiate_encoding/api-client", |b| {
         b.iter(|| negotiate_encoding([black_box(&b"gzip, br"[..])], offered))
+    });
+}
+
+fn dictionary(c: &mut Criterion) {
+    let (available, id) = dictionary_headers();
+    let names = refserve::table::DICTIONARIES
+        .each_ref()
+        .map(|d| (&d.hash, d.id));
+    c.bench_function("held_dictionary/browser", |b| {
+        b.iter(|| {
+            refserve::negotiate::held_dictionary(
+                [black_box(available.as_bytes())],
+                [black_box(id.as_bytes())],
+                &names,
+            )
+        })
     });
 }
 
@@ -78,6 +107,20 @@ fn selection(c: &mut Criterion) {
     );
     c.bench_function("select/page-200-br-browser", |b| {
         b.iter(|| refserve::respond::select(&Method::GET, black_box("/"), &headers))
+    });
+    // A navigation from Chrome holding the dictionary: dcb.
+    let mut with_dictionary = headers.clone();
+    let (available, id) = dictionary_headers();
+    with_dictionary.insert(
+        http::header::ACCEPT_ENCODING,
+        HeaderValue::from_static(BROWSER_ACCEPT_ENCODING_WITH_DICTIONARY),
+    );
+    with_dictionary.insert("available-dictionary", available);
+    with_dictionary.insert("dictionary-id", id);
+    c.bench_function("select/page-200-dcb-browser", |b| {
+        b.iter(|| {
+            refserve::respond::select(&Method::GET, black_box("/api/select"), &with_dictionary)
+        })
     });
     // What deploy/varnish.vcl forwards on a miss: Accept-Encoding reduced
     // to one coding, Accept removed on documents.
@@ -144,5 +187,12 @@ fn selection(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, negotiation, preconditions, lookup, selection);
+criterion_group!(
+    benches,
+    negotiation,
+    dictionary,
+    preconditions,
+    lookup,
+    selection
+);
 criterion_main!(benches);

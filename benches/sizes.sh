@@ -90,7 +90,7 @@ dictionary_report() {
     local port available path name br dcb dcz sent
     port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
     "$target/release/refserve" --addr "127.0.0.1:$port" 2>"$scratch/server.log" &
-    local server=$!
+    server=$!
     trap 'kill "$server" 2>/dev/null; rm -rf "$scratch"' EXIT
     curl -s -o /dev/null --retry 50 --retry-delay 0 --retry-connrefused --retry-max-time 10 \
         "http://127.0.0.1:$port/healthz"
@@ -102,12 +102,15 @@ dictionary_report() {
     {
         echo "| Page | br | dcb | dcz | sent | sent ÷ br |"
         echo "|---|---:|---:|---:|---:|---:|"
-        for file in "$scratch/site/index.html" "$scratch/site/api/index.html" "$scratch"/site/api/*.html; do
+        local pages=("$scratch/site/index.html" "$scratch/site/api/index.html")
+        for file in "$scratch"/site/api/*.html; do
+            [[ $file == */index.html ]] || pages+=("$file")
+        done
+        for file in "${pages[@]}"; do
             name="${file#"$scratch/site"}"
             case "$name" in
             /index.html) path=/ ;;
             /api/index.html) path=/api/ ;;
-            */index.html) continue ;;
             *) path="${name%.html}" ;;
             esac
             br="$(size "$file.br")"

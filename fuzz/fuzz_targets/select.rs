@@ -286,21 +286,12 @@ fn qvalue(text: &[u8]) -> Option<u16> {
 }
 
 /// Whether an `Available-Dictionary` value holds `hash` in base64 (padded
-/// or not) between its colons: a loose reading, enough to catch a
-/// dictionary-compressed body sent for another dictionary or none.
+/// or not): a loose reading, enough to catch a dictionary-compressed body
+/// sent for another dictionary or none.
 fn names(value: &[u8], hash: &[u8; 32]) -> bool {
-    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut encoded = Vec::new();
-    for chunk in hash.chunks(3) {
-        let word = chunk
-            .iter()
-            .enumerate()
-            .fold(0u32, |word, (i, &b)| word | u32::from(b) << (16 - 8 * i));
-        for i in 0..=chunk.len() {
-            encoded.push(ALPHABET[(word >> (18 - 6 * i)) as usize & 63]);
-        }
-    }
-    contains(value, &encoded)
+    use base64::Engine;
+    let encoded = base64::engine::general_purpose::STANDARD_NO_PAD.encode(hash);
+    contains(value, encoded.as_bytes())
 }
 
 fn contains(haystack: &[u8], needle: &[u8]) -> bool {
