@@ -27,6 +27,19 @@ async fn lighthouse(url: &str) -> (serde_json::Value, Outcome) {
     (report, outcome)
 }
 
+/// `node tests/tools/<script>`, with the installed modules and Chromium.
+fn chromium_script(script: &str) -> Command {
+    let mut command = Command::new("node");
+    command
+        .arg(format!(
+            "{}/tests/tools/{script}",
+            env!("CARGO_MANIFEST_DIR")
+        ))
+        .env("NODE_PATH", node_file(""))
+        .env("CHROME_PATH", system_tool("chromium"));
+    command
+}
+
 #[tokio::test]
 async fn lighthouse_scores_100_for_accessibility_best_practices_and_seo() {
     let server = start_server().await;
@@ -49,12 +62,8 @@ async fn lighthouse_scores_100_for_accessibility_best_practices_and_seo() {
 #[tokio::test]
 async fn axe_finds_no_violation_in_either_scheme() {
     let server = start_server().await;
-    let mut command = Command::new("node");
-    command
-        .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/tools/axe.cjs"))
-        .args(["/", "/api/select", "/api/selct"].map(|path| format!("{}{path}", server.origin)))
-        .env("NODE_PATH", node_file(""))
-        .env("CHROME_PATH", system_tool("chromium"));
+    let mut command = chromium_script("axe.cjs");
+    command.args(["/", "/api/select", "/api/selct"].map(|path| format!("{}{path}", server.origin)));
     let outcome = run(command).await;
     outcome.assert_success();
     let pages: Vec<serde_json::Value> = outcome

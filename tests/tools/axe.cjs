@@ -6,16 +6,11 @@
 // (tests/tools/install.sh installs puppeteer-core and axe-core; the tests
 // run this script, see tests/browser.rs).
 'use strict';
-const puppeteer = require('puppeteer-core');
+const chromium = require('./chromium.cjs');
 const axeSource = require('fs').readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 
 (async () => {
-  const browser = await puppeteer.launch({
-    executablePath: process.env.CHROME_PATH || '/usr/bin/chromium',
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  const browser = await chromium.launch();
   try {
     for (const url of process.argv.slice(2)) {
       for (const scheme of ['light', 'dark']) {

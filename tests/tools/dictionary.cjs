@@ -8,16 +8,11 @@
 // Usage: NODE_PATH=<node_modules> CHROME_PATH=<chromium> node tests/tools/dictionary.cjs ORIGIN PATH…
 // (tests/tools/install.sh installs puppeteer-core; tests/browser.rs runs it).
 'use strict';
-const puppeteer = require('puppeteer-core');
+const chromium = require('./chromium.cjs');
 
 (async () => {
   const [origin, ...paths] = process.argv.slice(2);
-  const browser = await puppeteer.launch({
-    executablePath: process.env.CHROME_PATH || '/usr/bin/chromium',
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  const browser = await chromium.launch();
   try {
     const page = await browser.newPage();
     const stored = page.waitForResponse(r => r.url().includes('/dictionaries/'), {timeout: 30000});
