@@ -19,6 +19,9 @@ const HASH_LENGTH: usize = 32;
 /// padding (one `=`, for 32 bytes).
 const ENCODED_HASH_LENGTH: usize = (HASH_LENGTH * 8).div_ceil(6);
 
+// `decode_hash` reads ten groups of four characters, then three.
+const _: () = assert!(HASH_LENGTH == 32 && ENCODED_HASH_LENGTH == 43);
+
 /// Which of the server's `dictionaries`, given as (SHA-256, id), the
 /// request holds: the index of the first whose hash `Available-Dictionary`
 /// names and whose id `Dictionary-ID` names, when the request has that
@@ -83,32 +86,41 @@ fn decode_hash(encoded: &[u8]) -> Option<[u8; HASH_LENGTH]> {
         return None;
     }
     let mut hash = [0; HASH_LENGTH];
-    let mut bytes = hash.iter_mut();
-    // The bits read and not yet written, the latest lowest; `pending` of them count.
-    let (mut bits, mut pending) = (0u32, 0);
-    for &c in encoded {
-        bits = bits << 6 | u32::from(sextet(c)?);
-        pending += 6;
-        if pending >= 8 {
-            pending -= 8;
-            *bytes.next().expect("43 characters hold 32 bytes") = (bits >> pending) as u8;
-        }
+    // The OR of every character's value: it has `NOT_BASE64` if any has.
+    let mut values = 0;
+    let mut bits_of = |characters: &[u8]| {
+        characters.iter().fold(0u32, |bits, &c| {
+            let value = BASE64_VALUES[usize::from(c)];
+            values |= value;
+            bits << 6 | u32::from(value)
+        })
+    };
+    // Ten groups of four characters, three bytes each, then three
+    // characters: the last two bytes and two pad bits.
+    let (groups, last) = encoded.as_chunks::<4>();
+    let (triples, last_bytes) = hash.as_chunks_mut::<3>();
+    for (group, triple) in groups.iter().zip(triples) {
+        triple.copy_from_slice(&bits_of(group).to_be_bytes()[1..]);
     }
-    // The last `pending` bits are the pad bits.
-    Some(hash)
+    last_bytes.copy_from_slice(&(bits_of(last) >> 2).to_be_bytes()[2..]);
+    (values & NOT_BASE64 == 0).then_some(hash)
 }
 
-/// The six bits a character of the base64 alphabet stands for.
-fn sextet(c: u8) -> Option<u8> {
-    match c {
-        b'A'..=b'Z' => Some(c - b'A'),
-        b'a'..=b'z' => Some(c - b'a' + 26),
-        b'0'..=b'9' => Some(c - b'0' + 52),
-        b'+' => Some(62),
-        b'/' => Some(63),
-        _ => None,
+/// Marks a byte of [`BASE64_VALUES`] that is no base64 character.
+const NOT_BASE64: u8 = 0x80;
+
+/// The six bits each character of the base64 alphabet stands for, and
+/// [`NOT_BASE64`] for every other byte.
+const BASE64_VALUES: [u8; 256] = {
+    let alphabet = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut table = [NOT_BASE64; 256];
+    let mut value = 0;
+    while value < alphabet.len() {
+        table[alphabet[value] as usize] = value as u8;
+        value += 1;
     }
-}
+    table
+};
 
 /// The String a field value holds as an item (RFC 8941 §3.3.3), if it is
 /// well formed: printable ASCII between quotes, with only `\"` and `\\`
