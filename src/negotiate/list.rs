@@ -112,52 +112,11 @@ struct Delimiters {
 }
 
 impl Delimiters {
-    /// The delimiters of `field[at..]` (`at` within the field, or 0).
-    ///
-    /// On x86-64 a whole chunk is compared in one SSE2 register (through
-    /// `safe_arch`, so this crate stays free of `unsafe`); a chunk that
-    /// would run past the end is read as the field's last sixteen bytes,
-    /// its masks shifted. Shorter fields, and other targets, read two
-    /// eight-byte words instead.
+    /// The delimiters of `field[at..]` (`at` within the field, or 0), read
+    /// as two eight-byte words: in each, the bytes equal to a delimiter
+    /// become zero bytes, whose high bits are gathered into a mask.
     #[inline(always)]
     fn at(field: &[u8], at: usize) -> Delimiters {
-        #[cfg(target_arch = "x86_64")]
-        if field.len() >= CHUNK {
-            let from = at.min(field.len() - CHUNK);
-            let chunk = field[from..from + CHUNK].try_into().expect("sixteen bytes");
-            return Delimiters::of_chunk(chunk).shifted(at - from);
-        }
-        Delimiters::of_words(field, at)
-    }
-
-    #[cfg(target_arch = "x86_64")]
-    #[inline(always)]
-    fn of_chunk(chunk: &[u8; CHUNK]) -> Delimiters {
-        use safe_arch::set_splat_i8_m128i as splat;
-        use safe_arch::{cmp_eq_mask_i8_m128i, load_unaligned_m128i, move_mask_i8_m128i};
-        let bytes = load_unaligned_m128i(chunk);
-        let mask = |byte: u8| {
-            let equal = cmp_eq_mask_i8_m128i(bytes, splat(i8::from_ne_bytes([byte])));
-            u32::from_ne_bytes(move_mask_i8_m128i(equal).to_ne_bytes())
-        };
-        Delimiters {
-            commas: mask(b','),
-            quotes: mask(b'"'),
-        }
-    }
-
-    /// The delimiters `bytes` further on.
-    #[cfg(target_arch = "x86_64")]
-    fn shifted(self, bytes: usize) -> Delimiters {
-        Delimiters {
-            commas: self.commas >> bytes,
-            quotes: self.quotes >> bytes,
-        }
-    }
-
-    /// The same, one eight-byte word at a time without SIMD.
-    #[inline(always)]
-    fn of_words(field: &[u8], at: usize) -> Delimiters {
         const ONES: u64 = u64::from_le_bytes([0x01; 8]);
         const LOW7: u64 = u64::from_le_bytes([0x7f; 8]);
         // The high bit of every zero byte of `x`, exactly (no borrow between bytes).
@@ -397,9 +356,7 @@ mod tests {
                 chunk.enumerate().fold(0, |mask, (i, &b)| mask | u32::from(b == delimiter) << i)
             };
             let expected = Delimiters { commas: mask(b','), quotes: mask(b'"') };
-            // Both ways of reading: SSE2 on x86-64 for long fields, and words.
             prop_assert_eq!(Delimiters::at(field, at), expected);
-            prop_assert_eq!(Delimiters::of_words(field, at), expected);
         }
     }
 }
