@@ -174,6 +174,10 @@ impl Reply {
     }
 }
 
+/// `Vary` of every page URL: it negotiates the media type, the coding and,
+/// for a client holding the compression dictionary, dcb or dcz.
+pub const PAGE_VARY: &str = "Accept, Accept-Encoding, Available-Dictionary, Dictionary-ID";
+
 /// Undo a content coding.
 pub fn decode(coding: &str, body: &[u8]) -> Vec<u8> {
     let mut out = Vec::new();
