@@ -168,11 +168,13 @@ fn choose_variant(
     headers: &HeaderMap,
 ) -> Option<&'static Variant> {
     let accepted = AcceptEncoding::parse(values(headers, header::ACCEPT_ENCODING));
+    // The dictionary headers are read only when they can matter: the
+    // request accepts a coding that needs a dictionary.
     let mut held = None;
     if representation
         .variants
         .iter()
-        .any(|v| v.dictionary.is_some())
+        .any(|v| v.dictionary.is_some() && accepted.quality(v.coding) > 0)
     {
         held = held_by(headers);
     }
