@@ -68,10 +68,7 @@ async fn the_dictionary_is_served_with_its_matching_rules() {
     // The table's hash is that of the bytes served, and the address starts
     // with it, so a new dictionary gets a new address.
     use sha2::Digest;
-    assert_eq!(
-        sha2::Sha256::digest(&reply.decoded())[..],
-        dictionary().hash
-    );
+    assert_eq!(sha2::Sha256::digest(reply.decoded())[..], dictionary().hash);
     let hex: String = dictionary().hash[..8]
         .iter()
         .map(|b| format!("{b:02x}"))
