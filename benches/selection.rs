@@ -16,15 +16,12 @@ const BROWSER_ACCEPT_ENCODING: &str = "gzip, deflate, br, zstd";
 /// What Chrome sends once it holds a dictionary for the URL.
 const BROWSER_ACCEPT_ENCODING_WITH_DICTIONARY: &str = "gzip, deflate, br, zstd, dcb, dcz";
 
-/// `Available-Dictionary` and `Dictionary-ID` for the served dictionary.
-fn dictionary_headers() -> (HeaderValue, HeaderValue) {
+/// `Available-Dictionary` for the served dictionary.
+fn available_dictionary() -> HeaderValue {
     use base64::Engine;
     let dictionary = &refserve::table::DICTIONARIES[0];
     let hash = base64::engine::general_purpose::STANDARD.encode(dictionary.hash);
-    (
-        HeaderValue::from_str(&format!(":{hash}:")).expect("base64 is a valid header value"),
-        HeaderValue::from_str(&format!("\"{}\"", dictionary.id)).expect("a hex id"),
-    )
+    HeaderValue::from_str(&format!(":{hash}:")).expect("base64 is a valid header value")
 }
 
 fn negotiation(c: &mut Criterion) {
@@ -49,18 +46,12 @@ fn negotiation(c: &mut Criterion) {
 }
 
 fn dictionary(c: &mut Criterion) {
-    let (available, id) = dictionary_headers();
-    let names = refserve::table::DICTIONARIES
+    let available = available_dictionary();
+    let hashes = refserve::table::DICTIONARIES
         .each_ref()
-        .map(|d| (&d.hash, d.id));
+        .map(|d| d.encoded_hash);
     c.bench_function("held_dictionary/browser", |b| {
-        b.iter(|| {
-            refserve::negotiate::held_dictionary(
-                [black_box(available.as_bytes())],
-                [black_box(id.as_bytes())],
-                &names,
-            )
-        })
+        b.iter(|| refserve::negotiate::held_dictionary([black_box(available.as_bytes())], &hashes))
     });
 }
 
@@ -110,13 +101,11 @@ fn selection(c: &mut Criterion) {
     });
     // A navigation from Chrome holding the dictionary: dcb.
     let mut with_dictionary = headers.clone();
-    let (available, id) = dictionary_headers();
     with_dictionary.insert(
         http::header::ACCEPT_ENCODING,
         HeaderValue::from_static(BROWSER_ACCEPT_ENCODING_WITH_DICTIONARY),
     );
-    with_dictionary.insert("available-dictionary", available);
-    with_dictionary.insert("dictionary-id", id);
+    with_dictionary.insert("available-dictionary", available_dictionary());
     c.bench_function("select/page-200-dcb-browser", |b| {
         b.iter(|| {
             refserve::respond::select(&Method::GET, black_box("/api/select"), &with_dictionary)

@@ -25,9 +25,11 @@ vcl 4.1;
 #                    answers 406, no-store); on page URLs, "dcb", "dcz" or
 #                    both ahead of that when the client names them and
 #                    sends Available-Dictionary (see below)
-#   Available-Dictionary, Dictionary-ID
+#   Available-Dictionary
 #                    as sent on page URLs from a client that names dcb or
-#                    dcz; absent otherwise, since refserve then ignores them
+#                    dcz; absent otherwise, since refserve then ignores it
+#   Dictionary-ID    absent: refserve gives its dictionary no id and reads
+#                    none
 #   Accept           page URLs (/, /api/ and /api/<name>): "text/markdown",
 #                    "text/html", or "application/json" (neither is
 #                    acceptable: refserve answers 406, no-store); so a
@@ -41,7 +43,7 @@ vcl 4.1;
 # against its dictionary (Content-Encoding dcb or dcz) only to a request
 # whose Available-Dictionary names it, and marks such responses, and every
 # other response of that URL, `Vary: Accept, Accept-Encoding,
-# Available-Dictionary, Dictionary-ID`. Varnish keeps one object per value
+# Available-Dictionary`. Varnish keeps one object per value
 # of those headers, so a dcb body is only ever served again for the same
 # dictionary hash; a client without one shares the br object with everyone.
 # Simplification: a client that weighs dcb or dcz below br still has them
@@ -104,10 +106,10 @@ sub vcl_recv {
     # still gets an HTML 404 and a program a JSON one (kept 60 s at most).
 
     if (!req.http.Accept-Encoding || req.http.Accept-Encoding !~ "^dc") {
-        # Without dcb or dcz refserve ignores the dictionary headers.
+        # Without dcb or dcz refserve ignores Available-Dictionary.
         unset req.http.Available-Dictionary;
-        unset req.http.Dictionary-ID;
     }
+    unset req.http.Dictionary-ID;
     unset req.http.X-Refserve-Dictionary;
 
     # refserve keeps no per-user state: Cookie and Authorization change

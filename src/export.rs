@@ -12,7 +12,7 @@
 //!
 //! The bodies compressed against the compression dictionary (`dcb`, `dcz`)
 //! are not written. A static host can serve the dictionary itself
-//! (`dictionaries/<id>`), but it cannot choose a body by the request's
+//! (`dictionaries/<name>`), but it cannot choose a body by the request's
 //! `Available-Dictionary`, nor send the headers that make the scheme work
 //! (`Use-As-Dictionary` on the dictionary, the `Link` that names it on
 //! every page, `Vary: Available-Dictionary`); without them no browser ever

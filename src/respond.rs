@@ -157,8 +157,6 @@ fn values(headers: &HeaderMap, name: header::HeaderName) -> impl Iterator<Item =
 /// `Available-Dictionary` (RFC 9842 §2.2).
 const AVAILABLE_DICTIONARY: header::HeaderName =
     header::HeaderName::from_static("available-dictionary");
-/// `Dictionary-ID` (RFC 9842 §2.3).
-const DICTIONARY_ID: header::HeaderName = header::HeaderName::from_static("dictionary-id");
 
 /// The variant `Accept-Encoding` weighs highest (the smallest of equal
 /// weight). A body compressed against a dictionary counts only when the
@@ -190,13 +188,8 @@ fn choose_variant(
 
 /// The dictionary the request says it holds, if the server has it.
 fn held_by(headers: &HeaderMap) -> Option<&'static Dictionary> {
-    let names = table::DICTIONARIES.each_ref().map(|d| (&d.hash, d.id));
-    held_dictionary(
-        values(headers, AVAILABLE_DICTIONARY),
-        values(headers, DICTIONARY_ID),
-        &names,
-    )
-    .map(|i| &table::DICTIONARIES[i])
+    let hashes = table::DICTIONARIES.each_ref().map(|d| d.encoded_hash);
+    held_dictionary(values(headers, AVAILABLE_DICTIONARY), &hashes).map(|i| &table::DICTIONARIES[i])
 }
 
 /// RFC 9110 §13.2.2: `If-None-Match` decides when present; otherwise

@@ -40,11 +40,13 @@ pub struct Representation {
 /// the HTML pages against.
 #[derive(Debug)]
 pub struct Dictionary {
-    /// The SHA-256 of its bytes, as `Available-Dictionary` names it.
+    /// The SHA-256 of its bytes.
     pub hash: [u8; 32],
-    /// Its `id`, as `Dictionary-ID` names it.
-    pub id: &'static str,
-    /// Where it is served.
+    /// That hash in base64 without padding, as `Available-Dictionary` names
+    /// it (between colons).
+    pub encoded_hash: &'static str,
+    /// Where it is served: `/dictionaries/` and the first 8 bytes of the
+    /// hash in hex.
     pub path: &'static str,
     /// The `match` of its `Use-As-Dictionary`.
     pub match_pattern: &'static str,

@@ -34,12 +34,10 @@ async fn navigate(
     extra: &[(&str, &str)],
 ) -> Reply {
     let available = available_dictionary();
-    let id = format!("\"{}\"", dictionary().id);
     let mut headers = vec![
         ("accept", ACCEPT),
         ("accept-encoding", accept_encoding),
         ("available-dictionary", available.as_str()),
-        ("dictionary-id", id.as_str()),
     ];
     headers.extend_from_slice(extra);
     server.get(path, &headers).await
@@ -55,10 +53,8 @@ async fn the_dictionary_is_served_with_its_matching_rules() {
     assert_eq!(reply.decoded(), served_dictionary());
     assert_eq!(
         reply.header("use-as-dictionary"),
-        format!(
-            "match=\"/*\", match-dest=(\"document\"), id=\"{}\"",
-            dictionary().id
-        )
+        "match=\"/*\", match-dest=(\"document\")",
+        "no id: the hash alone names the dictionary"
     );
     assert_eq!(
         reply.header("cache-control"),
@@ -73,11 +69,7 @@ async fn the_dictionary_is_served_with_its_matching_rules() {
         .iter()
         .map(|b| format!("{b:02x}"))
         .collect();
-    assert_eq!(dictionary().id, hex);
-    assert_eq!(
-        dictionary().path,
-        format!("/dictionaries/{}", dictionary().id)
-    );
+    assert_eq!(dictionary().path, format!("/dictionaries/{hex}"));
 }
 
 #[tokio::test]
@@ -171,21 +163,22 @@ async fn revalidating_a_dictionary_compressed_body_gives_304() {
 async fn dictionary_codings_need_their_name_and_the_dictionary() {
     let server = start_server().await;
     let available = available_dictionary();
-    let id = format!("\"{}\"", dictionary().id);
-    let wrong_id = "\"not-this-one\"".to_string();
     let other_hash = format!(":{}:", crate::support::base64(&[7; 32]));
+    let any_id = "\"some-id\"".to_string();
     for (accept_encoding, available, dictionary_id, expected) in [
         // The codings must be named; `*` does not name them.
-        ("gzip, deflate, br, zstd", Some(&available), Some(&id), "br"),
-        ("*", Some(&available), Some(&id), "br"),
-        ("br, dcb;q=0, dcz", Some(&available), Some(&id), "dcz"),
-        ("br, dcb, dcz;q=0", Some(&available), Some(&id), "dcb"),
-        ("dcb;q=0.5, br", Some(&available), Some(&id), "br"),
-        // The dictionary must be the one held, by hash and (if named) by id.
-        (ACCEPT_ENCODING, None, Some(&id), "br"),
-        (ACCEPT_ENCODING, Some(&other_hash), Some(&id), "br"),
-        (ACCEPT_ENCODING, Some(&available), Some(&wrong_id), "br"),
+        ("gzip, deflate, br, zstd", Some(&available), None, "br"),
+        ("*", Some(&available), None, "br"),
+        ("br, dcb;q=0, dcz", Some(&available), None, "dcz"),
+        ("br, dcb, dcz;q=0", Some(&available), None, "dcb"),
+        ("dcb;q=0.5, br", Some(&available), None, "br"),
+        // The dictionary must be the one held, by hash.
+        (ACCEPT_ENCODING, None, None, "br"),
+        (ACCEPT_ENCODING, Some(&other_hash), None, "br"),
         (ACCEPT_ENCODING, Some(&available), None, "dc"),
+        // A `Dictionary-ID` changes nothing: the server gave no id.
+        (ACCEPT_ENCODING, Some(&available), Some(&any_id), "dc"),
+        (ACCEPT_ENCODING, Some(&other_hash), Some(&any_id), "br"),
     ] {
         let mut headers = vec![("accept", ACCEPT), ("accept-encoding", accept_encoding)];
         if let Some(value) = available {

@@ -176,7 +176,7 @@ impl Reply {
 
 /// `Vary` of every page URL: it negotiates the media type, the coding and,
 /// for a client holding the compression dictionary, dcb or dcz.
-pub const PAGE_VARY: &str = "Accept, Accept-Encoding, Available-Dictionary, Dictionary-ID";
+pub const PAGE_VARY: &str = "Accept, Accept-Encoding, Available-Dictionary";
 
 /// Undo a content coding.
 pub fn decode(coding: &str, body: &[u8]) -> Vec<u8> {

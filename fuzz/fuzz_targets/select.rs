@@ -9,6 +9,9 @@
 //!        0xFF Available-Dictionary 0xFF Dictionary-ID
 //! ```
 //!
+//! refserve reads no `Dictionary-ID` (it gives its dictionary no id); the
+//! field is there to show that one changes nothing.
+//!
 //! A missing or empty header field means the header is absent; inside a
 //! header field, 0xFE separates header lines (a list field may be split over
 //! several lines). An invalid method or a path that is not UTF-8 skips the

@@ -13,7 +13,7 @@
 //! few kilobytes more over a whole visit but cost a short one more than
 //! they save.
 //!
-//! The dictionary is its own resource at `/dictionaries/<id>`, `<id>` being
+//! The dictionary is its own resource at `/dictionaries/<name>`, `<name>` being
 //! the start of its SHA-256 in hex, so it can be cached for a year: a new
 //! build that changes it gives it a new address. Every HTML page names it
 //! in a `Link` header (`rel="compression-dictionary"`; Chrome fetches it
@@ -39,10 +39,8 @@ pub struct Dictionary {
     pub bytes: Vec<u8>,
     /// SHA-256 of [`Dictionary::bytes`].
     pub hash: [u8; 32],
-    /// The `id` the browser echoes in `Dictionary-ID`: the first 8 bytes of
-    /// the hash in hex.
-    pub id: String,
-    /// Where it is served.
+    /// Where it is served: `/dictionaries/` and the first 8 bytes of the
+    /// hash in hex, so a new dictionary gets a new address.
     pub path: String,
 }
 
@@ -57,8 +55,8 @@ pub fn attach(resources: &mut Vec<Resource>, errors: &mut [Resource]) -> Option<
         .bytes
         .clone();
     let hash: [u8; 32] = Sha256::digest(&bytes).into();
-    let id: String = hash[..8].iter().map(|b| format!("{b:02x}")).collect();
-    let path = format!("/dictionaries/{id}");
+    let name: String = hash[..8].iter().map(|b| format!("{b:02x}")).collect();
+    let path = format!("/dictionaries/{name}");
     let link = format!("<{path}>; rel=\"compression-dictionary\"");
     for resource in resources.iter_mut() {
         if let Some(body) = html_mut(resource) {
@@ -71,7 +69,9 @@ pub fn attach(resources: &mut Vec<Resource>, errors: &mut [Resource]) -> Option<
             body.headers.push(("link", link.clone()));
         }
     }
-    let use_as_dictionary = format!("match=\"{MATCH}\", match-dest={MATCH_DEST}, id=\"{id}\"");
+    // No `id`: the hash names the dictionary, and a browser then sends no
+    // `Dictionary-ID` for the server to read and to vary on.
+    let use_as_dictionary = format!("match=\"{MATCH}\", match-dest={MATCH_DEST}");
     resources.push(Resource {
         id: path.clone(),
         representations: vec![Body {
@@ -81,12 +81,7 @@ pub fn attach(resources: &mut Vec<Resource>, errors: &mut [Resource]) -> Option<
         cache_control: CACHE_CONTROL,
         error: None,
     });
-    Some(Dictionary {
-        bytes,
-        hash,
-        id,
-        path,
-    })
+    Some(Dictionary { bytes, hash, path })
 }
 
 /// The HTML representation of `resource`, if it has one.

@@ -13,6 +13,7 @@ use crate::errors::ErrorKind;
 use crate::headers;
 use crate::negotiate::Coding;
 use crate::site::{Body, Resource};
+use base64::Engine as _;
 use std::fmt::Write as _;
 use std::path::Path;
 
@@ -88,7 +89,7 @@ fn resource_statics(
 ) -> std::io::Result<()> {
     // Every body of every representation first: whether one of them is
     // compressed against the dictionary decides the `Vary` of them all
-    // (RFC 9842 §6.2; the server checks `Dictionary-ID` too, so it is named).
+    // (RFC 9842 §6.2).
     let encoded: Vec<Vec<(Coding, Vec<u8>)>> = resource
         .representations
         .iter()
@@ -116,9 +117,9 @@ fn resource_statics(
         resource.representations.len() > 1,
         compressed_against_dictionary,
     ) {
-        (true, true) => "Accept, Accept-Encoding, Available-Dictionary, Dictionary-ID",
+        (true, true) => "Accept, Accept-Encoding, Available-Dictionary",
         (true, false) => "Accept, Accept-Encoding",
-        (false, true) => "Accept-Encoding, Available-Dictionary, Dictionary-ID",
+        (false, true) => "Accept-Encoding, Available-Dictionary",
         (false, false) => "Accept-Encoding",
     };
     let mut representations = Vec::new();
@@ -260,9 +261,9 @@ fn dictionary_statics(dictionary: Option<&Dictionary>, code: &mut String) {
         .iter()
         .map(|d| {
             format!(
-                "Dictionary {{ hash: {:?}, id: {:?}, path: {:?}, match_pattern: {:?}, match_dest: {:?} }}",
+                "Dictionary {{ hash: {:?}, encoded_hash: {:?}, path: {:?}, match_pattern: {:?}, match_dest: {:?} }}",
                 d.hash,
-                d.id,
+                base64::engine::general_purpose::STANDARD_NO_PAD.encode(d.hash),
                 d.path,
                 dictionary::MATCH,
                 dictionary::MATCH_DEST,

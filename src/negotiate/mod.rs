@@ -12,8 +12,7 @@
 //!   steps, [`AcceptEncoding`] (the weight of each coding) and [`best`]
 //!   (the choice among weights), serve a caller that weighs offers further.
 //! - [`negotiate_media_type`] reads `Accept` (§12.5.1).
-//! - [`held_dictionary`] reads `Available-Dictionary` and `Dictionary-ID`
-//!   (RFC 9842 §2.2, §2.3).
+//! - [`held_dictionary`] reads `Available-Dictionary` (RFC 9842 §2.2).
 //!
 //! Each takes the field values of every header line of its fields (a list
 //! field may be split over several lines, §5.3). The two negotiations take
@@ -25,7 +24,7 @@
 //! One file per concern: `list.rs` cuts a list-valued field into members
 //! and reads a member's token and parameters (§5.6), `accept.rs` reads
 //! `Accept`, `accept_encoding.rs` reads `Accept-Encoding`, `dictionary.rs`
-//! the dictionary fields; this file holds what they share: [`Coding`],
+//! `Available-Dictionary`; this file holds what they share: [`Coding`],
 //! [`Quality`] and the choice of the best weight.
 
 mod accept;
@@ -191,7 +190,14 @@ mod tests {
             assert_eq!(coding.index(), i, "{coding:?}");
             assert_eq!(Coding::from_token(coding.token().as_bytes()), Some(coding));
         }
+        for (name, coding) in Coding::NAMES {
+            assert_eq!(Coding::from_token(name.as_bytes()), Some(coding), "{name}");
+        }
         assert_eq!(Coding::from_token(b"DCZ"), Some(Coding::Dcz));
+        assert_eq!(Coding::from_token(b"X-Gzip"), Some(Coding::Gzip));
+        for other in ["", "b", "bz", "dcc", "gzap", "zstd", "x-gzap", "identify"] {
+            assert_eq!(Coding::from_token(other.as_bytes()), None, "{other}");
+        }
         assert_eq!(Coding::from_token(b"deflate"), None);
     }
 
