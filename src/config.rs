@@ -39,6 +39,8 @@ pub struct Config {
     pub max_streams: u32,
     /// One line per request on standard error.
     pub access_log: bool,
+    /// Serve HTTPS with this certificate and key; cleartext without.
+    pub tls: Option<crate::tls::TlsFiles>,
 }
 
 /// The address used when neither `--addr` nor `REFSERVE_ADDR` is given.
@@ -115,6 +117,7 @@ impl Default for Config {
             max_header_bytes: 0,
             max_streams: 0,
             access_log: false,
+            tls: None,
         };
         for limit in LIMITS {
             (limit.set)(&mut config, limit.default);
@@ -147,9 +150,14 @@ Options:
                               (systemd socket activation: LISTEN_FDS, LISTEN_PID)
                               [env: REFSERVE_ADDR] [default: {DEFAULT_ADDR}]
 {limits}  --access-log                one line per request on standard error [default: off]
+  --tls-cert <PATH>           serve HTTPS (TLS 1.2, 1.3; ALPN h2, http/1.1) with this PEM
+                              certificate chain; needs --tls-key [default: cleartext]
+  --tls-key <PATH>            the PEM private key of --tls-cert
   -h, --help                  print this help
   -V, --version               print the version
 
+On SIGHUP refserve reads the --tls-cert and --tls-key files again: new connections
+get the new certificate; a bad file is logged and the last good one stays.
 On SIGINT or SIGTERM refserve drains: it stops accepting, answers the requests in
 flight with `Connection: close` (h2c: GOAWAY), closes idle connections and exits 0.
 Under systemd it tells NOTIFY_SOCKET READY=1 and STOPPING=1 (Type=notify).
@@ -169,6 +177,7 @@ pub fn parse(
 ) -> Result<Command, String> {
     let mut config = Config::default();
     let mut addr = env("REFSERVE_ADDR").map(|a| (a, "REFSERVE_ADDR"));
+    let (mut cert, mut key) = (None, None);
     let mut args = args.into_iter().peekable();
     if args.peek().is_some_and(|a| a == "export") {
         args.next();
@@ -195,6 +204,8 @@ pub fn parse(
             "-V" | "--version" => return Ok(Command::Version),
             "--addr" => addr = Some((value("--addr")?, "--addr")),
             "--access-log" => config.access_log = true,
+            "--tls-cert" => cert = Some(value("--tls-cert")?),
+            "--tls-key" => key = Some(value("--tls-key")?),
             _ => {
                 let Some(limit) = LIMITS.iter().find(|l| l.flag == flag) else {
                     return Err(format!("unknown argument `{flag}` (see --help)"));
@@ -203,6 +214,15 @@ pub fn parse(
             }
         }
     }
+    config.tls = match (cert, key) {
+        (Some(cert), Some(key)) => Some(crate::tls::TlsFiles {
+            cert: cert.into(),
+            key: key.into(),
+        }),
+        (None, None) => None,
+        (Some(_), None) => return Err("--tls-cert needs --tls-key (both or neither)".to_string()),
+        (None, Some(_)) => return Err("--tls-key needs --tls-cert (both or neither)".to_string()),
+    };
     if let Some((text, source)) = addr {
         config.addr = text.parse().map_err(|_| {
             format!("{source}: `{text}` is not an address like {DEFAULT_ADDR} or [::1]:8080")
@@ -288,6 +308,23 @@ mod tests {
         assert!(refused(&["--port", "1"], None).contains("unknown argument `--port`"));
         assert!(refused(&["--shutdown-timeout", "0"], None).contains("from 1 to 3600"));
         assert!(refused(&["--max-header-bytes", "100"], None).contains("from 8192"));
+        assert!(refused(&["--tls-cert", "c.pem"], None).contains("both or neither"));
+        assert!(refused(&["--tls-key", "k.pem"], None).contains("both or neither"));
+        assert!(refused(&["--tls-cert"], None).contains("--tls-cert needs a value"));
+    }
+
+    #[test]
+    fn tls_takes_both_files() {
+        assert_eq!(config(&[]).tls, None);
+        let files = config(&["--tls-cert", "c.pem", "--tls-key=k.pem"]).tls;
+        assert_eq!(
+            files,
+            Some(crate::tls::TlsFiles {
+                cert: "c.pem".into(),
+                key: "k.pem".into()
+            })
+        );
+        assert!(help().contains("--tls-cert") && help().contains("SIGHUP"));
     }
 
     #[test]

@@ -7,6 +7,11 @@
 //!   alone; one that starts with `P` goes to hyper-util's auto builder, which
 //!   reads the preface and picks. Serving HTTP/1.1 through the auto builder
 //!   costs about 8 KiB more per open connection (`benches/shapes.sh`).
+//!   On HTTPS the first byte must open a TLS handshake (cleartext HTTP gets
+//!   a 400 and is closed); the handshake must end within the header read
+//!   timeout, counted from the accept like the first request head; then
+//!   ALPN decides: `h2` to the auto builder, anything else to HTTP/1. Every
+//!   HTTPS response carries `Strict-Transport-Security`.
 //! - **No connection is held without a request.** [`Activity`] counts the
 //!   requests a connection has open: one begins when its head is complete
 //!   (HTTP/1.1) or its HEADERS frame arrives (HTTP/2), and ends when its
@@ -26,8 +31,9 @@
 use crate::config::Config;
 use crate::respond::Body;
 use crate::service;
+use crate::tls;
 use bytes::Bytes;
-use http::header::{HeaderValue, CONNECTION};
+use http::header::{HeaderValue, CONNECTION, STRICT_TRANSPORT_SECURITY};
 use http::{Request, Response, Version};
 use http_body::Frame;
 use hyper::server::conn::http1;
@@ -44,6 +50,10 @@ use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
 use tokio::net::TcpStream;
 use tokio::sync::watch;
+use tokio_rustls::TlsAcceptor;
+
+/// `Strict-Transport-Security` on every HTTPS response.
+const HSTS: HeaderValue = HeaderValue::from_static(tls::STRICT_TRANSPORT_SECURITY);
 
 /// How long a connection asked to close (idle, stalled) may take to do so.
 pub const CLOSE_GRACE: Duration = Duration::from_millis(500);
@@ -95,57 +105,112 @@ impl Shared {
 }
 
 /// Serve `stream` until it closes, is closed by a timeout, or the drain
-/// (`drain` turns true) closes it.
+/// (`drain` turns true) closes it. With `tls`, the connection is HTTPS: the
+/// handshake comes first, within the same `--header-read-timeout` as the
+/// first request head, and ALPN picks the protocol.
 pub async fn serve(
     shared: Arc<Shared>,
     stream: TcpStream,
     peer: SocketAddr,
     mut drain: watch::Receiver<bool>,
+    tls: Option<TlsAcceptor>,
 ) {
     let activity = Arc::new(Activity::new());
     let mut first = [0u8; 1];
-    let peeked = {
-        let peek = tokio::time::timeout(shared.header_read_timeout, stream.peek(&mut first));
-        tokio::pin!(peek);
-        tokio::select! {
-            peeked = &mut peek => peeked,
-            () = drained(&mut drain) => {
-                // Silent so far: closed once idle for the drain's grace
-                // since it was accepted, like any idle connection, so a
-                // client that has just connected still gets its answer.
-                let left = DRAIN_IDLE_GRACE.saturating_sub(activity.accepted.elapsed());
-                match tokio::time::timeout(left, &mut peek).await {
-                    Ok(peeked) => peeked,
-                    Err(_) => return,
-                }
-            }
-        }
+    let peeked = before_drain(stream.peek(&mut first), &shared, &activity, &mut drain).await;
+    let Some(Ok(1..)) = peeked else {
+        // Closed, failed, or silent for the header read timeout.
+        return;
     };
+    let Some(acceptor) = tls else {
+        let protocol = if first[0] == b'P' {
+            Protocol::Auto
+        } else {
+            Protocol::Http1
+        };
+        return serve_protocol(stream, protocol, shared, activity, peer, drain, false).await;
+    };
+    if !tls::opens_handshake(first[0]) {
+        return turn_away(stream).await;
+    }
+    let handshake = acceptor.accept(stream);
+    let Some(Ok(stream)) = before_drain(handshake, &shared, &activity, &mut drain).await else {
+        return;
+    };
+    let protocol = match stream.get_ref().1.alpn_protocol() {
+        Some(b"h2") => Protocol::Auto,
+        _ => Protocol::Http1,
+    };
+    serve_protocol(stream, protocol, shared, activity, peer, drain, true).await;
+}
+
+/// `step` (the peek, the TLS handshake) if it completes within the header
+/// read timeout since the connection was accepted, or within
+/// [`DRAIN_IDLE_GRACE`] of that once the drain has begun.
+async fn before_drain<F: std::future::Future>(
+    step: F,
+    shared: &Shared,
+    activity: &Activity,
+    drain: &mut watch::Receiver<bool>,
+) -> Option<F::Output> {
+    let deadline = activity.accepted + shared.header_read_timeout;
+    let step = tokio::time::timeout_at(deadline.into(), step);
+    tokio::pin!(step);
+    tokio::select! {
+        done = &mut step => done.ok(),
+        () = drained(drain) => {
+            let left = DRAIN_IDLE_GRACE.saturating_sub(activity.accepted.elapsed());
+            tokio::time::timeout(left, step).await.ok()?.ok()
+        }
+    }
+}
+
+/// Serve `stream` with hyper's HTTP/1 builder, or with the auto builder
+/// (HTTP/2, or HTTP/1.1 after all).
+async fn serve_protocol<S>(
+    stream: S,
+    protocol: Protocol,
+    shared: Arc<Shared>,
+    activity: Arc<Activity>,
+    peer: SocketAddr,
+    drain: watch::Receiver<bool>,
+    secure: bool,
+) where
+    S: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin + Send + 'static,
+{
     let service = {
         let (shared, activity) = (Arc::clone(&shared), Arc::clone(&activity));
-        service_fn(move |request| std::future::ready(answer(&shared, &activity, &request, peer)))
+        service_fn(move |request| {
+            std::future::ready(answer(&shared, &activity, &request, peer, secure))
+        })
     };
-    // A connection's error (a reset, a protocol error) is its own.
-    match peeked {
-        Ok(Ok(1..)) if first[0] != b'P' => {
+    match protocol {
+        Protocol::Http1 => {
             let connection = shared.http1.serve_connection(TokioIo::new(stream), service);
-            supervise(connection, &shared, &activity, drain, Protocol::Http1).await;
+            supervise(connection, &shared, &activity, drain, protocol).await;
         }
-        Ok(Ok(1..)) => {
+        Protocol::Auto => {
             let connection = shared.auto.serve_connection(TokioIo::new(stream), service);
-            // Boxed: the rare case does not size every connection's task.
-            Box::pin(supervise(
-                connection,
-                &shared,
-                &activity,
-                drain,
-                Protocol::Auto,
-            ))
-            .await;
+            // Boxed: the auto builder's connection is large and rare.
+            Box::pin(supervise(connection, &shared, &activity, drain, protocol)).await;
         }
-        // Closed, failed, or silent for the header read timeout.
-        _ => {}
     }
+}
+
+/// Answer cleartext HTTP on the TLS port with [`tls::plain_http_answer`]
+/// and close. What the client sent is read (briefly) before closing, so
+/// the close does not reset the connection under the answer.
+async fn turn_away(mut stream: TcpStream) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    if stream.write_all(tls::plain_http_answer()).await.is_err() {
+        return;
+    }
+    let _ = stream.shutdown().await;
+    let mut sink = [0u8; 4096];
+    let _ = tokio::time::timeout(CLOSE_GRACE, async {
+        while let Ok(1..) = stream.read(&mut sink).await {}
+    })
+    .await;
 }
 
 /// Completes once the drain has begun (at once if it has).
@@ -221,10 +286,16 @@ fn answer<B>(
     activity: &Arc<Activity>,
     request: &Request<B>,
     peer: SocketAddr,
+    secure: bool,
 ) -> Result<Response<Tracked>, Infallible> {
     let open = Open::begin(activity);
     let start = shared.access_log.then(Instant::now);
     let mut response = service::handle(request);
+    if secure {
+        response
+            .headers_mut()
+            .insert(STRICT_TRANSPORT_SECURITY, HSTS);
+    }
     if shared.draining.load(Ordering::Relaxed) && request.version() < Version::HTTP_2 {
         response
             .headers_mut()

@@ -14,6 +14,7 @@
 //! - [`service`], [`server`] and [`connection`]: hyper glue, the accept
 //!   loop, each connection's timeouts, and the drain.
 //! - [`systemd`]: inherited sockets and readiness notifications.
+//! - [`tls`]: HTTPS: the certificate and key, and their reload.
 //! - [`config`]: command line and environment.
 //! - [`export`]: the table as static files.
 
@@ -30,3 +31,4 @@ pub mod server;
 pub mod service;
 pub mod systemd;
 pub mod table;
+pub mod tls;

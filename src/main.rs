@@ -1,11 +1,13 @@
-//! The `refserve` binary: reads the configuration, takes the sockets a
-//! supervisor handed over or binds its own, serves until SIGINT or SIGTERM,
-//! then drains.
+//! The `refserve` binary: reads the configuration (and the TLS files, if
+//! any), takes the sockets a supervisor handed over or binds its own, serves
+//! until SIGINT or SIGTERM, then drains. SIGHUP reloads the TLS files.
 
 use refserve::config::{self, Command};
 use refserve::systemd::{self, Notice};
+use refserve::tls::Tls;
 use refserve::{server, table};
 use std::process::ExitCode;
+use std::sync::Arc;
 
 fn main() -> ExitCode {
     let command = config::parse(std::env::args().skip(1), |name| std::env::var(name).ok());
@@ -45,6 +47,13 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    let tls = match config.tls.clone().map(Tls::load).transpose() {
+        Ok(tls) => tls.map(Arc::new),
+        Err(message) => {
+            eprintln!("refserve: {message}");
+            return ExitCode::FAILURE;
+        }
+    };
     if let Some(warning) = server::reserve_descriptors(config.max_connections) {
         eprintln!("refserve: {warning}");
     }
@@ -67,6 +76,7 @@ fn main() -> ExitCode {
                 return ExitCode::FAILURE;
             }
         };
+        let scheme = if tls.is_some() { "https" } else { "http" };
         for (index, listener) in listeners.iter().enumerate() {
             let addr = listener.local_addr().map_or(config.addr, |a| a);
             let source = if inherited_count > 0 {
@@ -75,17 +85,18 @@ fn main() -> ExitCode {
                 String::new()
             };
             eprintln!(
-                "refserve {} listening on http://{addr} (base URL {}){source}",
+                "refserve {} listening on {scheme}://{addr} (base URL {}){source}",
                 env!("CARGO_PKG_VERSION"),
                 table::BASE_URL
             );
         }
+        tokio::spawn(reload_on_hangup(tls.clone()));
         systemd::notify(Notice::Ready);
         let shutdown = async {
             shutdown_signal().await;
             systemd::notify(Notice::Stopping);
         };
-        server::run(listeners, &config, shutdown).await;
+        server::run(listeners, &config, tls, shutdown).await;
         eprintln!("refserve: stopped");
         ExitCode::SUCCESS
     })
@@ -107,6 +118,37 @@ async fn listen(
         .map(tokio::net::TcpListener::from_std)
         .collect::<Result<_, _>>()
         .map_err(|error| format!("cannot serve an inherited socket: {error}"))
+}
+
+/// On every SIGHUP, read the TLS files again (`systemctl reload`).
+async fn reload_on_hangup(tls: Option<Arc<Tls>>) {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{signal, SignalKind};
+        let mut hangups = match signal(SignalKind::hangup()) {
+            Ok(hangups) => hangups,
+            Err(error) => {
+                eprintln!("refserve: cannot watch SIGHUP: {error}");
+                return;
+            }
+        };
+        while hangups.recv().await.is_some() {
+            match &tls {
+                None => eprintln!("refserve: SIGHUP: nothing to reload (no --tls-cert)"),
+                Some(tls) => match tls.reload() {
+                    Ok(()) => eprintln!(
+                        "refserve: SIGHUP: reloaded the TLS certificate {}",
+                        tls.files().cert.display()
+                    ),
+                    Err(message) => {
+                        eprintln!("refserve: SIGHUP: {message}; keeping the last good certificate")
+                    }
+                },
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = tls;
 }
 
 /// Completes on the first SIGINT or SIGTERM.

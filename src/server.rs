@@ -5,6 +5,8 @@
 //! - The accept loop takes a connection slot before it accepts, so excess
 //!   clients wait in the kernel's listen backlog and the server never runs
 //!   out of descriptors.
+//! - With [`Tls`], every connection is HTTPS, handshaking with the
+//!   certificate current when it was accepted (see [`Tls::reload`]).
 //! - Shutdown is a drain no client notices: the listeners are closed (an
 //!   inherited socket stays open in its supervisor, for the next process),
 //!   every connection is told, and the server returns once the last one has
@@ -13,6 +15,7 @@
 
 use crate::config::Config;
 use crate::connection::{self, Shared};
+use crate::tls::Tls;
 use std::future::Future;
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -21,8 +24,14 @@ use std::time::Duration;
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{watch, Semaphore};
 
-/// Serve connections from `listeners` until `shutdown` completes, then drain.
-pub async fn run(listeners: Vec<TcpListener>, config: &Config, shutdown: impl Future<Output = ()>) {
+/// Serve connections from `listeners` (HTTPS with `tls`) until `shutdown`
+/// completes, then drain.
+pub async fn run(
+    listeners: Vec<TcpListener>,
+    config: &Config,
+    tls: Option<Arc<Tls>>,
+    shutdown: impl Future<Output = ()>,
+) {
     let shared = Arc::new(Shared::new(config));
     let slots = u32::try_from(config.max_connections).expect("the cap's range fits in u32");
     let permits = Arc::new(Semaphore::new(slots as usize));
@@ -46,8 +55,9 @@ pub async fn run(listeners: Vec<TcpListener>, config: &Config, shutdown: impl Fu
         // Responses are written whole; do not hold small ones back.
         let _ = stream.set_nodelay(true);
         let (shared, draining) = (Arc::clone(&shared), draining.clone());
+        let acceptor = tls.as_ref().map(|tls| tls.acceptor());
         tokio::spawn(async move {
-            connection::serve(shared, stream, peer, draining).await;
+            connection::serve(shared, stream, peer, draining, acceptor).await;
             drop(permit);
         });
     }

@@ -36,7 +36,7 @@ pub async fn start_server_with(change: impl FnOnce(&mut refserve::config::Config
     change(&mut config);
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
     tokio::spawn(async move {
-        refserve::server::run(vec![listener], &config, async {
+        refserve::server::run(vec![listener], &config, None, async {
             let _ = stopped.await;
         })
         .await;

@@ -23,6 +23,7 @@ mod methods;
 mod negotiation;
 mod pages;
 mod reading;
+mod tls;
 mod validation;
 mod validators;
 mod varnish;
