@@ -20,8 +20,11 @@
 #   NOISE=10 RETRIES=2 retry a run (at most RETRIES times) when work other than the
 #                      server and wrk took more than NOISE % of a core during it
 #   KEEP=1             keep the work directory (export, configs, wrk outputs)
-# Needs root to apt-get nginx, libnginx-mod-http-brotli-static and wrk when
-# they are missing; python3 and curl.
+#   HTTPS_SCENARIOS="select-br home-html"   also measured over HTTPS (TLS 1.2/1.3,
+#                      keep-alive, one certificate made here with openssl) against
+#                      nginx with the same certificate; "" to skip
+# Needs root to apt-get nginx, libnginx-mod-http-brotli-static, wrk and openssl
+# when they are missing; python3 and curl.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=benches/lib.sh
@@ -41,8 +44,9 @@ missing=()
 command -v nginx >/dev/null || missing+=(nginx)
 [[ -f $BROTLI_MODULE ]] || missing+=(libnginx-mod-http-brotli-static)
 command -v wrk >/dev/null || missing+=(wrk)
+command -v openssl >/dev/null || missing+=(openssl)
 install_packages "${missing[@]}"
-for tool in curl python3 taskset nginx wrk cargo; do
+for tool in curl python3 taskset nginx wrk cargo openssl; do
     command -v "$tool" >/dev/null || die "$tool is required"
 done
 if command -v oha >/dev/null; then
@@ -68,12 +72,14 @@ chmod -R a+rX "$WORK/site"
 raise_fd_limit "$IDLE_CONNECTIONS"
 
 SERVERS=(refserve nginx ceiling)
+read -r -a HTTPS_SCENARIOS <<<"${HTTPS_SCENARIOS-select-br home-html}"
+HTTPS_SERVERS=(refserve-tls nginx-tls)
 SCENARIOS=(json-br json-gzip select-br home-html home-md select-304)
 
-# Ports: refserve, nginx, then one ceiling per scenario.
-read -r PORT_REFSERVE PORT_NGINX CEILING_PORTS < <(python3 -c '
+# Ports: refserve, nginx, their HTTPS ports, then one ceiling per scenario.
+read -r PORT_REFSERVE PORT_NGINX PORT_REFSERVE_TLS PORT_NGINX_TLS CEILING_PORTS < <(python3 -c '
 import socket, sys
-socks = [socket.socket() for _ in range(2 + int(sys.argv[1]))]
+socks = [socket.socket() for _ in range(4 + int(sys.argv[1]))]
 for s in socks:
     s.bind(("127.0.0.1", 0))
 print(*(s.getsockname()[1] for s in socks))
@@ -88,11 +94,25 @@ taskset -c "$SERVER_CPU" "$REFSERVE" --addr "127.0.0.1:$PORT_REFSERVE" >"$WORK/r
 PIDS+=($!)
 PID_REFSERVE=$!
 
+# One certificate for both HTTPS servers (P-256, as a CDN's origin
+# certificate commonly is); curl trusts it.
+mkdir -p "$WORK/tls"
+openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 2 \
+    -keyout "$WORK/tls/key.pem" -out "$WORK/tls/cert.pem" -subj /CN=127.0.0.1 \
+    -addext subjectAltName=IP:127.0.0.1 2>/dev/null
+chmod a+r "$WORK/tls/key.pem"
+taskset -c "$SERVER_CPU" "$REFSERVE" --addr "127.0.0.1:$PORT_REFSERVE_TLS" \
+    --tls-cert "$WORK/tls/cert.pem" --tls-key "$WORK/tls/key.pem" >"$WORK/refserve-tls.log" 2>&1 &
+PIDS+=($!)
+PID_REFSERVE_TLS=$!
+
 mkdir -p "$WORK/nginx"
 sed -e "s|@MODULE@|load_module $BROTLI_MODULE;|" \
     -e "s|@PREFIX@|$WORK/nginx|g" \
     -e "s|@ROOT@|$WORK/site|g" \
     -e "s|@PORT@|$PORT_NGINX|g" \
+    -e "s|@TLS_PORT@|$PORT_NGINX_TLS|g" \
+    -e "s|@TLS@|$WORK/tls|g" \
     benches/nginx.conf.template >"$WORK/nginx/nginx.conf"
 taskset -c "$SERVER_CPU" nginx -p "$WORK/nginx" -c "$WORK/nginx/nginx.conf" -e "$WORK/nginx/error.log" \
     >"$WORK/nginx/stdout.log" 2>&1 &
@@ -103,13 +123,23 @@ port_of() { # server [scenario]: the ceiling has one port per scenario
     case $1 in
     refserve) echo "$PORT_REFSERVE" ;;
     nginx) echo "$PORT_NGINX" ;;
+    refserve-tls) echo "$PORT_REFSERVE_TLS" ;;
+    nginx-tls) echo "$PORT_NGINX_TLS" ;;
     ceiling) echo "${PORT_CEILING[$2]}" ;;
     esac
 }
+origin_of() { # server [scenario]: scheme, host and port
+    case $1 in
+    *-tls) echo "https://127.0.0.1:$(port_of "$@")" ;;
+    *) echo "http://127.0.0.1:$(port_of "$@")" ;;
+    esac
+}
+# curl trusts the benchmark's certificate.
+curl() { command curl --cacert "$WORK/tls/cert.pem" "$@"; }
 
 wait_ready() { # server [scenario]: up to 10 s for any HTTP answer
     local url code
-    url=http://127.0.0.1:$(port_of "$1" "${2:-}")/api/reference.json
+    url=$(origin_of "$1" "${2:-}")/api/reference.json
     for _ in $(seq 100); do
         code=$(curl -s -o /dev/null -m 1 -w '%{http_code}' "$url" || true)
         [[ $code =~ ^[1-5][0-9][0-9]$ ]] && return 0
@@ -118,7 +148,7 @@ wait_ready() { # server [scenario]: up to 10 s for any HTTP answer
     cat "$WORK"/*.log "$WORK"/nginx/*.log >&2 2>/dev/null || true
     die "$1 ${2:-} did not answer on $url within 10 s"
 }
-for server in refserve nginx; do
+for server in refserve nginx refserve-tls nginx-tls; do
     wait_ready "$server"
 done
 # The process holding nginx's connections: its one worker.
@@ -132,7 +162,8 @@ done
 pid_of() { # server [scenario]
     case $1 in
     refserve) echo "$PID_REFSERVE" ;;
-    nginx) echo "$PID_NGINX" ;;
+    nginx | nginx-tls) echo "$PID_NGINX" ;;
+    refserve-tls) echo "$PID_REFSERVE_TLS" ;;
     ceiling) echo "${PID_CEILING[$2]}" ;;
     esac
 }
@@ -172,7 +203,7 @@ request() { # server scenario
     select-304)
         PATH_=/api/reference/select.json LABEL='`/api/reference/select.json` 304'
         etag=$ETAG_REFSERVE
-        [[ $server == nginx ]] && etag=$ETAG_NGINX
+        [[ $server == nginx* ]] && etag=$ETAG_NGINX
         HEADERS+=(-H "If-None-Match: $etag")
         WANT_STATUS=304 WANT_CODING=- WANT_TYPE=-
         ;;
@@ -198,11 +229,19 @@ done
 # --- verify every measured request before measuring ----------------------------
 say "verifying each server's answer to each request"
 failed=0
+in_list() { # word list...: whether word is one of the list
+    local word=$1
+    shift
+    for item; do [[ $item == "$word" ]] && return 0; done
+    return 1
+}
 for scenario in "${SCENARIOS[@]}"; do
-    for server in "${SERVERS[@]}"; do
+    servers=("${SERVERS[@]}")
+    in_list "$scenario" "${HTTPS_SCENARIOS[@]}" && servers+=("${HTTPS_SERVERS[@]}")
+    for server in "${servers[@]}"; do
         request "$server" "$scenario"
         body=$WORK/body.$server.$scenario
-        got=$(curl -s -m 5 -o "$body" -D - "${HEADERS[@]}" "http://127.0.0.1:$(port_of "$server" "$scenario")$PATH_" |
+        got=$(curl -s -m 5 -o "$body" -D - "${HEADERS[@]}" "$(origin_of "$server" "$scenario")$PATH_" |
             tr -d '\r' | awk '
                 NR == 1 { status = $2 }
                 tolower($1) == "content-encoding:" { coding = $2 }
@@ -214,10 +253,10 @@ for scenario in "${SCENARIOS[@]}"; do
             failed=1
         fi
     done
-    # all three must send the same bytes (the export is the table; the
-    # ceiling replays refserve's answer)
+    # all must send the same bytes (the export is the table; the ceiling
+    # replays refserve's answer)
     request refserve "$scenario"
-    for server in nginx ceiling; do
+    for server in "${servers[@]:1}"; do
         if [[ $WANT_STATUS == 200 ]] && ! cmp -s "$WORK/body.refserve.$scenario" "$WORK/body.$server.$scenario"; then
             say "  FAIL $scenario: refserve and $server bodies differ"
             failed=1
@@ -225,7 +264,7 @@ for scenario in "${SCENARIOS[@]}"; do
     done
 done
 ((failed == 0)) || die "a server answered a measured request wrongly; nothing measured"
-say "  all ${#SCENARIOS[@]} requests × ${#SERVERS[@]} servers answer as expected"
+say "  all ${#SCENARIOS[@]} requests × ${#SERVERS[@]} servers (and ${#HTTPS_SCENARIOS[@]} × ${#HTTPS_SERVERS[@]} over HTTPS) answer as expected"
 
 # --- measurement helpers ---------------------------------------------------------------
 say "memory: $IDLE_CONNECTIONS keep-alive connections per server"
@@ -256,7 +295,7 @@ measure() { # tag (for the log) id (for file names) server scenario connections
     local tag=$1 id=$2 server=$3 scenario=$4 connections=$5 url pid quiet=1 out
     local s0 s1 w0 w1 b0 t0 b1 t1 c0 d0 c1 d1 rps p50 p99 errors span server_cpu wrk_cpu
     request "$server" "$scenario"
-    url=http://127.0.0.1:$(port_of "$server" "$scenario")$PATH_
+    url=$(origin_of "$server" "$scenario")$PATH_
     wait_quiet || quiet=0
     if ((WARMUP_S > 0)); then
         run_wrk "$WORK/warmup" "$WARMUP_S" "$connections" "$url" "${HEADERS[@]}"
@@ -288,15 +327,20 @@ measure() { # tag (for the log) id (for file names) server scenario connections
 }
 
 read -r -a CONNS <<<"$CONNECTIONS"
-runs=$((ROUNDS * ${#SCENARIOS[@]} * ${#CONNS[@]} * ${#SERVERS[@]}))
+runs=$((ROUNDS * ${#CONNS[@]} * (${#SCENARIOS[@]} * ${#SERVERS[@]} + ${#HTTPS_SCENARIOS[@]} * ${#HTTPS_SERVERS[@]})))
 say "measuring: $runs runs of ${WARMUP_S}s warm-up + ${DURATION_S}s (about $((runs * (DURATION_S + WARMUP_S + 1) / 60 + 1)) min on a quiet machine)"
 LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
 n=0
 for _ in $(seq "$ROUNDS"); do
-    for scenario in "${SCENARIOS[@]}"; do
+    for scenario in "${SCENARIOS[@]}" "${HTTPS_SCENARIOS[@]/%/ https}"; do
+        servers=("${SERVERS[@]}")
+        if [[ $scenario == *" https" ]]; then
+            scenario=${scenario% https}
+            servers=("${HTTPS_SERVERS[@]}")
+        fi
         for connections in "${CONNS[@]}"; do
-            # servers interleaved, so drift in the machine's load hits all three alike
-            for server in "${SERVERS[@]}"; do
+            # servers interleaved, so drift in the machine's load hits all alike
+            for server in "${servers[@]}"; do
                 n=$((n + 1))
                 # a run that other work disturbed is retried (RETRIES times at most)
                 for attempt in $(seq 0 "$RETRIES"); do
@@ -372,6 +416,29 @@ print("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
 for (label, conns), by in cells.items():
     print(f"| {label} | {conns} | " + " | ".join(
         f"{by[s]['per_request']:.1f} | {by[s]['server']}% | {by[s]['wrk']}%" for s in SERVERS) + " |")
+TLS = ("refserve-tls", "nginx-tls")
+https = [(key, by) for key, by in cells.items() if all(server in by for server in TLS)]
+if https:
+    print()
+    print("HTTPS: the same requests over TLS, one handshake per keep-alive connection (TLS 1.3, "
+          "the highest both sides speak); one P-256 certificate for both; nginx with "
+          "`ssl_protocols TLSv1.2 TLSv1.3`:")
+    print()
+    print("| Request | Conns | refserve req/s | p50 | p99 | µs/req | nginx req/s | p50 | p99 | µs/req "
+          "| refserve/nginx |")
+    print("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
+    for (label, conns), by in https:
+        row = [label, str(conns)]
+        for server in TLS:
+            run = by[server]
+            row += [f"{run['rps']:,.0f}", lat(run["p50"]), lat(run["p99"]), f"{run['per_request']:.1f}"]
+            if run["errors"]:
+                warnings.append(f"{server}, {label}, {conns} connections: {run['errors']} errors or unexpected statuses")
+            if not run["clean"]:
+                warnings.append(f"{server}, {label}, {conns} connections: other work took "
+                                f"{run['other']}% of a core during the best run")
+        row.append(ratio(by["refserve-tls"]["rps"], by["nginx-tls"]["rps"]))
+        print("| " + " | ".join(row) + " |")
 print()
 print(f"Memory: {idle} keep-alive connections that have each made one request and stay "
       f"open, then {idle} connections under load (`wrk -c{idle}`, "
