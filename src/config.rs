@@ -139,7 +139,8 @@ pub fn help() -> String {
         ));
     }
     format!(
-        "refserve {version}: serves the precomputed method reference over HTTP/1.1 and h2c.
+        "refserve {version}: serves the precomputed method reference over HTTP/1.1 and h2c,
+or over HTTPS (HTTP/1.1 and h2) with --tls-cert and --tls-key.
 
 Usage: refserve [OPTIONS]
        refserve export <DIR>   write every representation as static files (index.html,

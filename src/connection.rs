@@ -130,7 +130,27 @@ pub async fn serve(
         };
         return serve_protocol(stream, protocol, shared, activity, peer, drain, false).await;
     };
-    if !tls::opens_handshake(first[0]) {
+    // Boxed: the handshake, the TLS stream and the buffer that turns
+    // cleartext away would make every connection's task kilobytes larger,
+    // cleartext ones included.
+    Box::pin(serve_https(
+        stream, first[0], acceptor, shared, activity, peer, drain,
+    ))
+    .await;
+}
+
+/// Cleartext turned away, or the TLS handshake and then the protocol ALPN
+/// chose. `first` is the first byte the client sent.
+async fn serve_https(
+    stream: TcpStream,
+    first: u8,
+    acceptor: TlsAcceptor,
+    shared: Arc<Shared>,
+    activity: Arc<Activity>,
+    peer: SocketAddr,
+    mut drain: watch::Receiver<bool>,
+) {
+    if !tls::opens_handshake(first) {
         return turn_away(stream).await;
     }
     let handshake = acceptor.accept(stream);
