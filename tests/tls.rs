@@ -470,3 +470,25 @@ fn bad_files_stop_the_start_and_are_named() {
         assert!(!stderr.contains("listening"), "{stderr}");
     }
 }
+
+#[tokio::test]
+async fn https_serves_a_socket_handed_over_by_the_service_manager() {
+    let (dir, certificate) = (Scratch::new("tls-activation"), Certificate::new());
+    let files = certificate.install(&dir);
+    let (cert, key) = (files.cert.to_string_lossy(), files.key.to_string_lossy());
+    let socket = crate::generations::Socket::bind();
+    let generation = socket.start(
+        std::path::Path::new(env!("CARGO_BIN_EXE_refserve")),
+        &["--tls-cert", &cert, "--tls-key", &key],
+    );
+    let stream = connect(&socket.addr(), &[&certificate], &[]).await;
+    assert_eq!(presented(&stream), certificate.der);
+    let (status, _, hsts) = get_http1(&mut http1(stream).await, "/healthz").await;
+    assert_eq!((status, hsts.is_some()), (200, true));
+    let (status, log) = generation.stop();
+    assert!(status.success(), "{log}");
+    assert!(
+        log.contains("listening on https://") && log.contains("on socket 3"),
+        "{log}"
+    );
+}
