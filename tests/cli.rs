@@ -45,24 +45,11 @@ fn bad_flags_exit_2_with_a_message() {
     assert!(String::from_utf8_lossy(&output.stderr).contains("`nowhere` is not an address"));
 }
 
-/// Start the binary on a free port; returns it and the address from its startup line.
+/// Start the binary on a free port; returns it and the address from its
+/// startup line, which names the cleartext scheme.
 fn spawn(extra: &[&str]) -> (Child, String, BufReader<std::process::ChildStderr>) {
-    let mut child = Command::new(BINARY)
-        .args(["--addr", "127.0.0.1:0"])
-        .args(extra)
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn");
-    let mut stderr = BufReader::new(child.stderr.take().expect("piped"));
-    let mut line = String::new();
-    stderr.read_line(&mut line).expect("a startup line");
-    assert!(line.contains("base URL http://"), "{line}");
-    let addr = line
-        .split("listening on http://")
-        .nth(1)
-        .and_then(|r| r.split(' ').next())
-        .expect("address")
-        .to_string();
+    let (child, (scheme, addr), stderr) = crate::support::spawn_refserve(extra);
+    assert_eq!(scheme, "http");
     (child, addr, stderr)
 }
 

@@ -255,6 +255,36 @@ pub fn base64(bytes: &[u8]) -> String {
     base64::engine::general_purpose::STANDARD.encode(bytes)
 }
 
+/// Start the binary on a free port of 127.0.0.1 with `args` besides
+/// `--addr`; returns it, the scheme and address of its startup line
+/// (`refserve 0.1.0 listening on https://127.0.0.1:PORT …`) and its
+/// standard error after that line.
+pub fn spawn_refserve<S: AsRef<std::ffi::OsStr>>(
+    args: &[S],
+) -> (
+    std::process::Child,
+    (String, String),
+    std::io::BufReader<std::process::ChildStderr>,
+) {
+    use std::io::BufRead;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_refserve"))
+        .args(["--addr", "127.0.0.1:0"])
+        .args(args)
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let mut stderr = std::io::BufReader::new(child.stderr.take().expect("piped"));
+    let mut line = String::new();
+    stderr.read_line(&mut line).expect("a startup line");
+    let (scheme, rest) = line
+        .split(" listening on ")
+        .nth(1)
+        .and_then(|rest| rest.split_once("://"))
+        .unwrap_or_else(|| panic!("an address in {line:?}"));
+    let addr = rest.split(' ').next().unwrap_or_default();
+    (child, (scheme.to_string(), addr.to_string()), stderr)
+}
+
 /// A fresh directory under the system's temporary directory, removed on drop.
 pub struct Scratch(PathBuf);
 

@@ -12,7 +12,7 @@ use hyper_util::rt::{TokioExecutor, TokioIo};
 use refserve::tls::{Tls, TlsFiles};
 use rustls::pki_types::{CertificateDer, ServerName};
 use std::io::{BufRead, BufReader};
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -307,8 +307,8 @@ async fn reload_serves_the_new_certificate_to_new_connections_only() {
     assert_eq!(presented(&connect(&addr, &trusted, &[]).await), second.der);
 }
 
-/// The binary with `--tls-cert`/`--tls-key` on a free port: the child, its
-/// address and its standard error after the startup line.
+/// The binary with `extra` and `--tls-cert`/`--tls-key` on a free port: the
+/// child, its address and its standard error after the startup line.
 fn spawn_https(
     files: &TlsFiles,
     extra: &[&str],
@@ -317,24 +317,11 @@ fn spawn_https(
     String,
     BufReader<std::process::ChildStderr>,
 ) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_refserve"))
-        .args(extra)
-        .args(["--addr", "127.0.0.1:0", "--tls-cert"])
-        .arg(&files.cert)
-        .arg("--tls-key")
-        .arg(&files.key)
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn");
-    let mut stderr = BufReader::new(child.stderr.take().expect("piped"));
-    let mut line = String::new();
-    stderr.read_line(&mut line).expect("a startup line");
-    let addr = line
-        .split("listening on https://")
-        .nth(1)
-        .and_then(|rest| rest.split(' ').next())
-        .unwrap_or_else(|| panic!("an https address in {line:?}"))
-        .to_string();
+    let mut args: Vec<std::ffi::OsString> = extra.iter().map(Into::into).collect();
+    args.extend(["--tls-cert".into(), files.cert.clone().into()]);
+    args.extend(["--tls-key".into(), files.key.clone().into()]);
+    let (child, (scheme, addr), stderr) = crate::support::spawn_refserve(&args);
+    assert_eq!(scheme, "https");
     (child, addr, stderr)
 }
 
