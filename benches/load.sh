@@ -111,8 +111,7 @@ sed -e "s|@MODULE@|load_module $BROTLI_MODULE;|" \
     -e "s|@PREFIX@|$WORK/nginx|g" \
     -e "s|@ROOT@|$WORK/site|g" \
     -e "s|@PORT@|$PORT_NGINX|g" \
-    -e "s|@TLS_PORT@|$PORT_NGINX_TLS|g" \
-    -e "s|@TLS@|$WORK/tls|g" \
+    -e "s|@TLS@|listen 127.0.0.1:$PORT_NGINX_TLS ssl; ssl_certificate $WORK/tls/cert.pem; ssl_certificate_key $WORK/tls/key.pem; ssl_protocols TLSv1.2 TLSv1.3;|" \
     benches/nginx.conf.template >"$WORK/nginx/nginx.conf"
 taskset -c "$SERVER_CPU" nginx -p "$WORK/nginx" -c "$WORK/nginx/nginx.conf" -e "$WORK/nginx/error.log" \
     >"$WORK/nginx/stdout.log" 2>&1 &

@@ -48,7 +48,8 @@ fn start_nginx(root: &std::path::Path) -> Nginx {
         )
         .replace("@PREFIX@", &prefix.path().display().to_string())
         .replace("@ROOT@", &root.display().to_string())
-        .replace("@PORT@", &port.to_string());
+        .replace("@PORT@", &port.to_string())
+        .replace("@TLS@", "");
     let config = prefix.write("nginx.conf", config);
     let child = Command::new(system_tool("nginx"))
         .arg("-p")
