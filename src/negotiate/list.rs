@@ -3,7 +3,7 @@
 //! (§5.6.2), quoted strings (§5.6.4) and the parameters of a member
 //! (§5.6.6).
 //!
-//! [`members`] reads a field sixteen bytes at a time and cuts it from bit
+//! [`members`] reads a field eight bytes at a time and cuts it from bit
 //! masks of its delimiters; a [`Cursor`] then reads one member in place.
 
 /// The members of one list-valued field (RFC 9110 §5.6.1): split at
@@ -16,32 +16,27 @@ pub(super) fn members(field: &[u8]) -> Members<'_> {
     Members {
         field,
         start: 0,
-        chunk: 0,
-        delimiters: 0,
-        quotes: 0,
+        word: 0,
+        delimiters: delimiters(field_word(field, 0)),
     }
-    .reading(0)
 }
 
 /// The iterator behind [`members`].
 ///
-/// The field is read sixteen bytes at a time, at fixed offsets: each
-/// chunk's delimiters (`,` and `"`) become a bit mask, and members are cut
-/// by taking the mask's bits in order. Where the next member starts never
-/// waits on reading the one before it; only a quote moves the reading
-/// offset.
+/// The field is read eight bytes at a time: each word's delimiters (`,`
+/// and `"`) become the high bits of a mask, and members are cut by taking
+/// the mask's bits in order. Where the next member starts never waits on
+/// reading the one before it; only a quote moves the reading offset.
 #[derive(Clone, Copy)]
 pub(super) struct Members<'a> {
     field: &'a [u8],
     /// Where the next member begins.
     start: usize,
-    /// The offset of the chunk the masks were taken from.
-    chunk: usize,
-    /// The delimiters of that chunk not yet consumed: bit `i` for byte
-    /// `chunk + i`.
-    delimiters: u32,
-    /// Which of those delimiters are quotes.
-    quotes: u32,
+    /// The offset of the word the mask was taken from.
+    word: usize,
+    /// The delimiters of that word not yet consumed: the high bit of byte
+    /// `i` for byte `word + i`.
+    delimiters: u64,
 }
 
 impl<'a> Iterator for Members<'a> {
@@ -67,15 +62,14 @@ impl Members<'_> {
     fn next_comma(&mut self) -> usize {
         loop {
             while self.delimiters == 0 {
-                if self.chunk + CHUNK >= self.field.len() {
+                if self.word + WORD >= self.field.len() {
                     return self.field.len();
                 }
-                *self = self.reading(self.chunk + CHUNK);
+                self.read_word(self.word + WORD);
             }
-            let lowest = self.delimiters & self.delimiters.wrapping_neg();
-            let at = self.chunk + lowest.trailing_zeros() as usize;
-            self.delimiters ^= lowest;
-            if lowest & self.quotes == 0 {
+            let at = self.word + (self.delimiters.trailing_zeros() / 8) as usize;
+            self.delimiters &= self.delimiters - 1;
+            if self.field[at] == b',' {
                 return at;
             }
             // A quote: read on from the end of its quoted string.
@@ -83,60 +77,29 @@ impl Members<'_> {
             if end >= self.field.len() {
                 return self.field.len();
             }
-            *self = self.reading(end);
+            self.read_word(end);
         }
     }
 
-    /// These members with the masks of the chunk at `at`.
+    /// Take the mask of the word at `at`.
     #[inline(always)]
-    fn reading(self, at: usize) -> Self {
-        let Delimiters { commas, quotes } = Delimiters::at(self.field, at);
-        Members {
-            chunk: at,
-            delimiters: commas | quotes,
-            quotes,
-            ..self
-        }
+    fn read_word(&mut self, at: usize) {
+        self.word = at;
+        self.delimiters = delimiters(field_word(self.field, at));
     }
 }
 
-/// How many bytes [`Delimiters::at`] looks at.
-const CHUNK: usize = 16;
+/// How many bytes a word holds.
+const WORD: usize = 8;
 
-/// The delimiters among the [`CHUNK`] bytes of a field from some offset
-/// (fewer at its end): bit `i` is set for byte `i`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Delimiters {
-    commas: u32,
-    quotes: u32,
-}
-
-impl Delimiters {
-    /// The delimiters of `field[at..]` (`at` within the field, or 0), read
-    /// as two eight-byte words: in each, the bytes equal to a delimiter
-    /// become zero bytes, whose high bits are gathered into a mask.
-    #[inline(always)]
-    fn at(field: &[u8], at: usize) -> Delimiters {
-        const ONES: u64 = u64::from_le_bytes([0x01; 8]);
-        const LOW7: u64 = u64::from_le_bytes([0x7f; 8]);
-        // The high bit of every zero byte of `x`, exactly (no borrow between bytes).
-        let zero_bytes = |x: u64| !((x & LOW7).wrapping_add(LOW7) | x | LOW7);
-        // Bit `i` for the high bit of byte `i`.
-        let gather = |high: u64| ((high >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u32;
-        let of_word = |word: u64| Delimiters {
-            commas: gather(zero_bytes(word ^ (ONES * u64::from(b',')))),
-            quotes: gather(zero_bytes(word ^ (ONES * u64::from(b'"')))),
-        };
-        let low = of_word(field_word(field, at));
-        if at + 8 >= field.len() {
-            return low;
-        }
-        let high = of_word(field_word(field, at + 8));
-        Delimiters {
-            commas: low.commas | high.commas << 8,
-            quotes: low.quotes | high.quotes << 8,
-        }
-    }
+/// The delimiters (`,` and `"`) of a word: the high bit of each byte equal
+/// to one, exactly (no borrow between bytes).
+#[inline(always)]
+fn delimiters(word: u64) -> u64 {
+    const ONES: u64 = u64::from_le_bytes([0x01; 8]);
+    const LOW7: u64 = u64::from_le_bytes([0x7f; 8]);
+    let zero_bytes = |x: u64| !((x & LOW7).wrapping_add(LOW7) | x | LOW7);
+    zero_bytes(word ^ (ONES * u64::from(b','))) | zero_bytes(word ^ (ONES * u64::from(b'"')))
 }
 
 /// The eight bytes of `field` from `at` (`at` within the field, or 0) as a
@@ -351,12 +314,10 @@ mod tests {
         ) {
             let field = field.as_bytes();
             let at = at.min(field.len().saturating_sub(1));
-            let mask = |delimiter: u8| {
-                let chunk = field.get(at..).unwrap_or_default().iter().take(CHUNK);
-                chunk.enumerate().fold(0, |mask, (i, &b)| mask | u32::from(b == delimiter) << i)
-            };
-            let expected = Delimiters { commas: mask(b','), quotes: mask(b'"') };
-            prop_assert_eq!(Delimiters::at(field, at), expected);
+            let expected = field.get(at..).unwrap_or_default().iter().take(WORD).enumerate()
+                .filter(|&(_, &b)| b == b',' || b == b'"')
+                .fold(0u64, |mask, (i, _)| mask | 0x80 << (8 * i));
+            prop_assert_eq!(delimiters(field_word(field, at)), expected);
         }
     }
 }

@@ -3,7 +3,7 @@
 //! (RFC 9842) it holds for the codings that need one.
 //!
 //! Everything here is a pure function over header bytes. Nothing allocates:
-//! each field value is split into its members once (sixteen bytes per
+//! each field value is split into its members once (eight bytes per
 //! step), members that cannot concern any offer are passed over on their
 //! first byte, and the few offers a resource has are scored in fixed-size
 //! arrays.
