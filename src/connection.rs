@@ -166,7 +166,9 @@ async fn serve_https(
 
 /// `step` (the peek, the TLS handshake) if it completes within the header
 /// read timeout since the connection was accepted, or within
-/// [`DRAIN_IDLE_GRACE`] of that once the drain has begun.
+/// [`DRAIN_IDLE_GRACE`] of that once the drain has begun: a connection
+/// silent so far is closed like any idle one, yet a client that has just
+/// connected still gets its answer.
 async fn before_drain<F: std::future::Future>(
     step: F,
     shared: &Shared,
