@@ -9,20 +9,12 @@ use http::{HeaderMap, HeaderValue, Method};
 use refserve::negotiate::{negotiate_encoding, negotiate_media_type, Coding, MediaType};
 use std::hint::black_box;
 
-/// What Chrome sends for a navigation.
-const BROWSER_ACCEPT: &str =
-    "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,image/apng,*/*;q=0.8,application/signed-exchange;v=b3;q=0.7";
-const BROWSER_ACCEPT_ENCODING: &str = "gzip, deflate, br, zstd";
-/// What Chrome sends once it holds a dictionary for the URL.
-const BROWSER_ACCEPT_ENCODING_WITH_DICTIONARY: &str = "gzip, deflate, br, zstd, dcb, dcz";
-
-/// `Available-Dictionary` for the served dictionary.
-fn available_dictionary() -> HeaderValue {
-    use base64::Engine;
-    let dictionary = &refserve::table::DICTIONARIES[0];
-    let hash = base64::engine::general_purpose::STANDARD.encode(dictionary.hash);
-    HeaderValue::from_str(&format!(":{hash}:")).expect("base64 is a valid header value")
-}
+#[path = "browser_headers.rs"]
+mod browser_headers;
+use browser_headers::{
+    available_dictionary, BROWSER_ACCEPT, BROWSER_ACCEPT_ENCODING,
+    BROWSER_ACCEPT_ENCODING_WITH_DICTIONARY,
+};
 
 fn negotiation(c: &mut Criterion) {
     let offered = [Coding::Br, Coding::Gzip, Coding::Identity];

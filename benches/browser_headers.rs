@@ -1,0 +1,21 @@
+//! The request headers the selection benchmarks send: Chrome's, for a
+//! navigation with and without the compression dictionary. Shared by
+//! `benches/selection.rs` (criterion) and `benches/selection_loop.rs`.
+
+use http::HeaderValue;
+
+/// What Chrome sends for a navigation.
+pub const BROWSER_ACCEPT: &str =
+    "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,image/apng,*/*;q=0.8,application/signed-exchange;v=b3;q=0.7";
+/// Chrome's `Accept-Encoding`.
+pub const BROWSER_ACCEPT_ENCODING: &str = "gzip, deflate, br, zstd";
+/// What Chrome sends once it holds a dictionary for the URL.
+pub const BROWSER_ACCEPT_ENCODING_WITH_DICTIONARY: &str = "gzip, deflate, br, zstd, dcb, dcz";
+
+/// `Available-Dictionary` for the served dictionary.
+pub fn available_dictionary() -> HeaderValue {
+    use base64::Engine;
+    let dictionary = &refserve::table::DICTIONARIES[0];
+    let hash = base64::engine::general_purpose::STANDARD.encode(dictionary.hash);
+    HeaderValue::from_str(&format!(":{hash}:")).expect("base64 is a valid header value")
+}
