@@ -163,10 +163,10 @@ async fn alpn_chooses_h2_or_http1_and_every_response_carries_hsts() {
     let stream = connect(&addr, &[&certificate], &[b"http/1.1"]).await;
     assert_eq!(stream.get_ref().1.alpn_protocol(), Some(&b"http/1.1"[..]));
     let mut sender = http1(stream).await;
-    for path in ["/", "/api/reference.json", "/nope"] {
+    for (path, expected) in [("/", 200), ("/api/reference.json", 200), ("/nope", 404)] {
         let (status, version, hsts) = get_http1(&mut sender, path).await;
         assert_eq!(version, Version::HTTP_11, "{path}");
-        assert!(status == 200 || path == "/nope", "{path}: {status}");
+        assert_eq!(status, expected, "{path}");
         assert_eq!(hsts.as_deref(), Some("max-age=31536000"), "{path}");
     }
 
@@ -392,9 +392,12 @@ async fn https_composes_with_the_access_log_the_cap_and_the_drain() {
     stderr.read_line(&mut line).expect("an access-log line");
     assert!(line.contains("GET \"/llms.txt\" HTTP/2.0 200"), "{line}");
 
-    // A second, idle HTTP/1.1 connection fills the cap of two; the drain
+    // A second, idle HTTP/1.1 connection is served within the cap of two
+    // (what beyond the cap waits is tests/limits.rs's concern); the drain
     // closes both and the process exits 0.
-    let _idle = http1(connect(&addr, &[&certificate], &[]).await).await;
+    let mut idle = http1(connect(&addr, &[&certificate], &[]).await).await;
+    let (status, _, _) = get_http1(&mut idle, "/healthz").await;
+    assert_eq!(status, 200);
     signal(&child, "-TERM");
     assert!(child.wait().expect("exits").success());
 }
