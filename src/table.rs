@@ -48,10 +48,6 @@ pub struct Dictionary {
     /// Where it is served: `/dictionaries/` and the first 8 bytes of the
     /// hash in hex.
     pub path: &'static str,
-    /// The `match` of its `Use-As-Dictionary`.
-    pub match_pattern: &'static str,
-    /// The `match-dest` of its `Use-As-Dictionary`.
-    pub match_dest: &'static str,
 }
 
 /// One body, exactly as it goes on the wire.

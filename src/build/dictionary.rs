@@ -24,10 +24,10 @@ use crate::site::{Body, Media, Resource};
 use sha2::{Digest, Sha256};
 
 /// Which requests may use the dictionary: navigations to any page of the site.
-pub const MATCH: &str = "/*";
+const MATCH: &str = "/*";
 
 /// The request destinations the dictionary is for (RFC 9842 §2.1.2).
-pub const MATCH_DEST: &str = "(\"document\")";
+const MATCH_DEST: &str = "(\"document\")";
 
 /// `Cache-Control` of the dictionary: its address changes with its bytes.
 pub const CACHE_CONTROL: &str = "public, max-age=31536000, immutable";

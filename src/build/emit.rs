@@ -8,7 +8,7 @@
 
 use crate::compress;
 use crate::content::Catalog;
-use crate::dictionary::{self, Dictionary};
+use crate::dictionary::Dictionary;
 use crate::errors::ErrorKind;
 use crate::headers;
 use crate::negotiate::Coding;
@@ -261,12 +261,10 @@ fn dictionary_statics(dictionary: Option<&Dictionary>, code: &mut String) {
         .iter()
         .map(|d| {
             format!(
-                "Dictionary {{ hash: {:?}, encoded_hash: {:?}, path: {:?}, match_pattern: {:?}, match_dest: {:?} }}",
+                "Dictionary {{ hash: {:?}, encoded_hash: {:?}, path: {:?} }}",
                 d.hash,
                 base64::engine::general_purpose::STANDARD_NO_PAD.encode(d.hash),
                 d.path,
-                dictionary::MATCH,
-                dictionary::MATCH_DEST,
             )
         })
         .collect();
