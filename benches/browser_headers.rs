@@ -1,6 +1,7 @@
 //! The request headers the selection benchmarks send: Chrome's, for a
-//! navigation with and without the compression dictionary. Shared by
-//! `benches/selection.rs` (criterion) and `benches/selection_loop.rs`.
+//! navigation with and without the compression dictionary, and the same
+//! respelled so the parsers read them. Shared by `benches/selection.rs`
+//! (criterion) and `benches/selection_loop.rs`.
 
 use http::HeaderValue;
 
@@ -18,4 +19,11 @@ pub fn available_dictionary() -> HeaderValue {
     let dictionary = &refserve::table::DICTIONARIES[0];
     let hash = base64::engine::general_purpose::STANDARD.encode(dictionary.hash);
     HeaderValue::from_str(&format!(":{hash}:")).expect("base64 is a valid header value")
+}
+
+/// `value` with an empty list member after it: the same meaning (RFC 9110
+/// §5.6.1) in bytes that no common value (`refserve::negotiate::COMMON_ACCEPTS`,
+/// `COMMON_ACCEPT_ENCODINGS`) has, so the selection reads the field in full.
+pub fn respelled(value: &str) -> HeaderValue {
+    HeaderValue::from_str(&format!("{value},")).expect("a header value with a comma is valid")
 }

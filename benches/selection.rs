@@ -12,7 +12,7 @@ use std::hint::black_box;
 #[path = "browser_headers.rs"]
 mod browser_headers;
 use browser_headers::{
-    available_dictionary, BROWSER_ACCEPT, BROWSER_ACCEPT_ENCODING,
+    available_dictionary, respelled, BROWSER_ACCEPT, BROWSER_ACCEPT_ENCODING,
     BROWSER_ACCEPT_ENCODING_WITH_DICTIONARY,
 };
 
@@ -102,6 +102,16 @@ fn selection(c: &mut Criterion) {
         b.iter(|| {
             refserve::respond::select(&Method::GET, black_box("/api/select"), &with_dictionary)
         })
+    });
+    // The same, respelled: Accept and Accept-Encoding read in full.
+    let mut parsed = with_dictionary.clone();
+    parsed.insert(http::header::ACCEPT, respelled(BROWSER_ACCEPT));
+    parsed.insert(
+        http::header::ACCEPT_ENCODING,
+        respelled(BROWSER_ACCEPT_ENCODING_WITH_DICTIONARY),
+    );
+    c.bench_function("select/page-200-dcb-browser-parsed", |b| {
+        b.iter(|| refserve::respond::select(&Method::GET, black_box("/api/select"), &parsed))
     });
     // What deploy/varnish.vcl forwards on a miss: Accept-Encoding reduced
     // to one coding, Accept removed on documents.

@@ -7,6 +7,9 @@
 //! - `page-br`: Chrome's navigation to `/` (br);
 //! - `page-dcb`: Chrome's navigation to `/api/select` holding the
 //!   dictionary (dcb);
+//! - `page-dcb-parsed`: the same with Chrome's `Accept` and
+//!   `Accept-Encoding` respelled, so they are read in full rather than
+//!   recognised as common values;
 //! - `api`: an API client's `GET /api/reference/select.json` (br).
 
 use http::{HeaderMap, HeaderValue, Method};
@@ -16,14 +19,14 @@ use std::process::ExitCode;
 #[path = "browser_headers.rs"]
 mod browser_headers;
 use browser_headers::{
-    available_dictionary, BROWSER_ACCEPT, BROWSER_ACCEPT_ENCODING,
+    available_dictionary, respelled, BROWSER_ACCEPT, BROWSER_ACCEPT_ENCODING,
     BROWSER_ACCEPT_ENCODING_WITH_DICTIONARY,
 };
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let (Some(count), Some(case)) = (args.first().and_then(|n| n.parse().ok()), args.get(1)) else {
-        eprintln!("usage: selection_loop N page-br|page-dcb|api");
+        eprintln!("usage: selection_loop N page-br|page-dcb|page-dcb-parsed|api");
         return ExitCode::from(2);
     };
     let Some((path, headers)) = request(case) else {
@@ -66,6 +69,18 @@ fn request(case: &str) -> Option<(&'static str, HeaderMap)> {
             set(
                 http::header::ACCEPT_ENCODING,
                 HeaderValue::from_static(BROWSER_ACCEPT_ENCODING_WITH_DICTIONARY),
+            );
+            set(
+                http::header::HeaderName::from_static("available-dictionary"),
+                available_dictionary(),
+            );
+            "/api/select"
+        }
+        "page-dcb-parsed" => {
+            set(http::header::ACCEPT, respelled(BROWSER_ACCEPT));
+            set(
+                http::header::ACCEPT_ENCODING,
+                respelled(BROWSER_ACCEPT_ENCODING_WITH_DICTIONARY),
             );
             set(
                 http::header::HeaderName::from_static("available-dictionary"),

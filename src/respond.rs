@@ -15,7 +15,9 @@
 use crate::conditional;
 use crate::errors::ErrorKind;
 use crate::headers;
-use crate::negotiate::{best, held_dictionary, negotiate_media_type, AcceptEncoding};
+use crate::negotiate::{
+    best, common_index, held_dictionary, negotiate_media_type, read_accept_encoding, COMMON_ACCEPTS,
+};
 use crate::route::{error_for, route, Route};
 use crate::table::{self, Dictionary, Representation, Resource, Variant};
 use bytes::Bytes;
@@ -94,8 +96,7 @@ fn found(resource: &'static Resource, headers: &HeaderMap, head: bool) -> Select
         };
         failure(kind, error, headers, head)
     };
-    let Some(chosen) = negotiate_media_type(&headers.get_all(header::ACCEPT), resource.media_types)
-    else {
+    let Some(chosen) = choose_media_type(resource, headers) else {
         return not_acceptable();
     };
     let representation = resource.representations[chosen];
@@ -123,8 +124,7 @@ fn failure(
     headers: &HeaderMap,
     head: bool,
 ) -> Selection {
-    let chosen =
-        negotiate_media_type(&headers.get_all(header::ACCEPT), resource.media_types).unwrap_or(0);
+    let chosen = choose_media_type(resource, headers).unwrap_or(0);
     let representation = resource.representations[chosen];
     let variant =
         choose_variant(representation, headers).unwrap_or_else(|| representation.identity());
@@ -154,6 +154,19 @@ fn values(headers: &HeaderMap, name: header::HeaderName) -> impl Iterator<Item =
     headers.get_all(name).into_iter().map(HeaderValue::as_bytes)
 }
 
+/// The representation `Accept` chooses, `None` if it accepts none. A
+/// common value's choice is negotiated once per resource and kept.
+fn choose_media_type(resource: &'static Resource, headers: &HeaderMap) -> Option<usize> {
+    let accept = headers.get_all(header::ACCEPT);
+    match common_index(&accept, &COMMON_ACCEPTS) {
+        Some(i) => resource.common_choices.get_or_init(|| {
+            COMMON_ACCEPTS
+                .map(|value| negotiate_media_type([value.as_bytes()], resource.media_types))
+        })[i],
+        None => negotiate_media_type(&accept, resource.media_types),
+    }
+}
+
 /// `Available-Dictionary` (RFC 9842 §2.2).
 const AVAILABLE_DICTIONARY: header::HeaderName =
     header::HeaderName::from_static("available-dictionary");
@@ -165,7 +178,7 @@ fn choose_variant(
     representation: &'static Representation,
     headers: &HeaderMap,
 ) -> Option<&'static Variant> {
-    let accepted = AcceptEncoding::parse(values(headers, header::ACCEPT_ENCODING));
+    let accepted = read_accept_encoding(&headers.get_all(header::ACCEPT_ENCODING));
     // The dictionary headers are read only when they can matter: the
     // request accepts a coding that needs a dictionary.
     let mut held = None;
@@ -258,4 +271,84 @@ fn preflight() -> Response<Body> {
     headers.insert(header::ACCESS_CONTROL_ALLOW_HEADERS, ANY_HEADERS);
     headers.insert(header::ACCESS_CONTROL_MAX_AGE, PREFLIGHT_MAX_AGE);
     response
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::negotiate::COMMON_ACCEPT_ENCODINGS;
+
+    /// `value` with an empty list member after it: the same meaning
+    /// (RFC 9110 §5.6.1) in bytes no common value has.
+    fn respelled(value: &str) -> HeaderValue {
+        HeaderValue::from_str(&format!("{value},")).expect("a common value is a valid field value")
+    }
+
+    fn request(accept: HeaderValue, accept_encoding: HeaderValue) -> HeaderMap {
+        let mut headers = HeaderMap::new();
+        headers.insert(header::ACCEPT, accept);
+        headers.insert(header::ACCEPT_ENCODING, accept_encoding);
+        headers
+    }
+
+    /// What a selection chose, comparable.
+    fn chosen(selection: Selection) -> Option<(u16, &'static str)> {
+        match selection {
+            Selection::Body {
+                status, variant, ..
+            } => Some((status.as_u16(), variant.etag.to_str().expect("ASCII"))),
+            _ => None,
+        }
+    }
+
+    /// Every resource, every common `Accept` with every common
+    /// `Accept-Encoding`: the kept choice is the one the parsers make of
+    /// the same meaning spelled otherwise.
+    #[test]
+    fn common_values_choose_what_the_parsers_choose() {
+        let mut checked = 0;
+        for (path, _) in table::resources() {
+            for accept in COMMON_ACCEPTS {
+                for accept_encoding in COMMON_ACCEPT_ENCODINGS {
+                    let common = request(
+                        HeaderValue::from_static(accept),
+                        HeaderValue::from_static(accept_encoding),
+                    );
+                    let parsed = request(respelled(accept), respelled(accept_encoding));
+                    let kept = chosen(select(&Method::GET, path, &common));
+                    assert!(kept.is_some(), "{path} {accept} {accept_encoding}");
+                    assert_eq!(
+                        kept,
+                        chosen(select(&Method::GET, path, &parsed)),
+                        "{path} {accept} {accept_encoding}"
+                    );
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 1000, "{checked}");
+    }
+
+    /// Errors choose their representation the same way.
+    #[test]
+    fn error_resources_keep_the_parsers_choice() {
+        for resource in table::errors() {
+            for accept in COMMON_ACCEPTS {
+                let common = request(
+                    HeaderValue::from_static(accept),
+                    HeaderValue::from_static(""),
+                );
+                let parsed = request(respelled(accept), HeaderValue::from_static(""));
+                assert_eq!(
+                    choose_media_type(resource, &common),
+                    choose_media_type(resource, &parsed),
+                    "{accept}"
+                );
+                assert_eq!(
+                    choose_media_type(resource, &common),
+                    negotiate_media_type([accept.as_bytes()], resource.media_types),
+                );
+            }
+        }
+    }
 }

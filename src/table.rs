@@ -13,7 +13,7 @@
 //! present). Every header value a response needs is prebuilt.
 
 use crate::errors::ErrorKind;
-use crate::negotiate::{Coding, MediaType};
+use crate::negotiate::{Coding, MediaType, COMMON_ACCEPTS};
 use http::{HeaderMap, HeaderName, HeaderValue};
 use std::sync::OnceLock;
 
@@ -25,6 +25,9 @@ pub struct Resource {
     pub media_types: &'static [MediaType],
     /// The representations, in the server's order of preference.
     pub representations: &'static [&'static Representation],
+    /// Which representation each of [`COMMON_ACCEPTS`] chooses (`None`: a
+    /// 406), negotiated on first use by `respond`.
+    pub common_choices: OnceLock<[Option<usize>; COMMON_ACCEPTS.len()]>,
 }
 
 /// One media type of a resource, in every coding it is stored in.

@@ -158,7 +158,8 @@ fn resource_statics(
     }
     writeln!(
         code,
-        "static {id}: Resource = Resource {{ media_types: &[{}], representations: &[{}] }};\n",
+        "static {id}: Resource = Resource {{ media_types: &[{}], representations: &[{}], \
+         common_choices: std::sync::OnceLock::new() }};\n",
         media_types.join(", "),
         representations.join(", "),
     )

@@ -44,7 +44,11 @@ impl AcceptEncoding {
     /// Read the values of the request's `Accept-Encoding` lines (none when
     /// the header is absent). Malformed members (a bad token, a bad or
     /// repeated weight, any other parameter) are ignored.
-    pub fn parse<'a>(fields: impl IntoIterator<Item = &'a [u8]>) -> Self {
+    pub fn parse<F>(fields: F) -> Self
+    where
+        F: IntoIterator,
+        F::Item: AsRef<[u8]>,
+    {
         let mut accepted = AcceptEncoding {
             present: false,
             named: [None; Coding::ALL.len()],
@@ -52,7 +56,7 @@ impl AcceptEncoding {
         };
         for field in fields {
             accepted.present = true;
-            for member in members(field) {
+            for member in members(field.as_ref()) {
                 // A member whose first byte starts no coding we serve (nor
                 // `*`) is passed over: `zstd`. (`deflate` begins as `dcb`
                 // does, and is read in full.)

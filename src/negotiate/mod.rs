@@ -13,6 +13,9 @@
 //!   (the choice among weights), serve a caller that weighs offers further.
 //! - [`negotiate_media_type`] reads `Accept` (§12.5.1).
 //! - [`held_dictionary`] reads `Available-Dictionary` (RFC 9842 §2.2).
+//! - [`common_index`] and [`read_accept_encoding`] spare the reading of
+//!   the few values most requests carry verbatim ([`COMMON_ACCEPTS`],
+//!   [`COMMON_ACCEPT_ENCODINGS`]).
 //!
 //! Each takes the field values of every header line of its fields (a list
 //! field may be split over several lines, §5.3). The two negotiations take
@@ -24,11 +27,12 @@
 //! One file per concern: `list.rs` cuts a list-valued field into members
 //! and reads a member's token and parameters (§5.6), `accept.rs` reads
 //! `Accept`, `accept_encoding.rs` reads `Accept-Encoding`, `dictionary.rs`
-//! `Available-Dictionary`; this file holds what they share: [`Coding`],
+//! `Available-Dictionary`, `common.rs` keeps the common values' readings; this file holds what they share: [`Coding`],
 //! [`Quality`] and the choice of the best weight.
 
 mod accept;
 mod accept_encoding;
+mod common;
 mod dictionary;
 mod list;
 
@@ -37,6 +41,8 @@ mod list;
 pub use accept::{negotiate_media_type, MediaType, MAX_MEDIA_OFFERS};
 #[allow(unused_imports)]
 pub use accept_encoding::{negotiate_encoding, AcceptEncoding};
+#[allow(unused_imports)]
+pub use common::{common_index, read_accept_encoding, COMMON_ACCEPTS, COMMON_ACCEPT_ENCODINGS};
 #[allow(unused_imports)]
 pub use dictionary::held_dictionary;
 
