@@ -27,8 +27,9 @@
 //! One file per concern: `list.rs` cuts a list-valued field into members
 //! and reads a member's token and parameters (§5.6), `accept.rs` reads
 //! `Accept`, `accept_encoding.rs` reads `Accept-Encoding`, `dictionary.rs`
-//! `Available-Dictionary`, `common.rs` keeps the common values' readings; this file holds what they share: [`Coding`],
-//! [`Quality`] and the choice of the best weight.
+//! `Available-Dictionary`, and `common.rs` keeps what the common values
+//! read as; this file holds what they share: [`Coding`], [`Quality`] and
+//! the choice of the best weight.
 
 mod accept;
 mod accept_encoding;
