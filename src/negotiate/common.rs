@@ -20,7 +20,7 @@ pub const COMMON_ACCEPTS: [&str; 5] = [
     "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,image/apng,*/*;q=0.8,application/signed-exchange;v=b3;q=0.7",
     // Firefox 92 and later, on a navigation.
     "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8",
-    // Safari (and Firefox before 92), on a navigation.
+    // Safari (and Firefox 66 to 71), on a navigation.
     "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
     // curl, wget, and `fetch()` without an `Accept` of its own.
     "*/*",
