@@ -1,0 +1,329 @@
+//! The OpenAPI description's `components`: the response headers, the
+//! `name` parameter, the shared responses and the schemas, which the
+//! operations in `render_openapi.rs` refer to by `$ref`.
+
+use super::{error_response, ref_to};
+use crate::content::Catalog;
+use crate::errors::{ErrorKind, MAX_NAME_LEN, MAX_PATH_LEN};
+use crate::site::CACHE_CONTROL;
+use serde_json::{json, Value};
+
+/// `{name}`: a catalog key (specification §4.2).
+const NAME_PATTERN: &str = "^[a-z]+$";
+
+/// A parameter label, `<name> [<type>]` optionally followed by ` (optional)`,
+/// the types separated by `/` (specification §2.1; enforced by `content.rs`).
+const LABEL_PATTERN: &str = r"^[a-z][a-z0-9_]* \[[A-Za-z0-9_]+(/[A-Za-z0-9_]+)*\]( \(optional\))?$";
+
+/// `returns` starts with the type in square brackets.
+const RETURNS_PATTERN: &str = r"^\[[A-Za-z0-9_]+(/[A-Za-z0-9_]+)*\]";
+
+fn headers(catalog: &Catalog) -> Value {
+    let last_modified = httpdate::fmt_http_date(
+        std::time::UNIX_EPOCH + std::time::Duration::from_secs(catalog.last_modified),
+    );
+    // `public, max-age=60` for 400, 404 and 414; `no-store` for 405 and 406.
+    let mut grouped: Vec<(&str, Vec<u16>)> = Vec::new();
+    for kind in ErrorKind::ALL {
+        let statuses = match grouped.iter_mut().find(|(p, _)| *p == kind.cache_control()) {
+            Some((_, statuses)) => statuses,
+            None => {
+                grouped.push((kind.cache_control(), Vec::new()));
+                &mut grouped.last_mut().expect("just pushed").1
+            }
+        };
+        if !statuses.contains(&kind.status()) {
+            statuses.push(kind.status());
+        }
+    }
+    let error_policies: Vec<String> = grouped
+        .into_iter()
+        .map(|(policy, mut statuses)| {
+            statuses.sort_unstable();
+            let statuses: Vec<String> = statuses.iter().map(u16::to_string).collect();
+            let statuses = match statuses.split_last() {
+                Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+                _ => statuses.join(""),
+            };
+            format!("`{policy}` for {statuses}")
+        })
+        .collect();
+    json!({
+        "ETag": {
+            "description": "Strong entity tag of the representation, different for each \
+                 content coding. Send it in `If-None-Match` to revalidate.",
+            "schema": { "type": "string" },
+        },
+        "Last-Modified": {
+            "description": "When the reference was last published; the same for every \
+                 resource of a deployment.",
+            "schema": { "type": "string" },
+            "example": last_modified,
+        },
+        "Cache-Control": {
+            "description": format!(
+                "How long shared caches may keep the answer: `{CACHE_CONTROL}` for 200 and 304; \
+                 for errors {}. The documents change only when a new build is deployed.",
+                error_policies.join("; ")
+            ),
+            "schema": { "type": "string" },
+            "example": CACHE_CONTROL,
+        },
+        "Vary": {
+            "description": "The request headers the representation depends on.",
+            "schema": { "type": "string" },
+            "example": "Accept-Encoding",
+        },
+        "Link": {
+            "description": "Points to this OpenAPI description (RFC 8631, relation `service-desc`).",
+            "schema": { "type": "string" },
+            "example": format!("<{}/openapi.json>; rel=\"service-desc\"", catalog.base_url),
+        },
+    })
+}
+
+// ---------------------------------------------------------------------------
+// Components
+
+pub(super) fn components(catalog: &Catalog) -> Value {
+    json!({
+        "schemas": schemas(),
+        "parameters": parameters(catalog),
+        "headers": headers(catalog),
+        "responses": responses(catalog),
+    })
+}
+
+fn parameters(catalog: &Catalog) -> Value {
+    let example = catalog
+        .entries
+        .iter()
+        .find(|e| e.key == "select")
+        .or_else(|| catalog.entries.first())
+        .map_or("select", |e| e.key.as_str());
+    json!({
+        "Name": {
+            "name": "name",
+            "in": "path",
+            "required": true,
+            "description": format!(
+                "The key of a documented method: lowercase letters only, at most \
+                 {MAX_NAME_LEN}. `GET /api/reference.json` lists every key."
+            ),
+            "schema": { "type": "string", "pattern": NAME_PATTERN, "maxLength": MAX_NAME_LEN },
+            "example": example,
+        },
+        "IfNoneMatch": {
+            "name": "If-None-Match",
+            "in": "header",
+            "required": false,
+            "description": "Entity tags from earlier responses (a list, or `*`). When one \
+                 matches the current representation (weak comparison), the answer is 304 \
+                 without a body.",
+            "schema": { "type": "string" },
+        },
+        "IfModifiedSince": {
+            "name": "If-Modified-Since",
+            "in": "header",
+            "required": false,
+            "description": "An HTTP date. When the resource has not changed since then, the \
+                 answer is 304 without a body. Ignored when `If-None-Match` is present or \
+                 when the value is not a valid date.",
+            "schema": { "type": "string" },
+        },
+    })
+}
+
+fn responses(catalog: &Catalog) -> Value {
+    json!({
+        "NotModified": {
+            "description": "The representation has not changed since the one the client \
+                 holds (`If-None-Match` or `If-Modified-Since`): no body.",
+            "headers": {
+                "ETag": ref_to("headers", "ETag"),
+                "Cache-Control": ref_to("headers", "Cache-Control"),
+                "Vary": ref_to("headers", "Vary"),
+            },
+        },
+        "InvalidName": error_response(
+            catalog,
+            &format!(
+                "`name` does not match `{NAME_PATTERN}` (code `invalid_name`; when one key \
+                 is close to it, the hint suggests that key), or it has more than \
+                 {MAX_NAME_LEN} letters (code `name_too_long`). The answer may be cached \
+                 for a minute."
+            ),
+            &[ErrorKind::InvalidName, ErrorKind::NameTooLong],
+        ),
+        "NotAcceptable": error_response(
+            catalog,
+            "`Accept` rules out `application/json`, or `Accept-Encoding` rules out every \
+             content coding, identity included (code `not_acceptable`). Caches do not store \
+             this answer.",
+            &[ErrorKind::NotAcceptable],
+        ),
+        "Error": error_response(
+            catalog,
+            &format!(
+                "Any other error, with an ErrorResponse body; for example `414` with the code \
+                 `uri_too_long` when the request path is longer than {MAX_PATH_LEN} bytes."
+            ),
+            &[ErrorKind::UriTooLong],
+        ),
+    })
+}
+
+fn schemas() -> Value {
+    let codes: Vec<&str> = ErrorKind::ALL.iter().map(|kind| kind.code()).collect();
+    json!({
+        "Reference": reference_schema(),
+        "ParameterDescriptions": {
+            "type": "object",
+            "description": "The parameters of one signature, in signature order. Each label \
+                 reads `<name> [<type>]`, optionally followed by ` (optional)`; a type may \
+                 list alternatives separated by `/` (for example `array/string`). Each value \
+                 describes the parameter.",
+            "propertyNames": { "pattern": LABEL_PATTERN },
+            "additionalProperties": { "type": "string" },
+        },
+        "ReferenceCollection": {
+            "type": "object",
+            "description": "Every reference entry, in catalog order.",
+            "required": ["data", "meta"],
+            "properties": {
+                "data": {
+                    "type": "array",
+                    "description": "All entries.",
+                    "items": ref_to("schemas", "Reference"),
+                },
+                "meta": {
+                    "type": "object",
+                    "required": ["count"],
+                    "properties": {
+                        "count": {
+                            "type": "integer",
+                            "minimum": 0,
+                            "description": "The number of entries in `data`.",
+                        },
+                    },
+                },
+            },
+        },
+        "SingleReference": {
+            "type": "object",
+            "description": "One reference entry.",
+            "required": ["data"],
+            "properties": { "data": ref_to("schemas", "Reference") },
+        },
+        "ErrorResponse": {
+            "type": "object",
+            "description": "The body of every error response.",
+            "required": ["error"],
+            "properties": {
+                "error": {
+                    "type": "object",
+                    "required": ["code", "message", "hint"],
+                    "properties": {
+                        "code": {
+                            "type": "string",
+                            "description": "Stable, machine-readable code of the error.",
+                            "enum": codes,
+                        },
+                        "message": {
+                            "type": "string",
+                            "description": "What went wrong, for people. The request is never echoed.",
+                        },
+                        "hint": {
+                            "type": "string",
+                            "description": "What to do next, for people.",
+                        },
+                    },
+                },
+            },
+        },
+    })
+}
+
+fn reference_schema() -> Value {
+    json!({
+        "type": "object",
+        "description": "The reference entry of one library method. Clients must tolerate \
+             fields not listed here.",
+        "required": ["key", "name", "description", "signature", "documentation_url"],
+        "properties": {
+            "key": {
+                "type": "string",
+                "pattern": NAME_PATTERN,
+                "description": "Lowercase identifier of the method: the `{name}` of its path.",
+            },
+            "name": {
+                "type": "string",
+                "description": "Method name (equal to `key`).",
+            },
+            "description": {
+                "type": "string",
+                "description": "One- or two-sentence summary.",
+            },
+            "signature": {
+                "description": "The call form, or the call forms of an overloaded method.",
+                "oneOf": [
+                    { "type": "string" },
+                    { "type": "array", "items": { "type": "string" }, "minItems": 2 },
+                ],
+            },
+            "parameters": {
+                "description": "Parameter descriptions: an object for a method with one \
+                     signature, an array of objects (one per signature, in the order of \
+                     `signature`) for an overloaded method. Absent when the method takes no \
+                     parameters.",
+                "oneOf": [
+                    ref_to("schemas", "ParameterDescriptions"),
+                    {
+                        "type": "array",
+                        "items": ref_to("schemas", "ParameterDescriptions"),
+                        "minItems": 2,
+                    },
+                ],
+            },
+            "returns": {
+                "type": "string",
+                "pattern": RETURNS_PATTERN,
+                "description": "The return value, starting with its type in square brackets \
+                     (for example `[array]`). Absent for methods that document none.",
+            },
+            "note": {
+                "type": "string",
+                "description": "Additional remark; may contain inline `<code>` tags.",
+            },
+            "documentation_url": {
+                "type": "string",
+                "format": "uri",
+                "description": "Absolute link to the human-readable page, `{base_url}/api/<key>`.",
+            },
+            "desc": {
+                "type": "string",
+                "description": "Same text as `description`, kept for existing clients.",
+            },
+            "url": {
+                "type": "string",
+                "format": "uri-reference",
+                "description": "Path of the human-readable page, `/api/<key>`, kept for existing clients.",
+            },
+            "examples": {
+                "type": "array",
+                "description": "Optional: short PHP snippets that call the method, each with \
+                     a one-line title. The code has no `<?php` opener; the library instance is \
+                     `$database`.",
+                "items": {
+                    "type": "object",
+                    "required": ["title", "code"],
+                    "properties": {
+                        "title": { "type": "string", "description": "What the example does." },
+                        "code": { "type": "string", "description": "The PHP statements." },
+                    },
+                },
+            },
+        },
+        "additionalProperties": true,
+    })
+}
