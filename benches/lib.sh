@@ -47,6 +47,16 @@ install_packages() { # package...
 }
 
 # Servers and load generator inherit this.
+free_ports() { # count → that many free loopback ports, on one line
+    python3 -c '
+import socket, sys
+socks = [socket.socket() for _ in range(int(sys.argv[1]))]
+for s in socks:
+    s.bind(("127.0.0.1", 0))
+print(*(s.getsockname()[1] for s in socks))
+' "$1"
+}
+
 raise_fd_limit() { # connections
     ulimit -n "$(ulimit -Hn)" 2>/dev/null || ulimit -n 65536 2>/dev/null || true
     (($(ulimit -n) > $1 + 100)) || die "ulimit -n $(ulimit -n) is too low for $1 connections"

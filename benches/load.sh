@@ -77,13 +77,8 @@ HTTPS_SERVERS=(refserve-tls nginx-tls)
 SCENARIOS=(json-br json-gzip select-br home-html home-md select-304)
 
 # Ports: refserve, nginx, their HTTPS ports, then one ceiling per scenario.
-read -r PORT_REFSERVE PORT_NGINX PORT_REFSERVE_TLS PORT_NGINX_TLS CEILING_PORTS < <(python3 -c '
-import socket, sys
-socks = [socket.socket() for _ in range(4 + int(sys.argv[1]))]
-for s in socks:
-    s.bind(("127.0.0.1", 0))
-print(*(s.getsockname()[1] for s in socks))
-' "${#SCENARIOS[@]}")
+read -r PORT_REFSERVE PORT_NGINX PORT_REFSERVE_TLS PORT_NGINX_TLS CEILING_PORTS \
+    < <(free_ports $((4 + ${#SCENARIOS[@]})))
 read -r -a CEILING_PORTS <<<"$CEILING_PORTS"
 declare -A PORT_CEILING PID_CEILING
 for i in "${!SCENARIOS[@]}"; do

@@ -35,13 +35,7 @@ WORK=$(mktemp -d -t refserve-shapes.XXXXXX)
 raise_fd_limit "$IDLE_CONNECTIONS"
 
 PORTS=()
-read -r -a PORTS < <(python3 -c '
-import socket
-socks = [socket.socket() for _ in range(5)]
-for s in socks:
-    s.bind(("127.0.0.1", 0))
-print(*(s.getsockname()[1] for s in socks))
-')
+read -r -a PORTS < <(free_ports "${#SHAPES[@]}")
 SERVER_PIDS=()
 for i in "${!SHAPES[@]}"; do
     if [[ ${SHAPES[i]} == refserve ]]; then
