@@ -16,7 +16,8 @@ use crate::conditional;
 use crate::errors::ErrorKind;
 use crate::headers;
 use crate::negotiate::{
-    best, common_index, held_dictionary, negotiate_media_type, read_accept_encoding, COMMON_ACCEPTS,
+    best, common_index, held_dictionary, negotiate_media_type, AcceptEncoding, Coding,
+    COMMON_ACCEPTS, COMMON_ACCEPT_ENCODINGS,
 };
 use crate::route::{error_for, route, Route};
 use crate::table::{self, Dictionary, Representation, Resource, Variant};
@@ -154,15 +155,12 @@ fn values(headers: &HeaderMap, name: header::HeaderName) -> impl Iterator<Item =
     headers.get_all(name).into_iter().map(HeaderValue::as_bytes)
 }
 
-/// The representation `Accept` chooses, `None` if it accepts none. A
-/// common value's choice is negotiated once per resource and kept.
-fn choose_media_type(resource: &'static Resource, headers: &HeaderMap) -> Option<usize> {
+/// The representation `Accept` chooses, `None` if it accepts none. For a
+/// common value, build.rs has negotiated it already.
+fn choose_media_type(resource: &Resource, headers: &HeaderMap) -> Option<usize> {
     let accept = headers.get_all(header::ACCEPT);
     match common_index(&accept, &COMMON_ACCEPTS) {
-        Some(i) => resource.common_choices.get_or_init(|| {
-            COMMON_ACCEPTS
-                .map(|value| negotiate_media_type([value.as_bytes()], resource.media_types))
-        })[i],
+        Some(i) => resource.common_choices[i],
         None => negotiate_media_type(&accept, resource.media_types),
     }
 }
@@ -178,14 +176,19 @@ fn choose_variant(
     representation: &'static Representation,
     headers: &HeaderMap,
 ) -> Option<&'static Variant> {
-    let accepted = read_accept_encoding(&headers.get_all(header::ACCEPT_ENCODING));
+    let accept_encoding = headers.get_all(header::ACCEPT_ENCODING);
+    let weights = match common_index(&accept_encoding, &COMMON_ACCEPT_ENCODINGS) {
+        Some(i) => table::COMMON_ACCEPT_ENCODING_WEIGHTS[i],
+        None => AcceptEncoding::parse(&accept_encoding).weights(),
+    };
+    let quality = |coding: Coding| weights[coding.index()];
     // The dictionary headers are read only when they can matter: the
     // request accepts a coding that needs a dictionary.
     let mut held = None;
     if representation
         .variants
         .iter()
-        .any(|v| v.dictionary.is_some() && accepted.quality(v.coding) > 0)
+        .any(|v| v.dictionary.is_some() && quality(v.coding) > 0)
     {
         held = held_by(headers);
     }
@@ -194,7 +197,7 @@ fn choose_variant(
         .iter()
         .map(|variant| match variant.dictionary {
             Some(needed) if !held.is_some_and(|held| std::ptr::eq(held, needed)) => 0,
-            _ => accepted.quality(variant.coding),
+            _ => quality(variant.coding),
         });
     best(weights).map(|i| representation.variants[i])
 }
@@ -276,7 +279,6 @@ fn preflight() -> Response<Body> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::negotiate::COMMON_ACCEPT_ENCODINGS;
 
     /// `value` with an empty list member after it: the same meaning
     /// (RFC 9110 §5.6.1) in bytes no common value has.
@@ -329,26 +331,26 @@ mod tests {
         assert!(checked > 1000, "{checked}");
     }
 
-    /// Errors choose their representation the same way.
+    /// The tables build.rs wrote hold the parsers' answers, for every
+    /// resource (errors included) and every common value.
     #[test]
-    fn error_resources_keep_the_parsers_choice() {
-        for resource in table::errors() {
-            for accept in COMMON_ACCEPTS {
-                let common = request(
-                    HeaderValue::from_static(accept),
-                    HeaderValue::from_static(""),
-                );
-                let parsed = request(respelled(accept), HeaderValue::from_static(""));
+    fn the_table_holds_the_parsers_answers_for_common_values() {
+        let resources = table::resources().map(|(_, resource)| resource);
+        for resource in resources.chain(table::errors()) {
+            for (i, accept) in COMMON_ACCEPTS.into_iter().enumerate() {
                 assert_eq!(
-                    choose_media_type(resource, &common),
-                    choose_media_type(resource, &parsed),
+                    resource.common_choices[i],
+                    negotiate_media_type([accept], resource.media_types),
                     "{accept}"
                 );
-                assert_eq!(
-                    choose_media_type(resource, &common),
-                    negotiate_media_type([accept.as_bytes()], resource.media_types),
-                );
             }
+        }
+        for (i, accept_encoding) in COMMON_ACCEPT_ENCODINGS.into_iter().enumerate() {
+            assert_eq!(
+                table::COMMON_ACCEPT_ENCODING_WEIGHTS[i],
+                AcceptEncoding::parse([accept_encoding]).weights(),
+                "{accept_encoding}"
+            );
         }
     }
 }

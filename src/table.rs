@@ -26,8 +26,8 @@ pub struct Resource {
     /// The representations, in the server's order of preference.
     pub representations: &'static [&'static Representation],
     /// Which representation each of [`COMMON_ACCEPTS`] chooses (`None`: a
-    /// 406), negotiated on first use by `respond`.
-    pub common_choices: OnceLock<[Option<usize>; COMMON_ACCEPTS.len()]>,
+    /// 406), negotiated by build.rs.
+    pub common_choices: [Option<usize>; COMMON_ACCEPTS.len()],
 }
 
 /// One media type of a resource, in every coding it is stored in.
@@ -86,7 +86,9 @@ mod generated {
     include!(concat!(env!("OUT_DIR"), "/table.rs"));
 }
 
-pub use generated::{BASE_URL, DICTIONARIES, KEYS, LAST_MODIFIED, LAST_MODIFIED_UNIX};
+pub use generated::{
+    BASE_URL, COMMON_ACCEPT_ENCODING_WEIGHTS, DICTIONARIES, KEYS, LAST_MODIFIED, LAST_MODIFIED_UNIX,
+};
 
 /// The resource served at `path` (already percent-decoded), if any.
 pub fn resource(path: &str) -> Option<&'static Resource> {

@@ -11,7 +11,10 @@ use crate::content::Catalog;
 use crate::dictionary::Dictionary;
 use crate::errors::ErrorKind;
 use crate::headers;
-use crate::negotiate::Coding;
+use crate::negotiate::{
+    negotiate_media_type, AcceptEncoding, Coding, MediaType, COMMON_ACCEPTS,
+    COMMON_ACCEPT_ENCODINGS,
+};
 use crate::site::{Body, Resource};
 use base64::Engine as _;
 use std::fmt::Write as _;
@@ -56,6 +59,18 @@ pub fn table(
     dictionary_statics(dictionary, &mut code);
     emit_map("RESOURCES", pages, &mut code)?;
     emit_map("ERRORS", errors, &mut code)?;
+    // The run-time reading of `Accept-Encoding`, done here for the values
+    // most requests carry.
+    let weights = COMMON_ACCEPT_ENCODINGS.map(|value| AcceptEncoding::parse([value]).weights());
+    writeln!(
+        code,
+        "/// The weight of each coding (in `Coding::ALL` order) for each of\n\
+         /// `COMMON_ACCEPT_ENCODINGS`.\n\
+         pub static COMMON_ACCEPT_ENCODING_WEIGHTS: [[u16; {}]; {}] = {weights:?};\n",
+        Coding::ALL.len(),
+        weights.len(),
+    )
+    .expect("writing to a String cannot fail");
     let keys: Vec<String> = catalog
         .entries
         .iter()
@@ -124,6 +139,7 @@ fn resource_statics(
     };
     let mut representations = Vec::new();
     let mut media_types = Vec::new();
+    let mut offered = Vec::new();
     for (r, (body, variants_of_body)) in resource.representations.iter().zip(encoded).enumerate() {
         let media = &body.media;
         let content_type = media.content_type();
@@ -151,15 +167,21 @@ fn resource_statics(
         )
         .expect("writing to a String cannot fail");
         representations.push(format!("&{id}_{r}"));
-        media_types.push(format!(
-            "MediaType {{ kind: {:?}, subtype: {:?}, charset: {:?} }}",
-            media.kind, media.subtype, media.charset
-        ));
+        let offer = MediaType {
+            kind: media.kind,
+            subtype: media.subtype,
+            charset: media.charset,
+        };
+        media_types.push(format!("{offer:?}"));
+        offered.push(offer);
     }
+    // The run-time negotiation, done here for the `Accept` values most
+    // requests carry.
+    let common_choices = COMMON_ACCEPTS.map(|accept| negotiate_media_type([accept], &offered));
     writeln!(
         code,
         "static {id}: Resource = Resource {{ media_types: &[{}], representations: &[{}], \
-         common_choices: std::sync::OnceLock::new() }};\n",
+         common_choices: {common_choices:?} }};\n",
         media_types.join(", "),
         representations.join(", "),
     )

@@ -87,6 +87,11 @@ impl AcceptEncoding {
         accepted
     }
 
+    /// The weight of every coding, in the order of [`Coding::ALL`].
+    pub fn weights(&self) -> [Quality; Coding::ALL.len()] {
+        Coding::ALL.map(|coding| self.quality(coding))
+    }
+
     /// The weight the request gives `coding`; 0 is unacceptable.
     ///
     /// - No header: identity, since a client that says nothing may not

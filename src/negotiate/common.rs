@@ -4,15 +4,10 @@
 //! A browser sends the same two values on every navigation, and a tool the
 //! same on every request: whatever a field could say, most requests say one
 //! of a few things. (HPACK's static table, RFC 7541 Appendix A, rests on the
-//! same observation.) A request whose field is one of these values gets the
-//! answer the parser gave for it the first time, kept: for
-//! `Accept-Encoding` here, for `Accept` per resource by
-//! [`crate::respond`], since the choice depends on what the resource
-//! offers. Any other value, or a field over several lines, is read in full.
-//! The answers are the parser's own, so the two paths cannot disagree.
-
-use super::accept_encoding::AcceptEncoding;
-use std::sync::LazyLock;
+//! same observation.) build.rs negotiates these values ahead of time with
+//! the same parsers (per resource for `Accept`, once for `Accept-Encoding`),
+//! and a request whose field is one of them, on one line, gets that answer
+//! from the table. Any other value is read in full.
 
 /// `Accept` values sent verbatim by many requests.
 pub const COMMON_ACCEPTS: [&str; 5] = [
@@ -56,23 +51,6 @@ where
     common.iter().position(|value| value.as_bytes() == line)
 }
 
-/// What the request's `Accept-Encoding` lines (`lines`) say of each coding:
-/// [`AcceptEncoding::parse`]'s reading, made once for the common values.
-pub fn read_accept_encoding<F>(lines: F) -> AcceptEncoding
-where
-    F: IntoIterator + Copy,
-    F::Item: AsRef<[u8]>,
-{
-    static COMMON: LazyLock<[AcceptEncoding; COMMON_ACCEPT_ENCODINGS.len()]> =
-        LazyLock::new(|| {
-            COMMON_ACCEPT_ENCODINGS.map(|value| AcceptEncoding::parse([value.as_bytes()]))
-        });
-    match common_index(lines, &COMMON_ACCEPT_ENCODINGS) {
-        Some(i) => COMMON[i],
-        None => AcceptEncoding::parse(lines),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -100,26 +78,6 @@ mod tests {
                 "{other}"
             );
         }
-    }
-
-    #[test]
-    fn common_values_are_read_as_the_parser_reads_them() {
-        for value in COMMON_ACCEPT_ENCODINGS {
-            assert_eq!(
-                read_accept_encoding([value.as_bytes()]),
-                AcceptEncoding::parse([value.as_bytes()]),
-                "{value}"
-            );
-        }
-        let other = b"br;q=0.5, gzip";
-        assert_eq!(
-            read_accept_encoding([&other[..]]),
-            AcceptEncoding::parse([&other[..]])
-        );
-        assert_eq!(
-            read_accept_encoding(None::<&[u8]>),
-            AcceptEncoding::parse(None::<&[u8]>)
-        );
     }
 
     #[test]

@@ -13,9 +13,9 @@
 //!   (the choice among weights), serve a caller that weighs offers further.
 //! - [`negotiate_media_type`] reads `Accept` (§12.5.1).
 //! - [`held_dictionary`] reads `Available-Dictionary` (RFC 9842 §2.2).
-//! - [`common_index`] and [`read_accept_encoding`] spare the reading of
-//!   the few values most requests carry verbatim ([`COMMON_ACCEPTS`],
-//!   [`COMMON_ACCEPT_ENCODINGS`]).
+//! - [`common_index`] recognises the few values most requests carry
+//!   verbatim ([`COMMON_ACCEPTS`], [`COMMON_ACCEPT_ENCODINGS`]), which
+//!   build.rs negotiates ahead of time.
 //!
 //! Each takes the field values of every header line of its fields (a list
 //! field may be split over several lines, §5.3). The two negotiations take
@@ -27,8 +27,8 @@
 //! One file per concern: `list.rs` cuts a list-valued field into members
 //! and reads a member's token and parameters (§5.6), `accept.rs` reads
 //! `Accept`, `accept_encoding.rs` reads `Accept-Encoding`, `dictionary.rs`
-//! `Available-Dictionary`, and `common.rs` keeps what the common values
-//! read as; this file holds what they share: [`Coding`], [`Quality`] and
+//! `Available-Dictionary`, and `common.rs` lists the common values; this
+//! file holds what they share: [`Coding`], [`Quality`] and
 //! the choice of the best weight.
 
 mod accept;
@@ -43,7 +43,7 @@ pub use accept::{negotiate_media_type, MediaType, MAX_MEDIA_OFFERS};
 #[allow(unused_imports)]
 pub use accept_encoding::{negotiate_encoding, AcceptEncoding};
 #[allow(unused_imports)]
-pub use common::{common_index, read_accept_encoding, COMMON_ACCEPTS, COMMON_ACCEPT_ENCODINGS};
+pub use common::{common_index, COMMON_ACCEPTS, COMMON_ACCEPT_ENCODINGS};
 #[allow(unused_imports)]
 pub use dictionary::held_dictionary;
 
@@ -91,7 +91,8 @@ impl Coding {
         matches!(self, Coding::Dcb | Coding::Dcz)
     }
 
-    const fn index(self) -> usize {
+    /// Its place in [`Coding::ALL`].
+    pub const fn index(self) -> usize {
         match self {
             Coding::Identity => 0,
             Coding::Gzip => 1,
