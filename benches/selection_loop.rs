@@ -45,61 +45,39 @@ fn main() -> ExitCode {
 
 /// The path and headers of `case`.
 fn request(case: &str) -> Option<(&'static str, HeaderMap)> {
-    let mut headers = HeaderMap::new();
-    let mut set = |name: http::header::HeaderName, value: HeaderValue| {
-        headers.insert(name, value);
-    };
-    let path = match case {
-        "page-br" => {
-            set(
-                http::header::ACCEPT,
-                HeaderValue::from_static(BROWSER_ACCEPT),
-            );
-            set(
-                http::header::ACCEPT_ENCODING,
-                HeaderValue::from_static(BROWSER_ACCEPT_ENCODING),
-            );
-            "/"
-        }
-        "page-dcb" => {
-            set(
-                http::header::ACCEPT,
-                HeaderValue::from_static(BROWSER_ACCEPT),
-            );
-            set(
-                http::header::ACCEPT_ENCODING,
-                HeaderValue::from_static(BROWSER_ACCEPT_ENCODING_WITH_DICTIONARY),
-            );
-            set(
-                http::header::HeaderName::from_static("available-dictionary"),
-                available_dictionary(),
-            );
-            "/api/select"
-        }
-        "page-dcb-parsed" => {
-            set(http::header::ACCEPT, respelled(BROWSER_ACCEPT));
-            set(
-                http::header::ACCEPT_ENCODING,
-                respelled(BROWSER_ACCEPT_ENCODING_WITH_DICTIONARY),
-            );
-            set(
-                http::header::HeaderName::from_static("available-dictionary"),
-                available_dictionary(),
-            );
-            "/api/select"
-        }
-        "api" => {
-            set(
-                http::header::ACCEPT,
-                HeaderValue::from_static("application/json"),
-            );
-            set(
-                http::header::ACCEPT_ENCODING,
-                HeaderValue::from_static("gzip, br"),
-            );
-            "/api/reference/select.json"
-        }
+    let common = HeaderValue::from_static;
+    let (path, accept, accept_encoding, holds_dictionary) = match case {
+        "page-br" => (
+            "/",
+            common(BROWSER_ACCEPT),
+            common(BROWSER_ACCEPT_ENCODING),
+            false,
+        ),
+        "page-dcb" => (
+            "/api/select",
+            common(BROWSER_ACCEPT),
+            common(BROWSER_ACCEPT_ENCODING_WITH_DICTIONARY),
+            true,
+        ),
+        "page-dcb-parsed" => (
+            "/api/select",
+            respelled(BROWSER_ACCEPT),
+            respelled(BROWSER_ACCEPT_ENCODING_WITH_DICTIONARY),
+            true,
+        ),
+        "api" => (
+            "/api/reference/select.json",
+            common("application/json"),
+            common("gzip, br"),
+            false,
+        ),
         _ => return None,
     };
+    let mut headers = HeaderMap::new();
+    headers.insert(http::header::ACCEPT, accept);
+    headers.insert(http::header::ACCEPT_ENCODING, accept_encoding);
+    if holds_dictionary {
+        headers.insert("available-dictionary", available_dictionary());
+    }
     Some((path, headers))
 }

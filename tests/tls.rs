@@ -412,41 +412,26 @@ fn bad_files_stop_the_start_and_are_named() {
     let garbage = dir.write("garbage.pem", "hello");
     let missing = dir.path().join("missing.pem");
     let unreadable = dir.path().to_path_buf(); // a directory: read fails
-    for (cert, key, expected) in [
-        (
-            &missing,
-            &key,
-            format!("{}: no such certificate file", missing.display()),
-        ),
-        (
-            &cert,
-            &missing,
-            format!("{}: no such key file", missing.display()),
-        ),
+                                               // The certificate, the key, the file at fault and what is wrong with it.
+    for (cert, key, culprit, problem) in [
+        (&missing, &key, &missing, "no such certificate file"),
+        (&cert, &missing, &missing, "no such key file"),
         (
             &unreadable,
             &key,
-            format!("{}: cannot read the certificate file", unreadable.display()),
+            &unreadable,
+            "cannot read the certificate file",
         ),
-        (
-            &garbage,
-            &key,
-            format!("{}: no certificate in it", garbage.display()),
-        ),
-        (
-            &cert,
-            &garbage,
-            format!("{}: no private key in it", garbage.display()),
-        ),
+        (&garbage, &key, &garbage, "no certificate in it"),
+        (&cert, &garbage, &garbage, "no private key in it"),
         (
             &cert,
             &other_key,
-            format!(
-                "{}: the key does not match the certificate",
-                other_key.display()
-            ),
+            &other_key,
+            "the key does not match the certificate",
         ),
     ] {
+        let expected = format!("{}: {problem}", culprit.display());
         let output = Command::new(env!("CARGO_BIN_EXE_refserve"))
             .args(["--addr", "127.0.0.1:0", "--tls-cert"])
             .arg(cert)
