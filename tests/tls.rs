@@ -126,6 +126,32 @@ async fn get_http1(
     (status, version, hsts)
 }
 
+/// An HTTP/2 client on `stream`.
+async fn h2(stream: TlsStream<TcpStream>) -> hyper::client::conn::http2::SendRequest<Empty<Bytes>> {
+    let (sender, connection) =
+        hyper::client::conn::http2::handshake(TokioExecutor::new(), TokioIo::new(stream))
+            .await
+            .expect("an h2 connection");
+    tokio::spawn(connection);
+    sender
+}
+
+/// `GET path` on an HTTP/2 connection: status, version, HSTS header.
+async fn get_h2(
+    sender: &mut hyper::client::conn::http2::SendRequest<Empty<Bytes>>,
+    path: &str,
+) -> (u16, Version, Option<String>) {
+    let request = Request::get(format!("https://localhost{path}"))
+        .body(Empty::<Bytes>::new())
+        .expect("a request");
+    let response = sender.send_request(request).await.expect("an answer");
+    let hsts = response
+        .headers()
+        .get("strict-transport-security")
+        .map(|v| v.to_str().expect("ASCII").to_string());
+    (response.status().as_u16(), response.version(), hsts)
+}
+
 /// An HTTP/1.1 client on `stream`.
 async fn http1(
     stream: TlsStream<TcpStream>,
@@ -144,21 +170,9 @@ async fn alpn_chooses_h2_or_http1_and_every_response_carries_hsts() {
 
     let stream = connect(&addr, &[&certificate], &[b"h2", b"http/1.1"]).await;
     assert_eq!(stream.get_ref().1.alpn_protocol(), Some(&b"h2"[..]));
-    let (mut sender, connection) =
-        hyper::client::conn::http2::handshake(TokioExecutor::new(), TokioIo::new(stream))
-            .await
-            .expect("an h2 connection");
-    tokio::spawn(connection);
-    let request = Request::get("https://localhost/api/select")
-        .body(Empty::<Bytes>::new())
-        .expect("a request");
-    let response = sender.send_request(request).await.expect("an answer");
-    assert_eq!(response.status(), 200);
-    assert_eq!(response.version(), Version::HTTP_2);
-    assert_eq!(
-        response.headers()["strict-transport-security"],
-        "max-age=31536000"
-    );
+    let (status, version, hsts) = get_h2(&mut h2(stream).await, "/api/select").await;
+    assert_eq!((status, version), (200, Version::HTTP_2));
+    assert_eq!(hsts.as_deref(), Some("max-age=31536000"));
 
     let stream = connect(&addr, &[&certificate], &[b"http/1.1"]).await;
     assert_eq!(stream.get_ref().1.alpn_protocol(), Some(&b"http/1.1"[..]));
@@ -377,17 +391,9 @@ async fn https_composes_with_the_access_log_the_cap_and_the_drain() {
             "4",
         ],
     );
-    let stream = connect(&addr, &[&certificate], &[b"h2"]).await;
-    let (mut sender, connection) =
-        hyper::client::conn::http2::handshake(TokioExecutor::new(), TokioIo::new(stream))
-            .await
-            .expect("an h2 connection");
-    tokio::spawn(connection);
-    let request = Request::get("https://localhost/llms.txt")
-        .body(Empty::<Bytes>::new())
-        .expect("a request");
-    let response = sender.send_request(request).await.expect("an answer");
-    assert_eq!(response.status(), 200);
+    let mut busy = h2(connect(&addr, &[&certificate], &[b"h2"]).await).await;
+    let (status, ..) = get_h2(&mut busy, "/llms.txt").await;
+    assert_eq!(status, 200);
     let mut line = String::new();
     stderr.read_line(&mut line).expect("an access-log line");
     assert!(line.contains("GET \"/llms.txt\" HTTP/2.0 200"), "{line}");
@@ -412,7 +418,8 @@ fn bad_files_stop_the_start_and_are_named() {
     let garbage = dir.write("garbage.pem", "hello");
     let missing = dir.path().join("missing.pem");
     let unreadable = dir.path().to_path_buf(); // a directory: read fails
-                                               // The certificate, the key, the file at fault and what is wrong with it.
+
+    // The certificate, the key, the file at fault and what is wrong with it.
     for (cert, key, culprit, problem) in [
         (&missing, &key, &missing, "no such certificate file"),
         (&cert, &missing, &missing, "no such key file"),
