@@ -2,6 +2,7 @@
 //! function so every rule is unit-tested. Every limit has a sane default and
 //! a range; `--help` lists them all.
 
+use crate::access_log::Format;
 use std::net::SocketAddr;
 use std::time::Duration;
 
@@ -29,6 +30,9 @@ pub struct Config {
     /// How long a connection with no request open is kept: an idle HTTP/1.1
     /// keep-alive connection, an HTTP/2 connection with no open stream.
     pub idle_timeout: Duration,
+    /// How long a response may make no progress (the client reads
+    /// nothing, or grants no HTTP/2 window) before its connection is closed.
+    pub send_timeout: Duration,
     /// How long a shutdown waits for in-flight requests.
     pub shutdown_timeout: Duration,
     /// Connections served at once; further ones wait in the listen backlog.
@@ -37,8 +41,10 @@ pub struct Config {
     pub max_header_bytes: usize,
     /// Concurrent streams per HTTP/2 connection.
     pub max_streams: u32,
-    /// One line per request on standard error.
-    pub access_log: bool,
+    /// One line per request on standard error, in this format.
+    pub access_log: Option<Format>,
+    /// Serve `GET /metrics` on a listener of its own at this address.
+    pub metrics_addr: Option<SocketAddr>,
     /// Serve HTTPS with this certificate and key; cleartext without.
     pub tls: Option<crate::tls::TlsFiles>,
 }
@@ -69,6 +75,13 @@ const IDLE_TIMEOUT: Limit = Limit {
     range: (1, 3600),
     set: |c, n| c.idle_timeout = Duration::from_secs(n),
 };
+const SEND_TIMEOUT: Limit = Limit {
+    flag: "--send-timeout",
+    help: "seconds a response may make no progress (client not reading) before closing",
+    default: 10,
+    range: (1, 3600),
+    set: |c, n| c.send_timeout = Duration::from_secs(n),
+};
 const SHUTDOWN_TIMEOUT: Limit = Limit {
     flag: "--shutdown-timeout",
     help: "seconds the drain on SIGINT/SIGTERM may take",
@@ -97,9 +110,10 @@ const MAX_STREAMS: Limit = Limit {
     range: (1, 10_000),
     set: |c, n| c.max_streams = n as u32,
 };
-const LIMITS: [&Limit; 6] = [
+const LIMITS: [&Limit; 7] = [
     &HEADER_READ_TIMEOUT,
     &IDLE_TIMEOUT,
+    &SEND_TIMEOUT,
     &SHUTDOWN_TIMEOUT,
     &MAX_CONNECTIONS,
     &MAX_HEADER_BYTES,
@@ -112,11 +126,13 @@ impl Default for Config {
             addr: DEFAULT_ADDR.parse().expect("the default address parses"),
             header_read_timeout: Duration::ZERO,
             idle_timeout: Duration::ZERO,
+            send_timeout: Duration::ZERO,
             shutdown_timeout: Duration::ZERO,
             max_connections: 0,
             max_header_bytes: 0,
             max_streams: 0,
-            access_log: false,
+            access_log: None,
+            metrics_addr: None,
             tls: None,
         };
         for limit in LIMITS {
@@ -150,7 +166,15 @@ Options:
   --addr <ADDR>               address to listen on, unless sockets are inherited
                               (systemd socket activation: LISTEN_FDS, LISTEN_PID)
                               [env: REFSERVE_ADDR] [default: {DEFAULT_ADDR}]
-{limits}  --access-log                one line per request on standard error [default: off]
+{limits}  --access-log                one line per request on standard error, written by a
+                              thread of its own; dropped (and counted) when it falls
+                              behind [default: off]
+  --access-log-format <F>     `text` or `json` (one object per line); turns the log on
+                              [default: text]
+  --metrics-addr <ADDR>       serve GET /metrics (Prometheus text; OpenMetrics when
+                              asked) on this separate address, never the public one;
+                              under systemd, the inherited socket named `metrics`
+                              (FileDescriptorName=metrics) [default: off]
   --tls-cert <PATH>           serve HTTPS (TLS 1.2, 1.3; ALPN h2, http/1.1) with this PEM
                               certificate chain; needs --tls-key [default: cleartext]
   --tls-key <PATH>            the PEM private key of --tls-cert
@@ -204,7 +228,26 @@ pub fn parse(
             "-h" | "--help" => return Ok(Command::Help),
             "-V" | "--version" => return Ok(Command::Version),
             "--addr" => addr = Some((value("--addr")?, "--addr")),
-            "--access-log" => config.access_log = true,
+            "--access-log" => {
+                config.access_log.get_or_insert(Format::Text);
+            }
+            "--access-log-format" => {
+                config.access_log = Some(match value("--access-log-format")?.as_str() {
+                    "text" => Format::Text,
+                    "json" => Format::Json,
+                    other => {
+                        return Err(format!(
+                            "--access-log-format: `{other}` is not `text` or `json`"
+                        ))
+                    }
+                });
+            }
+            "--metrics-addr" => {
+                let text = value("--metrics-addr")?;
+                config.metrics_addr = Some(text.parse().map_err(|_| {
+                    format!("--metrics-addr: `{text}` is not an address like 127.0.0.1:9090")
+                })?);
+            }
             "--tls-cert" => cert = Some(value("--tls-cert")?),
             "--tls-key" => key = Some(value("--tls-key")?),
             _ => {
@@ -277,7 +320,9 @@ mod tests {
         assert_eq!(config.header_read_timeout, Duration::from_secs(10));
         assert_eq!(config.idle_timeout, Duration::from_secs(60));
         assert_eq!(config.shutdown_timeout, Duration::from_secs(10));
-        assert!(!config.access_log);
+        assert_eq!(config.send_timeout, Duration::from_secs(10));
+        assert_eq!(config.access_log, None);
+        assert_eq!(config.metrics_addr, None);
     }
 
     #[test]
@@ -312,6 +357,9 @@ mod tests {
         assert!(refused(&["--tls-cert", "c.pem"], None).contains("both or neither"));
         assert!(refused(&["--tls-key", "k.pem"], None).contains("both or neither"));
         assert!(refused(&["--tls-cert"], None).contains("--tls-cert needs a value"));
+        assert!(refused(&["--access-log-format", "xml"], None).contains("`xml` is not"));
+        assert!(refused(&["--metrics-addr", "9090"], None).contains("--metrics-addr: `9090`"));
+        assert!(refused(&["--send-timeout", "0"], None).contains("from 1 to 3600"));
     }
 
     #[test]
@@ -340,7 +388,10 @@ mod tests {
             "--max-header-bytes=65536",
             "--max-streams",
             "8",
+            "--send-timeout=4",
             "--access-log",
+            "--metrics-addr",
+            "127.0.0.1:9100",
         ]);
         assert_eq!(config.header_read_timeout, Duration::from_secs(3));
         assert_eq!(config.idle_timeout, Duration::from_secs(30));
@@ -348,7 +399,27 @@ mod tests {
         assert_eq!(config.max_connections, 50);
         assert_eq!(config.max_header_bytes, 65_536);
         assert_eq!(config.max_streams, 8);
-        assert!(config.access_log);
+        assert_eq!(config.send_timeout, Duration::from_secs(4));
+        assert_eq!(config.access_log, Some(Format::Text));
+        assert_eq!(config.metrics_addr, "127.0.0.1:9100".parse().ok());
+    }
+
+    #[test]
+    fn the_access_log_format_turns_the_log_on() {
+        let json = Some(Format::Json);
+        assert_eq!(config(&["--access-log-format", "json"]).access_log, json);
+        assert_eq!(
+            config(&["--access-log-format=json", "--access-log"]).access_log,
+            json
+        );
+        assert_eq!(
+            config(&["--access-log", "--access-log-format=json"]).access_log,
+            json
+        );
+        assert_eq!(
+            config(&["--access-log-format=text"]).access_log,
+            Some(Format::Text)
+        );
     }
 
     #[test]

@@ -20,6 +20,10 @@
 //!   was accepted (a partial head, a partial preface, PINGs alone) or for
 //!   `--idle-timeout` since its last response. HTTP/2 gets GOAWAY first; a
 //!   connection that does not finish closing within [`CLOSE_GRACE`] is dropped.
+//! - **No connection is held by a client that will not read.** The stream
+//!   hyper writes to is [`Watched`]: the watchdog drops a connection that
+//!   has been sending without progress for `--send-timeout` (the socket
+//!   full, or HTTP/2 flow control held at zero; see [`crate::activity`]).
 //! - **Drain.** Once the server drains, every HTTP/1.1 response carries
 //!   `Connection: close`, so a client learns of the close from the response
 //!   instead of finding the connection gone under its next request. An
@@ -27,15 +31,20 @@
 //!   for [`DRAIN_IDLE_GRACE`]: at once when it was idle already, otherwise
 //!   after it had the chance to send the request it was about to (answered,
 //!   and closed). HTTP/2 gets GOAWAY at once and finishes its open streams.
+//!
+//! Each connection ends with a [`Close`] reason, and each request is
+//! counted in [`Metrics`] and written to the [`AccessLog`] when they are on.
 
+use crate::access_log::{AccessLog, Entry};
+use crate::activity::{Activity, Open, Tracked};
 use crate::config::Config;
-use crate::respond::Body;
-use crate::service;
+use crate::metrics::Metrics;
+use crate::respond;
 use crate::tls;
-use bytes::Bytes;
+use crate::watched::{Framing, Watched};
 use http::header::{HeaderValue, CONNECTION, STRICT_TRANSPORT_SECURITY};
 use http::{Request, Response, Version};
-use http_body::Frame;
+use http_body::Body as _;
 use hyper::server::conn::http1;
 use hyper::service::service_fn;
 use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
@@ -43,10 +52,8 @@ use hyper_util::server::conn::auto;
 use hyper_util::server::graceful::GracefulConnection;
 use std::convert::Infallible;
 use std::net::SocketAddr;
-use std::pin::Pin;
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
 use tokio::net::TcpStream;
 use tokio::sync::watch;
@@ -68,14 +75,17 @@ pub struct Shared {
     auto: auto::Builder<TokioExecutor>,
     header_read_timeout: Duration,
     idle_timeout: Duration,
-    access_log: bool,
+    send_timeout: Duration,
+    access_log: Option<AccessLog>,
+    metrics: Option<Arc<Metrics>>,
     /// Set when the drain begins; read by every response.
     draining: AtomicBool,
 }
 
 impl Shared {
-    /// The builders and limits of `config`.
-    pub fn new(config: &Config) -> Self {
+    /// The builders and limits of `config`; requests are counted in
+    /// `metrics` when it is given.
+    pub fn new(config: &Config, metrics: Option<Arc<Metrics>>) -> Self {
         // The HTTP/1 builders get no header-read timer: the watchdog bounds
         // the time to a complete head for both protocols.
         let mut http1 = http1::Builder::new();
@@ -93,7 +103,11 @@ impl Shared {
             auto,
             header_read_timeout: config.header_read_timeout,
             idle_timeout: config.idle_timeout,
-            access_log: config.access_log,
+            send_timeout: config.send_timeout,
+            access_log: config
+                .access_log
+                .map(|format| AccessLog::start(format, metrics.clone())),
+            metrics,
             draining: AtomicBool::new(false),
         }
     }
@@ -101,33 +115,97 @@ impl Shared {
     /// Mark the drain as begun: responses from now on close their connection.
     pub fn begin_drain(&self) {
         self.draining.store(true, Ordering::Relaxed);
+        if let Some(metrics) = &self.metrics {
+            metrics.drain_began();
+        }
+    }
+
+    /// Write out the access-log lines queued so far (blocks: for the end
+    /// of the drain).
+    pub fn flush_access_log(&self) {
+        if let Some(log) = &self.access_log {
+            log.flush();
+        }
+    }
+}
+
+/// Why a connection closed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Close {
+    /// The client closed it (or finished closing it after we asked).
+    Client,
+    /// No request for `--idle-timeout`.
+    Idle,
+    /// No complete first request head (or TLS handshake) within
+    /// `--header-read-timeout`.
+    HeaderTimeout,
+    /// A response made no progress for `--send-timeout`.
+    SendTimeout,
+    /// Closed by the drain.
+    Drain,
+    /// The TLS handshake failed (cleartext on the HTTPS port included).
+    TlsHandshake,
+    /// An I/O or protocol error (a malformed request among them).
+    Error,
+}
+
+impl Close {
+    /// Every reason, in [`Close::index`] order.
+    pub const ALL: [Close; 7] = [
+        Close::Client,
+        Close::Idle,
+        Close::HeaderTimeout,
+        Close::SendTimeout,
+        Close::Drain,
+        Close::TlsHandshake,
+        Close::Error,
+    ];
+
+    /// Its place in [`Close::ALL`].
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The metric label.
+    pub const fn label(self) -> &'static str {
+        match self {
+            Close::Client => "client",
+            Close::Idle => "idle",
+            Close::HeaderTimeout => "header_timeout",
+            Close::SendTimeout => "send_timeout",
+            Close::Drain => "drain",
+            Close::TlsHandshake => "tls_handshake",
+            Close::Error => "error",
+        }
     }
 }
 
 /// Serve `stream` until it closes, is closed by a timeout, or the drain
 /// (`drain` turns true) closes it. With `tls`, the connection is HTTPS: the
 /// handshake comes first, within the same `--header-read-timeout` as the
-/// first request head, and ALPN picks the protocol.
+/// first request head, and ALPN picks the protocol. Returns why it closed.
 pub async fn serve(
     shared: Arc<Shared>,
     stream: TcpStream,
     peer: SocketAddr,
     mut drain: watch::Receiver<bool>,
     tls: Option<TlsAcceptor>,
-) {
-    let activity = Arc::new(Activity::new());
+) -> Close {
+    let activity = Arc::new(Activity::new(shared.metrics.clone()));
     let mut first = [0u8; 1];
-    let peeked = before_drain(stream.peek(&mut first), &shared, &activity, &mut drain).await;
-    let Some(Ok(1..)) = peeked else {
-        // Closed, failed, or silent for the header read timeout.
-        return;
-    };
+    match before_drain(stream.peek(&mut first), &shared, &activity, &mut drain).await {
+        Ok(Ok(1..)) => {}
+        Ok(Ok(_)) => return Close::Client,
+        Ok(Err(_)) => return Close::Error,
+        Err(close) => return close,
+    }
     let Some(acceptor) = tls else {
-        let protocol = if first[0] == b'P' {
-            Protocol::Auto
+        let (protocol, framing) = if first[0] == b'P' {
+            (Protocol::Auto, Framing::FromPreface)
         } else {
-            Protocol::Http1
+            (Protocol::Http1, Framing::Http1)
         };
+        let stream = Watched::new(stream, Arc::clone(&activity), framing);
         return serve_protocol(stream, protocol, shared, activity, peer, drain, false).await;
     };
     // Boxed: the handshake, the TLS stream and the buffer that turns
@@ -136,7 +214,7 @@ pub async fn serve(
     Box::pin(serve_https(
         stream, first[0], acceptor, shared, activity, peer, drain,
     ))
-    .await;
+    .await
 }
 
 /// Cleartext turned away, or the TLS handshake and then the protocol ALPN
@@ -149,19 +227,23 @@ async fn serve_https(
     activity: Arc<Activity>,
     peer: SocketAddr,
     mut drain: watch::Receiver<bool>,
-) {
+) -> Close {
     if !tls::opens_handshake(first) {
-        return turn_away(stream).await;
+        turn_away(stream).await;
+        return Close::TlsHandshake;
     }
     let handshake = acceptor.accept(stream);
-    let Some(Ok(stream)) = before_drain(handshake, &shared, &activity, &mut drain).await else {
-        return;
+    let stream = match before_drain(handshake, &shared, &activity, &mut drain).await {
+        Ok(Ok(stream)) => stream,
+        Ok(Err(_)) => return Close::TlsHandshake,
+        Err(close) => return close,
     };
-    let protocol = match stream.get_ref().1.alpn_protocol() {
-        Some(b"h2") => Protocol::Auto,
-        _ => Protocol::Http1,
+    let (protocol, framing) = match stream.get_ref().1.alpn_protocol() {
+        Some(b"h2") => (Protocol::Auto, Framing::Http2),
+        _ => (Protocol::Http1, Framing::Http1),
     };
-    serve_protocol(stream, protocol, shared, activity, peer, drain, true).await;
+    let stream = Watched::new(stream, Arc::clone(&activity), framing);
+    serve_protocol(stream, protocol, shared, activity, peer, drain, true).await
 }
 
 /// `step` (the peek, the TLS handshake) if it completes within the header
@@ -174,15 +256,18 @@ async fn before_drain<F: std::future::Future>(
     shared: &Shared,
     activity: &Activity,
     drain: &mut watch::Receiver<bool>,
-) -> Option<F::Output> {
-    let deadline = activity.accepted + shared.header_read_timeout;
+) -> Result<F::Output, Close> {
+    let deadline = activity.accepted() + shared.header_read_timeout;
     let step = tokio::time::timeout_at(deadline.into(), step);
     tokio::pin!(step);
     tokio::select! {
-        done = &mut step => done.ok(),
+        done = &mut step => done.map_err(|_| Close::HeaderTimeout),
         () = drained(drain) => {
-            let left = DRAIN_IDLE_GRACE.saturating_sub(activity.accepted.elapsed());
-            tokio::time::timeout(left, step).await.ok()?.ok()
+            let left = DRAIN_IDLE_GRACE.saturating_sub(activity.accepted().elapsed());
+            match tokio::time::timeout(left, step).await {
+                Ok(done) => done.map_err(|_| Close::HeaderTimeout),
+                Err(_) => Err(Close::Drain),
+            }
         }
     }
 }
@@ -197,7 +282,8 @@ async fn serve_protocol<S>(
     peer: SocketAddr,
     drain: watch::Receiver<bool>,
     secure: bool,
-) where
+) -> Close
+where
     S: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin + Send + 'static,
 {
     let service = {
@@ -209,12 +295,12 @@ async fn serve_protocol<S>(
     match protocol {
         Protocol::Http1 => {
             let connection = shared.http1.serve_connection(TokioIo::new(stream), service);
-            supervise(connection, &shared, &activity, drain, protocol).await;
+            supervise(connection, &shared, &activity, drain, protocol).await
         }
         Protocol::Auto => {
             let connection = shared.auto.serve_connection(TokioIo::new(stream), service);
             // Boxed: the auto builder's connection is large and rare.
-            Box::pin(supervise(connection, &shared, &activity, drain, protocol)).await;
+            Box::pin(supervise(connection, &shared, &activity, drain, protocol)).await
         }
     }
 }
@@ -250,23 +336,23 @@ enum Protocol {
     Auto,
 }
 
-/// Run `connection` to its end under the watchdog.
+/// Run `connection` to its end under the watchdog; returns why it ended.
 async fn supervise<C: GracefulConnection>(
     connection: C,
     shared: &Shared,
     activity: &Activity,
     mut drain: watch::Receiver<bool>,
     protocol: Protocol,
-) {
+) -> Close {
     tokio::pin!(connection);
     let mut draining = false;
-    loop {
-        let limit = if draining {
-            DRAIN_IDLE_GRACE
+    let close = loop {
+        let (limit, reason) = if draining {
+            (DRAIN_IDLE_GRACE, Close::Drain)
         } else if activity.has_served() {
-            shared.idle_timeout
+            (shared.idle_timeout, Close::Idle)
         } else {
-            shared.header_read_timeout
+            (shared.header_read_timeout, Close::HeaderTimeout)
         };
         // With a request open, look again in `limit`: it cannot end sooner.
         // Before the first request, look again within the idle timeout too,
@@ -277,32 +363,57 @@ async fn supervise<C: GracefulConnection>(
             .map_or(now + limit, |since| since + limit)
             .min(now + shared.idle_timeout);
         tokio::select! {
-            _ = &mut connection => return,
+            ended = &mut connection => {
+                return if ended.is_ok() { Close::Client } else { Close::Error };
+            }
             () = tokio::time::sleep_until(deadline.into()) => {
                 if activity.idle_since().is_some_and(|since| since.elapsed() >= limit) {
-                    break;
+                    break reason;
                 }
             }
+            // A client that will not read gets no grace to close.
+            () = stalled(activity, shared.send_timeout) => return Close::SendTimeout,
             () = drained(&mut drain), if !draining => {
                 draining = true;
                 if protocol == Protocol::Auto {
-                    break;
+                    break Close::Drain;
                 }
             }
         }
-    }
+    };
     connection.as_mut().graceful_shutdown();
     if activity.idle_since().is_some() {
         let _ = tokio::time::timeout(CLOSE_GRACE, connection).await;
     } else {
         // HTTP/2 in a drain: its open streams finish, within the server's
-        // shutdown bound.
-        let _ = connection.await;
+        // shutdown bound, unless they stall.
+        tokio::select! {
+            _ = connection => {}
+            () = stalled(activity, shared.send_timeout) => return Close::SendTimeout,
+        }
+    }
+    close
+}
+
+/// Completes once the connection has been sending without progress for
+/// `timeout` (see [`Activity::stalled_since`]), and marks it to be reset.
+async fn stalled(activity: &Activity, timeout: Duration) {
+    loop {
+        let deadline = activity
+            .stalled_since()
+            .map_or(Instant::now() + timeout, |since| since + timeout);
+        tokio::time::sleep_until(deadline.into()).await;
+        if activity
+            .stalled_since()
+            .is_some_and(|since| since.elapsed() >= timeout)
+        {
+            activity.reset_on_close();
+            return;
+        }
     }
 }
 
-/// Answer one request, tracked by `activity`, with an access-log line if
-/// asked for.
+/// Answer one request, tracked by `activity`, counted and logged if asked.
 fn answer<B>(
     shared: &Shared,
     activity: &Arc<Activity>,
@@ -311,8 +422,9 @@ fn answer<B>(
     secure: bool,
 ) -> Result<Response<Tracked>, Infallible> {
     let open = Open::begin(activity);
-    let start = shared.access_log.then(Instant::now);
-    let mut response = service::handle(request);
+    let selection = respond::select(request.method(), request.uri().path(), request.headers());
+    let coding = selection.coding();
+    let mut response = selection.into_response();
     if secure {
         response
             .headers_mut()
@@ -323,108 +435,24 @@ fn answer<B>(
             .headers_mut()
             .insert(CONNECTION, HeaderValue::from_static("close"));
     }
-    if let Some(start) = start {
-        log(request, &response, peer, start);
-    }
-    Ok(response.map(|body| Tracked { body, _open: open }))
-}
-
-/// One access-log line on standard error.
-fn log<B>(request: &Request<B>, response: &Response<Body>, peer: SocketAddr, start: Instant) {
-    let header = |name| {
-        response
-            .headers()
-            .get(name)
-            .and_then(|v: &HeaderValue| v.to_str().ok())
-    };
-    let coding = header(http::header::CONTENT_ENCODING).unwrap_or("identity");
-    let length = header(http::header::CONTENT_LENGTH).unwrap_or("0");
-    // The path is printed with Rust's escaping, so no input can forge a line.
-    eprintln!(
-        "{peer} {} {:?} {:?} {} {length} {coding} {}us",
-        request.method(),
-        request.uri().path(),
-        request.version(),
-        response.status().as_u16(),
-        start.elapsed().as_micros()
-    );
-}
-
-/// The requests a connection has open, and when it last had none.
-pub struct Activity {
-    /// When the connection was accepted.
-    accepted: Instant,
-    /// Requests begun and not yet ended.
-    open: AtomicU32,
-    /// Nanoseconds from `accepted` to the end of the last request; 0 before
-    /// the first.
-    last_end: AtomicU64,
-}
-
-impl Activity {
-    fn new() -> Self {
-        Activity {
-            accepted: Instant::now(),
-            open: AtomicU32::new(0),
-            last_end: AtomicU64::new(0),
+    if shared.metrics.is_some() || shared.access_log.is_some() {
+        let bytes = response.body().size_hint().exact().unwrap_or(0);
+        if let Some(metrics) = &shared.metrics {
+            let status = response.status();
+            metrics.request(request.version(), request.method(), status, coding, bytes);
+        }
+        if let Some(log) = &shared.access_log {
+            log.record(&Entry {
+                peer,
+                method: request.method(),
+                path: request.uri().path(),
+                version: request.version(),
+                status: response.status().as_u16(),
+                bytes,
+                coding: coding.token(),
+                duration: open.began().elapsed(),
+            });
         }
     }
-
-    /// Whether a request was ever begun.
-    fn has_served(&self) -> bool {
-        self.open.load(Ordering::Acquire) > 0 || self.last_end.load(Ordering::Acquire) > 0
-    }
-
-    /// Since when no request has been open; `None` while one is.
-    fn idle_since(&self) -> Option<Instant> {
-        if self.open.load(Ordering::Acquire) > 0 {
-            return None;
-        }
-        let nanos = self.last_end.load(Ordering::Acquire);
-        Some(self.accepted + Duration::from_nanos(nanos))
-    }
-}
-
-/// A request open on a connection, from its head to the drop of its body.
-struct Open(Arc<Activity>);
-
-impl Open {
-    fn begin(activity: &Arc<Activity>) -> Open {
-        activity.open.fetch_add(1, Ordering::AcqRel);
-        Open(Arc::clone(activity))
-    }
-}
-
-impl Drop for Open {
-    fn drop(&mut self) {
-        let nanos = u64::try_from(self.0.accepted.elapsed().as_nanos()).unwrap_or(u64::MAX);
-        self.0.last_end.store(nanos.max(1), Ordering::Release);
-        self.0.open.fetch_sub(1, Ordering::AcqRel);
-    }
-}
-
-/// A response body that ends its request when hyper is done with it.
-pub struct Tracked {
-    body: Body,
-    _open: Open,
-}
-
-impl http_body::Body for Tracked {
-    type Data = Bytes;
-    type Error = Infallible;
-
-    fn poll_frame(
-        mut self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-    ) -> Poll<Option<Result<Frame<Bytes>, Infallible>>> {
-        Pin::new(&mut self.body).poll_frame(cx)
-    }
-
-    fn is_end_stream(&self) -> bool {
-        self.body.is_end_stream()
-    }
-
-    fn size_hint(&self) -> http_body::SizeHint {
-        self.body.size_hint()
-    }
+    Ok(response.map(|body| Tracked::new(body, open)))
 }

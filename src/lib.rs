@@ -13,22 +13,32 @@
 //! - [`respond`]: the whole request → response selection, without I/O.
 //! - [`service`], [`server`] and [`connection`]: hyper glue, the accept
 //!   loop, each connection's timeouts, and the drain.
+//! - [`activity`] and [`watched`]: what a connection's watchdog reads: its
+//!   open requests and whether its responses move.
+//! - [`metrics`] and [`scrape`]: the operator's numbers and the separate
+//!   listener that serves them.
+//! - [`access_log`]: request lines, written by a thread of their own.
 //! - [`systemd`]: inherited sockets and readiness notifications.
 //! - [`tls`]: HTTPS: the certificate and key, and their reload.
 //! - [`config`]: command line and environment.
 //! - [`export`]: the table as static files.
 
+pub mod access_log;
+pub mod activity;
 pub mod conditional;
 pub mod config;
 pub mod connection;
 pub mod errors;
 pub mod export;
 pub mod headers;
+pub mod metrics;
 pub mod negotiate;
 pub mod respond;
 pub mod route;
+pub mod scrape;
 pub mod server;
 pub mod service;
 pub mod systemd;
 pub mod table;
 pub mod tls;
+pub mod watched;

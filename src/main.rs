@@ -3,7 +3,8 @@
 //! until SIGINT or SIGTERM, then drains. SIGHUP reloads the TLS files.
 
 use refserve::config::{self, Command};
-use refserve::systemd::{self, Notice};
+use refserve::server::Listeners;
+use refserve::systemd::{self, Inherited, Notice};
 use refserve::tls::Tls;
 use refserve::{server, table};
 use std::process::ExitCode;
@@ -68,27 +69,30 @@ fn main() -> ExitCode {
         }
     };
     runtime.block_on(async {
-        let inherited_count = inherited.len();
-        let listeners = match listen(inherited, config.addr).await {
-            Ok(listeners) => listeners,
+        let sockets = match listen(inherited, &config).await {
+            Ok(sockets) => sockets,
             Err(message) => {
                 eprintln!("refserve: {message}");
                 return ExitCode::FAILURE;
             }
         };
         let scheme = if tls.is_some() { "https" } else { "http" };
-        for (index, listener) in listeners.iter().enumerate() {
+        for (fd, listener) in &sockets.public {
             let addr = listener.local_addr().map_or(config.addr, |a| a);
-            let source = if inherited_count > 0 {
-                format!(", on socket {} from the service manager", 3 + index)
-            } else {
-                String::new()
-            };
             eprintln!(
-                "refserve {} listening on {scheme}://{addr} (base URL {}){source}",
+                "refserve {} listening on {scheme}://{addr} (base URL {}){}",
                 env!("CARGO_PKG_VERSION"),
-                table::BASE_URL
+                table::BASE_URL,
+                from_service_manager(*fd)
             );
+        }
+        if let Some((fd, listener)) = &sockets.metrics {
+            if let Ok(addr) = listener.local_addr() {
+                eprintln!(
+                    "refserve: metrics on http://{addr}/metrics{}",
+                    from_service_manager(*fd)
+                );
+            }
         }
         tokio::spawn(reload_on_hangup(tls.clone()));
         systemd::notify(Notice::Ready);
@@ -96,28 +100,57 @@ fn main() -> ExitCode {
             shutdown_signal().await;
             systemd::notify(Notice::Stopping);
         };
+        let listeners = Listeners {
+            public: sockets.public.into_iter().map(|(_, l)| l).collect(),
+            metrics: sockets.metrics.map(|(_, l)| l),
+        };
         server::run(listeners, &config, tls, shutdown).await;
         eprintln!("refserve: stopped");
         ExitCode::SUCCESS
     })
 }
 
-/// The inherited sockets, or else one bound on `addr`.
-async fn listen(
-    inherited: Vec<std::net::TcpListener>,
-    addr: std::net::SocketAddr,
-) -> Result<Vec<tokio::net::TcpListener>, String> {
-    if inherited.is_empty() {
-        let listener = tokio::net::TcpListener::bind(addr)
-            .await
-            .map_err(|error| format!("cannot listen on {addr}: {error}"))?;
-        return Ok(vec![listener]);
-    }
-    inherited
-        .into_iter()
-        .map(tokio::net::TcpListener::from_std)
-        .collect::<Result<_, _>>()
-        .map_err(|error| format!("cannot serve an inherited socket: {error}"))
+/// The sockets to serve, each with the descriptor it was inherited as.
+struct Sockets {
+    public: Vec<(Option<usize>, tokio::net::TcpListener)>,
+    metrics: Option<(Option<usize>, tokio::net::TcpListener)>,
+}
+
+/// The inherited sockets, or else one bound on `--addr`; the metrics
+/// socket inherited, or else bound on `--metrics-addr` when given.
+async fn listen(inherited: Inherited, config: &config::Config) -> Result<Sockets, String> {
+    let adopt = |(fd, listener): (usize, std::net::TcpListener)| {
+        tokio::net::TcpListener::from_std(listener)
+            .map(|listener| (Some(fd), listener))
+            .map_err(|error| format!("cannot serve inherited socket {fd}: {error}"))
+    };
+    let public = if inherited.public.is_empty() {
+        vec![(None, bind(config.addr).await?)]
+    } else {
+        inherited
+            .public
+            .into_iter()
+            .map(adopt)
+            .collect::<Result<_, _>>()?
+    };
+    let metrics = match (inherited.metrics, config.metrics_addr) {
+        (Some(socket), _) => Some(adopt(socket)?),
+        (None, Some(addr)) => Some((None, bind(addr).await?)),
+        (None, None) => None,
+    };
+    Ok(Sockets { public, metrics })
+}
+
+async fn bind(addr: std::net::SocketAddr) -> Result<tokio::net::TcpListener, String> {
+    tokio::net::TcpListener::bind(addr)
+        .await
+        .map_err(|error| format!("cannot listen on {addr}: {error}"))
+}
+
+/// `, on socket N from the service manager` for an inherited socket.
+fn from_service_manager(fd: Option<usize>) -> String {
+    fd.map(|fd| format!(", on socket {fd} from the service manager"))
+        .unwrap_or_default()
 }
 
 /// On every SIGHUP, read the TLS files again (`systemctl reload`).

@@ -221,6 +221,15 @@ fn is_fresh(variant: &Variant, headers: &HeaderMap) -> bool {
 }
 
 impl Selection {
+    /// The content coding of the body sent: the variant's, identity when
+    /// there is no body (HEAD keeps its variant's, as it describes it).
+    pub fn coding(&self) -> Coding {
+        match self {
+            Selection::Body { variant, .. } => variant.coding,
+            _ => Coding::Identity,
+        }
+    }
+
     /// The response: status, headers and the `'static` body.
     pub fn into_response(self) -> Response<Body> {
         match self {

@@ -12,9 +12,15 @@
 //!   every connection is told, and the server returns once the last one has
 //!   closed (see [`connection`] for how each does), or after
 //!   `shutdown_timeout`, dropping whatever is still open.
+//! - With a metrics listener, [`Metrics`] count every request and
+//!   connection, and [`scrape`] serves them on that listener alone, until
+//!   the drain has ended (so the drain itself can be watched).
 
 use crate::config::Config;
 use crate::connection::{self, Shared};
+use crate::metrics::Metrics;
+use crate::scrape;
+use crate::table;
 use crate::tls::Tls;
 use std::future::Future;
 use std::net::SocketAddr;
@@ -24,15 +30,35 @@ use std::time::Duration;
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{watch, Semaphore};
 
+/// The sockets a server listens on.
+pub struct Listeners {
+    /// The site's sockets.
+    pub public: Vec<TcpListener>,
+    /// The socket `/metrics` is served on, if any.
+    pub metrics: Option<TcpListener>,
+}
+
 /// Serve connections from `listeners` (HTTPS with `tls`) until `shutdown`
 /// completes, then drain.
 pub async fn run(
-    listeners: Vec<TcpListener>,
+    listeners: Listeners,
     config: &Config,
     tls: Option<Arc<Tls>>,
     shutdown: impl Future<Output = ()>,
 ) {
-    let shared = Arc::new(Shared::new(config));
+    let Listeners {
+        public: listeners,
+        metrics: metrics_listener,
+    } = listeners;
+    let metrics = metrics_listener
+        .is_some()
+        .then(|| Arc::new(Metrics::new(env!("CARGO_PKG_VERSION"), table::CONTENT_HASH)));
+    let scraping = metrics_listener
+        .zip(metrics.clone())
+        .map(|(listener, metrics)| {
+            tokio::spawn(scrape::serve(listener, metrics, config.header_read_timeout))
+        });
+    let shared = Arc::new(Shared::new(config, metrics.clone()));
     let slots = u32::try_from(config.max_connections).expect("the cap's range fits in u32");
     let permits = Arc::new(Semaphore::new(slots as usize));
     let (drain, draining) = watch::channel(false);
@@ -56,8 +82,15 @@ pub async fn run(
         let _ = stream.set_nodelay(true);
         let (shared, draining) = (Arc::clone(&shared), draining.clone());
         let acceptor = tls.as_ref().map(|tls| tls.acceptor());
+        let metrics = metrics.clone();
+        if let Some(metrics) = &metrics {
+            metrics.connection_accepted();
+        }
         tokio::spawn(async move {
-            connection::serve(shared, stream, peer, draining, acceptor).await;
+            let close = connection::serve(shared, stream, peer, draining, acceptor).await;
+            if let Some(metrics) = metrics {
+                metrics.connection_closed(close);
+            }
             drop(permit);
         });
     }
@@ -74,6 +107,11 @@ pub async fn run(
             "refserve: shutdown bound of {:?} reached; closing remaining connections",
             config.shutdown_timeout
         );
+    }
+    let flushing = Arc::clone(&shared);
+    let _ = tokio::task::spawn_blocking(move || flushing.flush_access_log()).await;
+    if let Some(scraping) = scraping {
+        scraping.abort();
     }
 }
 

@@ -5,6 +5,9 @@
 //!   process they are meant for in `LISTEN_PID` and their count in
 //!   `LISTEN_FDS`. The socket outlives each process, so a redeploy never
 //!   refuses a connection: clients wait in the backlog for the next one.
+//!   Each socket may be named (`FileDescriptorName=`, listed in
+//!   `LISTEN_FDNAMES`): the one named [`METRICS_SOCKET`] is the metrics
+//!   listener, every other one serves the site.
 //! - **Readiness** (`sd_notify(3)`): `READY=1` once the sockets are served,
 //!   `STOPPING=1` when the drain begins, sent to `NOTIFY_SOCKET`.
 //!
@@ -40,33 +43,62 @@ pub fn activation(
     }
 }
 
-/// The listening sockets a supervisor handed to this process (empty when
+/// The `FileDescriptorName=` of the socket that serves `/metrics`.
+pub const METRICS_SOCKET: &str = "metrics";
+
+/// The sockets a supervisor handed over, by use.
+#[derive(Debug, Default)]
+pub struct Inherited {
+    /// The sockets that serve the site, with their descriptor numbers.
+    pub public: Vec<(usize, TcpListener)>,
+    /// The socket named [`METRICS_SOCKET`], if any.
+    pub metrics: Option<(usize, TcpListener)>,
+}
+
+/// Whether each of `count` inherited sockets is the metrics socket, by the
+/// colon-separated names in `LISTEN_FDNAMES` (absent: none is; a name
+/// missing at the end is no name).
+pub fn is_metrics_socket(names: Option<&str>, count: usize) -> Vec<bool> {
+    let mut names = names.unwrap_or_default().split(':');
+    (0..count)
+        .map(|_| names.next() == Some(METRICS_SOCKET))
+        .collect()
+}
+
+/// The listening sockets a supervisor handed to this process (none when
 /// none were), ready for tokio. Call before any thread is started: the
 /// variables are removed from the environment once read.
-pub fn inherited_listeners() -> Result<Vec<TcpListener>, String> {
+pub fn inherited_listeners() -> Result<Inherited, String> {
     let var = |name| std::env::var(name).ok();
     let count = activation(
         var("LISTEN_PID").as_deref(),
         var("LISTEN_FDS").as_deref(),
         std::process::id(),
     )?;
-    if count == 0 {
-        return Ok(Vec::new());
-    }
+    let kinds = is_metrics_socket(var("LISTEN_FDNAMES").as_deref(), count);
     let mut fds = listenfd::ListenFd::from_env();
-    (0..count)
-        .map(|index| {
-            let fd = 3 + index;
-            let listener = fds
-                .take_tcp_listener(index)
-                .map_err(|error| format!("inherited socket {fd}: {error}"))?
-                .ok_or(format!("inherited socket {fd} is missing"))?;
-            listener
-                .set_nonblocking(true)
-                .map_err(|error| format!("inherited socket {fd}: {error}"))?;
-            Ok(listener)
-        })
-        .collect()
+    let mut inherited = Inherited::default();
+    for (index, is_metrics) in kinds.into_iter().enumerate() {
+        let fd = 3 + index;
+        let listener = fds
+            .take_tcp_listener(index)
+            .map_err(|error| format!("inherited socket {fd}: {error}"))?
+            .ok_or(format!("inherited socket {fd} is missing"))?;
+        listener
+            .set_nonblocking(true)
+            .map_err(|error| format!("inherited socket {fd}: {error}"))?;
+        if !is_metrics {
+            inherited.public.push((fd, listener));
+        } else if inherited.metrics.replace((fd, listener)).is_some() {
+            return Err(format!(
+                "inherited socket {fd}: a second socket named `{METRICS_SOCKET}`"
+            ));
+        }
+    }
+    if inherited.public.is_empty() && inherited.metrics.is_some() {
+        return Err("the service manager handed over a metrics socket and no other".to_string());
+    }
+    Ok(inherited)
 }
 
 /// A state change the supervisor is told of.
@@ -92,7 +124,16 @@ pub fn notify(notice: Notice) {
 
 #[cfg(test)]
 mod tests {
-    use super::activation;
+    use super::{activation, is_metrics_socket};
+
+    #[test]
+    fn the_socket_named_metrics_is_told_apart() {
+        assert_eq!(is_metrics_socket(None, 2), [false, false]);
+        assert_eq!(is_metrics_socket(Some("web:metrics"), 2), [false, true]);
+        assert_eq!(is_metrics_socket(Some("metrics:web"), 2), [true, false]);
+        assert_eq!(is_metrics_socket(Some("metrics"), 3), [true, false, false]);
+        assert_eq!(is_metrics_socket(Some("refserve.socket"), 1), [false]);
+    }
 
     #[test]
     fn sockets_are_taken_only_when_named_for_this_process() {

@@ -87,7 +87,8 @@ mod generated {
 }
 
 pub use generated::{
-    BASE_URL, COMMON_ACCEPT_ENCODING_WEIGHTS, DICTIONARIES, KEYS, LAST_MODIFIED, LAST_MODIFIED_UNIX,
+    BASE_URL, COMMON_ACCEPT_ENCODING_WEIGHTS, CONTENT_HASH, DICTIONARIES, KEYS, LAST_MODIFIED,
+    LAST_MODIFIED_UNIX,
 };
 
 /// The resource served at `path` (already percent-decoded), if any.

@@ -28,6 +28,26 @@ fn an_inherited_socket_is_served_and_named_at_start_up() {
 }
 
 #[test]
+fn the_socket_named_metrics_serves_metrics_and_the_other_the_site() {
+    let socket = Socket::bind();
+    let metrics = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    let metrics_addr = metrics.local_addr().expect("bound").to_string();
+    let generation = socket.start_with_metrics(Path::new(BINARY), &[], Some(&metrics));
+    let scraped = Socket::get_from(&metrics_addr, "/metrics");
+    assert!(scraped.starts_with(b"HTTP/1.1 200"), "{scraped:?}");
+    assert!(String::from_utf8_lossy(&scraped).contains("refserve_build_info"));
+    let site = socket.get("/metrics");
+    assert!(
+        site.starts_with(b"HTTP/1.1 404"),
+        "the site has no /metrics"
+    );
+    let (status, log) = generation.stop();
+    assert!(status.success(), "{status:?}: {log}");
+    let line = format!("metrics on http://{metrics_addr}/metrics, on socket 4");
+    assert!(log.contains(&line), "{log}");
+}
+
+#[test]
 fn malformed_activation_variables_are_refused() {
     let output = std::process::Command::new("sh")
         .args(["-c", r#"LISTEN_PID=$$ LISTEN_FDS=many exec "$0""#, BINARY])

@@ -108,6 +108,43 @@ fn the_access_log_writes_one_line_per_request() {
 }
 
 #[test]
+fn the_json_access_log_writes_one_object_per_request() {
+    use std::io::{Read, Write};
+    let (mut child, addr, mut stderr) = spawn(&["--access-log-format", "json"]);
+    let mut connection = std::net::TcpStream::connect(&addr).expect("connect");
+    connection
+        .write_all(b"HEAD /llms.txt HTTP/1.1\r\nHost: x\r\n\r\nGET /a\"b%0A HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        .expect("send");
+    let mut response = Vec::new();
+    connection
+        .read_to_end(&mut response)
+        .expect("the responses");
+    let mut lines = [String::new(), String::new()];
+    for line in &mut lines {
+        stderr.read_line(line).expect("a log line");
+    }
+    let [head, missing] = lines.map(|line| {
+        serde_json::from_str::<serde_json::Value>(&line).unwrap_or_else(|e| panic!("{e}: {line}"))
+    });
+    assert_eq!(
+        (
+            &head["method"],
+            &head["path"],
+            &head["status"],
+            &head["bytes"]
+        ),
+        (&"HEAD".into(), &"/llms.txt".into(), &200.into(), &0.into())
+    );
+    assert_eq!(
+        (&missing["path"], &missing["status"]),
+        (&"/a\"b%0A".into(), &404.into())
+    );
+    assert_eq!(missing["protocol"], "HTTP/1.1");
+    let _ = child.kill();
+    let _ = child.wait();
+}
+
+#[test]
 fn a_descriptor_limit_below_the_cap_is_reported_at_start_up() {
     let mut child = Command::new("sh")
         .args([

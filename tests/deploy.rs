@@ -14,6 +14,7 @@ use std::process::Command;
 const BINARY: &str = env!("CARGO_BIN_EXE_refserve");
 const SOCKET: &str = include_str!("../deploy/refserve.socket");
 const SERVICE: &str = include_str!("../deploy/refserve.service");
+const METRICS_SOCKET: &str = include_str!("../deploy/refserve-metrics.socket");
 /// Where the service expects the binary.
 const INSTALLED: &str = "/usr/local/bin/refserve";
 
@@ -92,7 +93,7 @@ fn flag(flag: &str) -> u64 {
     args[at + 1].parse().expect("a number")
 }
 
-/// Both units in a scratch directory, the service starting the binary under
+/// The units in a scratch directory, the service starting the binary under
 /// test instead of the installed one (`verify` checks that it exists).
 fn units_with_test_binary() -> (Scratch, PathBuf, PathBuf) {
     let dir = Scratch::new("deploy");
@@ -104,19 +105,31 @@ fn units_with_test_binary() -> (Scratch, PathBuf, PathBuf) {
     let to = format!("ExecStart=\"{}\" ", binary.replace('%', "%%"));
     let service = dir.write("refserve.service", SERVICE.replace(&from, &to));
     let socket = dir.write("refserve.socket", SOCKET);
+    dir.write("refserve-metrics.socket", METRICS_SOCKET);
     (dir, socket, service)
 }
 
 #[test]
-fn both_units_pass_systemd_analyze_verify() {
-    let (_dir, socket, service) = units_with_test_binary();
+fn the_units_pass_systemd_analyze_verify() {
+    let (dir, socket, service) = units_with_test_binary();
     let mut verify = systemd_analyze();
     verify.args(["verify", "--man=no", "--generators=no"]);
     verify.arg(&socket).arg(&service);
+    verify.arg(dir.path().join("refserve-metrics.socket"));
     let (success, printed, report) = run(verify);
     // An unknown key or a value that does not parse is only a warning, with
     // exit status 0: so nothing may be printed either.
     assert!(success && printed.trim().is_empty(), "{report}");
+}
+
+#[test]
+fn the_metrics_socket_is_named_for_refserve_and_on_loopback() {
+    assert_eq!(
+        value(METRICS_SOCKET, "FileDescriptorName"),
+        refserve::systemd::METRICS_SOCKET
+    );
+    assert_eq!(value(METRICS_SOCKET, "Service"), "refserve.service");
+    assert!(value(METRICS_SOCKET, "ListenStream").starts_with("127.0.0.1:"));
 }
 
 #[test]

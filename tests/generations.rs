@@ -63,8 +63,13 @@ impl Socket {
     /// `GET path` on a new connection, over this socket, with
     /// `Connection: close`: the whole response as received.
     pub fn get(&self, path: &str) -> Vec<u8> {
+        Self::get_from(&self.addr(), path)
+    }
+
+    /// `GET path` from `addr` on a connection of its own.
+    pub fn get_from(addr: &str, path: &str) -> Vec<u8> {
         use std::io::{Read, Write};
-        let mut stream = std::net::TcpStream::connect(self.addr()).expect("connect");
+        let mut stream = std::net::TcpStream::connect(addr).expect("connect");
         write!(
             stream,
             "GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
@@ -79,6 +84,17 @@ impl Socket {
     /// `READY=1`. Its standard error goes to a log file kept beside the
     /// notify socket.
     pub fn start(&self, binary: &Path, args: &[&str]) -> Generation {
+        self.start_with_metrics(binary, args, None)
+    }
+
+    /// [`Socket::start`], also handing over `metrics` as the second socket,
+    /// named `metrics` as `FileDescriptorName=metrics` names it.
+    pub fn start_with_metrics(
+        &self,
+        binary: &Path,
+        args: &[&str],
+        metrics: Option<&std::net::TcpListener>,
+    ) -> Generation {
         let number = self.started.fetch_add(1, Ordering::Relaxed);
         let notify_path = self.dir.join(format!("notify-{number}"));
         let notices = UnixDatagram::bind(&notify_path).expect("bind a notify socket");
@@ -94,17 +110,23 @@ impl Socket {
             .arg(r#"LISTEN_PID=$$; export LISTEN_PID; exec "$0" "$@""#)
             .arg(binary)
             .args(args)
-            .env("LISTEN_FDS", "1")
             .env("NOTIFY_SOCKET", &notify_path)
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(stderr);
-        command
-            .fd_mappings(vec![FdMapping {
-                parent_fd: fd.into(),
-                child_fd: 3,
-            }])
-            .expect("one mapping");
+        let mut mappings = vec![FdMapping {
+            parent_fd: fd.into(),
+            child_fd: 3,
+        }];
+        if let Some(metrics) = metrics {
+            mappings.push(FdMapping {
+                parent_fd: metrics.try_clone().expect("a copy of the socket").into(),
+                child_fd: 4,
+            });
+            command.env("LISTEN_FDNAMES", "refserve.socket:metrics");
+        }
+        command.env("LISTEN_FDS", mappings.len().to_string());
+        command.fd_mappings(mappings).expect("distinct mappings");
         let child = command.spawn().expect("start a generation");
         let generation = Generation {
             child,

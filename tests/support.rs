@@ -14,6 +14,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 pub struct Server {
     /// `http://127.0.0.1:<port>`.
     pub origin: String,
+    /// `127.0.0.1:<port>` of the metrics listener, when the configuration
+    /// has a `metrics_addr` (its port is chosen afresh).
+    pub metrics_addr: Option<String>,
     client: Client<HttpConnector, Empty<Bytes>>,
     _stop: tokio::sync::oneshot::Sender<()>,
 }
@@ -34,9 +37,24 @@ pub async fn start_server_with(change: impl FnOnce(&mut refserve::config::Config
         ..refserve::config::Config::default()
     };
     change(&mut config);
+    let metrics = match config.metrics_addr {
+        Some(_) => Some(
+            tokio::net::TcpListener::bind("127.0.0.1:0")
+                .await
+                .expect("bind a free port for metrics"),
+        ),
+        None => None,
+    };
+    let metrics_addr = metrics
+        .as_ref()
+        .map(|listener| listener.local_addr().expect("bound").to_string());
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
     tokio::spawn(async move {
-        refserve::server::run(vec![listener], &config, None, async {
+        let listeners = refserve::server::Listeners {
+            public: vec![listener],
+            metrics,
+        };
+        refserve::server::run(listeners, &config, None, async {
             let _ = stopped.await;
         })
         .await;
@@ -44,6 +62,7 @@ pub async fn start_server_with(change: impl FnOnce(&mut refserve::config::Config
     let client = Client::builder(TokioExecutor::new()).build_http();
     Server {
         origin,
+        metrics_addr,
         client,
         _stop: stop,
     }
@@ -66,6 +85,7 @@ impl Server {
         let (stop, _) = tokio::sync::oneshot::channel::<()>();
         Server {
             origin: origin.to_string(),
+            metrics_addr: None,
             client: Client::builder(TokioExecutor::new()).build_http(),
             _stop: stop,
         }

@@ -65,7 +65,10 @@ async fn start_https_server(
     let serving = Arc::clone(&tls);
     tokio::spawn(async move {
         refserve::server::run(
-            vec![listener],
+            refserve::server::Listeners {
+                public: vec![listener],
+                metrics: None,
+            },
             &config,
             Some(serving),
             std::future::pending(),
@@ -77,6 +80,16 @@ async fn start_https_server(
 
 /// A TLS connection to `addr` that trusts `trusted`, offering `alpn`.
 async fn connect(addr: &str, trusted: &[&Certificate], alpn: &[&[u8]]) -> TlsStream<TcpStream> {
+    let tcp = TcpStream::connect(addr).await.expect("connect");
+    handshake(tcp, trusted, alpn).await
+}
+
+/// TLS over `tcp`, trusting `trusted`, offering `alpn`.
+async fn handshake(
+    tcp: TcpStream,
+    trusted: &[&Certificate],
+    alpn: &[&[u8]],
+) -> TlsStream<TcpStream> {
     let mut roots = rustls::RootCertStore::empty();
     for certificate in trusted {
         roots
@@ -90,7 +103,6 @@ async fn connect(addr: &str, trusted: &[&Certificate], alpn: &[&[u8]]) -> TlsStr
         .with_root_certificates(roots)
         .with_no_client_auth();
     config.alpn_protocols = alpn.iter().map(|p| p.to_vec()).collect();
-    let tcp = TcpStream::connect(addr).await.expect("connect");
     tokio_rustls::TlsConnector::from(Arc::new(config))
         .connect(ServerName::try_from("localhost").expect("a name"), tcp)
         .await
@@ -406,6 +418,23 @@ async fn https_composes_with_the_access_log_the_cap_and_the_drain() {
     assert_eq!(status, 200);
     signal(&child, "-TERM");
     assert!(child.wait().expect("exits").success());
+}
+
+#[tokio::test]
+async fn an_https_client_that_never_reads_is_closed() {
+    use crate::stalls::{closed_unread, small_window_connection};
+    let (dir, certificate) = (Scratch::new("tls-stall"), Certificate::new());
+    let (addr, _tls) = start_https_server(certificate.install(&dir), |c| {
+        c.send_timeout = Duration::from_secs(1);
+    })
+    .await;
+    let tcp = small_window_connection(&addr).await;
+    let mut stalled = handshake(tcp, &[&certificate], &[b"http/1.1"]).await;
+    let request = b"GET /openapi.json HTTP/1.1\r\nHost: localhost\r\n\r\n";
+    stalled.write_all(&request.repeat(400)).await.expect("send");
+    let mut other = http1(connect(&addr, &[&certificate], &[]).await).await;
+    assert_eq!(get_http1(&mut other, "/healthz").await.0, 200);
+    closed_unread(stalled.get_ref().0, Duration::from_secs(2)).await;
 }
 
 #[test]

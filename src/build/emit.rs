@@ -71,6 +71,13 @@ pub fn table(
         weights.len(),
     )
     .expect("writing to a String cannot fail");
+    writeln!(
+        code,
+        "/// The start of a SHA-256 of every path and body, naming this content\n\
+         /// (`refserve_build_info`).\npub const CONTENT_HASH: &str = {:?};\n",
+        content_hash(pages.iter().chain(errors))
+    )
+    .expect("writing to a String cannot fail");
     let keys: Vec<String> = catalog
         .entries
         .iter()
@@ -89,6 +96,25 @@ pub fn table(
     )
     .expect("writing to a String cannot fail");
     Ok(code)
+}
+
+/// The first 16 hex digits of a SHA-256 over every resource's path and
+/// bodies, in the order they are emitted.
+fn content_hash<'a>(resources: impl Iterator<Item = &'a Resource>) -> String {
+    use sha2::{Digest, Sha256};
+    let mut hash = Sha256::new();
+    for resource in resources {
+        hash.update(resource.id.as_bytes());
+        hash.update([0]);
+        for body in &resource.representations {
+            hash.update((body.bytes.len() as u64).to_be_bytes());
+            hash.update(&body.bytes);
+        }
+    }
+    hash.finalize()[..8]
+        .iter()
+        .map(|byte| format!("{byte:02x}"))
+        .collect()
 }
 
 /// The statics of one resource: a `Variant` per stored coding (with the

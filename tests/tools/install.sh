@@ -15,6 +15,9 @@
 #               example), when it is missing
 #   chromium    from Debian's chromium (tests/browser.rs: Lighthouse and
 #               axe-core, both from npm, drive it), when it is missing
+#   prometheus  from Debian's prometheus, with promtool (tests/metrics.rs: a
+#               real server scrapes refserve; deploy/ alert rules are
+#               checked), when it is missing
 #
 # Usage: tests/tools/install.sh DIR
 #
@@ -35,7 +38,7 @@ want=$(sha256sum "$script" | cut -d' ' -f1)
 exec 9>"$dir/.lock"
 flock 9
 
-# xmllint, varnishd, nginx, systemd-analyze, php and chromium are outside DIR, so they are
+# xmllint, varnishd, nginx, systemd-analyze, php, chromium and prometheus are outside DIR, so they are
 # checked on every run (Debian puts varnishd in /usr/sbin, which may not be on
 # PATH).
 have_xmllint() { command -v xmllint >/dev/null 2>&1; }
@@ -44,8 +47,9 @@ have_nginx() { [[ -x /usr/sbin/nginx && -f /usr/lib/nginx/modules/ngx_http_brotl
 have_systemd_analyze() { command -v systemd-analyze >/dev/null 2>&1; }
 have_php() { command -v php >/dev/null 2>&1; }
 have_chromium() { command -v chromium >/dev/null 2>&1; }
+have_prometheus() { command -v prometheus >/dev/null 2>&1 && command -v promtool >/dev/null 2>&1; }
 if [[ -f $dir/.stamp && $(cat "$dir/.stamp") == "$want" ]] && have_xmllint && have_varnishd && have_nginx \
-    && have_systemd_analyze && have_php && have_chromium; then
+    && have_systemd_analyze && have_php && have_chromium && have_prometheus; then
     exit 0
 fi
 
@@ -150,6 +154,7 @@ have_nginx || apt_install nginx libnginx-mod-http-brotli-static
 have_systemd_analyze || apt_install systemd
 have_php || apt_install php-cli
 have_chromium || apt_install chromium
+have_prometheus || apt_install prometheus
 
 rm -rf "$dir/venv" "$dir/node"
 if ! python3 -m venv "$dir/venv" >>"$log" 2>&1; then
@@ -180,6 +185,8 @@ step have_varnishd
 step systemd-analyze --version
 step php --version
 step chromium --version
+step prometheus --version
+step promtool --version
 step "$dir/node/node_modules/.bin/lighthouse" --version
 step test -f "$dir/node/node_modules/axe-core/axe.min.js"
 

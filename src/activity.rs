@@ -1,0 +1,260 @@
+//! What a connection is doing, as its watchdog reads it: the requests it
+//! has open, when it last had none, and whether its responses are moving.
+//!
+//! - A request is **open** from its head (HTTP/1.1) or HEADERS frame
+//!   (HTTP/2) until its response body has been handed to the connection
+//!   ([`Open`], carried by the [`Tracked`] body).
+//! - A connection is **sending** while a request is open or a write has
+//!   found the socket full ([`Activity::blocked`]). **Progress** is a byte of
+//!   a response taken by the connection: for HTTP/1.1 any byte written, for
+//!   HTTP/2 a byte of a HEADERS, CONTINUATION or DATA frame (a PING or a
+//!   SETTINGS frame moves no response). [`crate::watched`] reports both.
+//! - A connection **stalls** when it has been sending without progress for
+//!   the send timeout: a client that will not read (the socket full) or will
+//!   not grant flow-control window (HTTP/2, a stream or the connection held
+//!   at zero). A slow reader makes progress with every byte it takes, so it
+//!   is never stalled, however long its response takes.
+//!
+//! Every field is an atomic: HTTP/2 runs each stream's body on a task of
+//! its own, so the watchdog, the connection and the streams may be on
+//! different threads.
+
+use crate::metrics::Metrics;
+use crate::respond::Body;
+use bytes::Bytes;
+use http_body::Frame;
+use std::convert::Infallible;
+use std::pin::Pin;
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use std::sync::Arc;
+use std::task::{Context, Poll};
+use std::time::{Duration, Instant};
+
+/// The requests a connection has open, and the progress of its responses.
+pub struct Activity {
+    /// When the connection was accepted; every other time is counted from it.
+    accepted: Instant,
+    /// Requests begun and not yet ended.
+    open: AtomicU32,
+    /// Nanoseconds from `accepted` to the end of the last request; 0 before
+    /// the first.
+    last_end: AtomicU64,
+    /// Whether the last write found the socket full (no progress since).
+    blocked: AtomicBool,
+    /// Nanoseconds from `accepted` to the last progress, or to the moment
+    /// the connection began sending after it had nothing to send.
+    moving_since: AtomicU64,
+    /// Whether the socket is to be reset, not closed (see [`crate::watched`]).
+    reset: AtomicBool,
+    /// The counters requests and responses are recorded in, when they are.
+    metrics: Option<Arc<Metrics>>,
+}
+
+impl Activity {
+    /// A connection accepted now.
+    pub fn new(metrics: Option<Arc<Metrics>>) -> Self {
+        Activity {
+            accepted: Instant::now(),
+            open: AtomicU32::new(0),
+            last_end: AtomicU64::new(0),
+            blocked: AtomicBool::new(false),
+            moving_since: AtomicU64::new(0),
+            reset: AtomicBool::new(false),
+            metrics,
+        }
+    }
+
+    /// Reset the connection when it closes, dropping what it has not sent.
+    pub fn reset_on_close(&self) {
+        self.reset.store(true, Ordering::Release);
+    }
+
+    /// Whether [`Activity::reset_on_close`] was asked for.
+    pub fn resets_on_close(&self) -> bool {
+        self.reset.load(Ordering::Acquire)
+    }
+
+    /// When the connection was accepted.
+    pub fn accepted(&self) -> Instant {
+        self.accepted
+    }
+
+    /// The counters this connection records in, if any.
+    pub fn metrics(&self) -> Option<&Metrics> {
+        self.metrics.as_deref()
+    }
+
+    /// Whether a request was ever begun.
+    pub fn has_served(&self) -> bool {
+        self.open.load(Ordering::Acquire) > 0 || self.last_end.load(Ordering::Acquire) > 0
+    }
+
+    /// Since when no request has been open; `None` while one is.
+    pub fn idle_since(&self) -> Option<Instant> {
+        if self.open.load(Ordering::Acquire) > 0 {
+            return None;
+        }
+        let nanos = self.last_end.load(Ordering::Acquire);
+        Some(self.accepted + Duration::from_nanos(nanos))
+    }
+
+    /// Since when the connection has been sending without progress; `None`
+    /// while it has nothing to send.
+    pub fn stalled_since(&self) -> Option<Instant> {
+        self.is_sending().then(|| {
+            self.accepted + Duration::from_nanos(self.moving_since.load(Ordering::Acquire))
+        })
+    }
+
+    /// The socket took bytes: it is not full, and when any of them were a
+    /// response's (`response`), that is progress.
+    pub fn wrote(&self, response: bool) {
+        self.blocked.store(false, Ordering::Release);
+        if response {
+            self.mark_moving();
+        }
+    }
+
+    /// A write found the socket full.
+    pub fn blocked(&self) {
+        if !self.is_sending() {
+            self.mark_moving();
+        }
+        self.blocked.store(true, Ordering::Release);
+    }
+
+    fn is_sending(&self) -> bool {
+        self.open.load(Ordering::Acquire) > 0 || self.blocked.load(Ordering::Acquire)
+    }
+
+    /// Start the stall clock again now.
+    fn mark_moving(&self) {
+        self.moving_since
+            .store(self.nanos_since_accepted(), Ordering::Release);
+    }
+
+    fn nanos_since_accepted(&self) -> u64 {
+        u64::try_from(self.accepted.elapsed().as_nanos()).unwrap_or(u64::MAX)
+    }
+}
+
+/// A request open on a connection, from its head to the drop of its body.
+pub struct Open {
+    activity: Arc<Activity>,
+    /// When the request began, to time its response.
+    began: Instant,
+}
+
+impl Open {
+    /// Count a request open on `activity`.
+    pub fn begin(activity: &Arc<Activity>) -> Open {
+        if !activity.is_sending() {
+            // The stall clock runs from the first request after a pause.
+            activity.mark_moving();
+        }
+        activity.open.fetch_add(1, Ordering::AcqRel);
+        Open {
+            activity: Arc::clone(activity),
+            began: Instant::now(),
+        }
+    }
+
+    /// When the request began.
+    pub fn began(&self) -> Instant {
+        self.began
+    }
+}
+
+impl Drop for Open {
+    fn drop(&mut self) {
+        let activity = &self.activity;
+        let nanos = activity.nanos_since_accepted();
+        activity.last_end.store(nanos.max(1), Ordering::Release);
+        activity.open.fetch_sub(1, Ordering::AcqRel);
+        if let Some(metrics) = activity.metrics() {
+            metrics.request_ended(self.began.elapsed());
+        }
+    }
+}
+
+/// A response body that ends its request when hyper is done with it.
+pub struct Tracked {
+    body: Body,
+    _open: Open,
+}
+
+impl Tracked {
+    /// `body`, ending `open` when dropped.
+    pub fn new(body: Body, open: Open) -> Self {
+        Tracked { body, _open: open }
+    }
+}
+
+impl http_body::Body for Tracked {
+    type Data = Bytes;
+    type Error = Infallible;
+
+    fn poll_frame(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Bytes>, Infallible>>> {
+        Pin::new(&mut self.body).poll_frame(cx)
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.body.is_end_stream()
+    }
+
+    fn size_hint(&self) -> http_body::SizeHint {
+        self.body.size_hint()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nothing_to_send_is_no_stall() {
+        let activity = Arc::new(Activity::new(None));
+        assert_eq!(activity.stalled_since(), None);
+        activity.wrote(true);
+        assert_eq!(activity.stalled_since(), None);
+    }
+
+    #[test]
+    fn an_open_request_is_sending_until_it_ends() {
+        let activity = Arc::new(Activity::new(None));
+        let open = Open::begin(&activity);
+        let since = activity.stalled_since().expect("sending");
+        assert!(activity.idle_since().is_none());
+        drop(open);
+        assert_eq!(activity.stalled_since(), None);
+        assert!(activity.idle_since().is_some_and(|idle| idle >= since));
+    }
+
+    #[test]
+    fn a_full_socket_is_sending_until_a_byte_goes() {
+        let activity = Activity::new(None);
+        activity.blocked();
+        let since = activity.stalled_since().expect("blocked");
+        // Blocked again: the clock keeps running from the first block.
+        activity.blocked();
+        assert_eq!(activity.stalled_since(), Some(since));
+        // Bytes that are no response's (an HTTP/2 PING) empty the socket too.
+        activity.wrote(false);
+        assert_eq!(activity.stalled_since(), None);
+    }
+
+    #[test]
+    fn progress_restarts_the_clock_of_an_open_request() {
+        let activity = Arc::new(Activity::new(None));
+        let _open = Open::begin(&activity);
+        let first = activity.stalled_since().expect("sending");
+        let before = Instant::now();
+        activity.wrote(true);
+        let second = activity.stalled_since().expect("still sending");
+        // The clock keeps whole nanoseconds: allow the one cut off.
+        assert!(first < before && second + Duration::from_nanos(1) >= before);
+    }
+}

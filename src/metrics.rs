@@ -1,0 +1,442 @@
+//! The numbers an operator scrapes (`--metrics-addr`), and their exposition.
+//!
+//! Every series is a plain atomic in [`Metrics`], indexed by enums fixed at
+//! compile time: the request path adds to a counter it finds by index, with
+//! no hashing, locking or allocation, and every series exists from the
+//! start. No label takes a value from a request: protocol, method (GET,
+//! HEAD, OPTIONS or other), status (the codes refserve answers with),
+//! content coding and close reason are each a short, fixed list.
+//!
+//! What can be derived is not counted twice: requests in flight are the
+//! requests counted less the responses timed, open connections the
+//! accepted ones less the closed ones.
+//!
+//! The exposition is prometheus-client's OpenMetrics text ([`openmetrics`]),
+//! or the classic Prometheus text format derived from it ([`prometheus_text`]).
+
+use crate::connection::Close;
+use crate::negotiate::Coding;
+use http::{Method, StatusCode, Version};
+use prometheus_client::collector::Collector;
+use prometheus_client::encoding::{DescriptorEncoder, NoLabelSet};
+use prometheus_client::metrics::MetricType;
+use prometheus_client::registry::{Registry, Unit};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// The `protocol` label's values.
+const PROTOCOLS: [&str; 3] = ["HTTP/1.0", "HTTP/1.1", "HTTP/2"];
+/// The `method` label's values.
+const METHODS: [&str; 4] = ["GET", "HEAD", "OPTIONS", "other"];
+/// The status codes refserve answers with (hyper's own 400 and 431 for
+/// requests it cannot parse close the connection with reason `error`).
+pub const STATUSES: [u16; 9] = [200, 204, 304, 308, 400, 404, 405, 406, 414];
+/// The `status` label's values: [`STATUSES`], then any other.
+const STATUS_LABELS: [&str; STATUSES.len() + 1] = [
+    "200", "204", "304", "308", "400", "404", "405", "406", "414", "other",
+];
+/// Upper bounds of the response-time buckets, in seconds: from 50 µs, as a
+/// precomputed answer takes microseconds, to 10 s, a client reading slowly.
+const BUCKETS: [f64; 17] = [
+    0.000_05, 0.000_1, 0.000_25, 0.000_5, 0.001, 0.002_5, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5,
+    1.0, 2.5, 5.0, 10.0,
+];
+
+/// Every series refserve exposes.
+pub struct Metrics {
+    /// Requests by protocol, method and status.
+    requests: [[[AtomicU64; STATUS_LABELS.len()]; METHODS.len()]; PROTOCOLS.len()],
+    /// Response body bytes by content coding.
+    body_bytes: [AtomicU64; Coding::ALL.len()],
+    /// Response times: a count per bucket (the last one past 10 s) and
+    /// their sum in nanoseconds.
+    buckets: [AtomicU64; BUCKETS.len() + 1],
+    duration_nanos: AtomicU64,
+    connections_accepted: AtomicU64,
+    connections_closed: [AtomicU64; Close::ALL.len()],
+    draining: AtomicBool,
+    access_log_dropped: AtomicU64,
+    /// `build_info`'s labels.
+    version: &'static str,
+    content: &'static str,
+}
+
+impl Metrics {
+    /// Every series at zero; `version` and `content` label `build_info`.
+    pub fn new(version: &'static str, content: &'static str) -> Self {
+        Metrics {
+            requests: Default::default(),
+            body_bytes: Default::default(),
+            buckets: Default::default(),
+            duration_nanos: AtomicU64::new(0),
+            connections_accepted: AtomicU64::new(0),
+            connections_closed: Default::default(),
+            draining: AtomicBool::new(false),
+            access_log_dropped: AtomicU64::new(0),
+            version,
+            content,
+        }
+    }
+
+    /// A request answered with `status` and `body_len` bytes in `coding`.
+    pub fn request(
+        &self,
+        version: Version,
+        method: &Method,
+        status: StatusCode,
+        coding: Coding,
+        body_len: u64,
+    ) {
+        let protocol = match version {
+            Version::HTTP_10 | Version::HTTP_09 => 0,
+            Version::HTTP_2 | Version::HTTP_3 => 2,
+            _ => 1,
+        };
+        let method = match *method {
+            Method::GET => 0,
+            Method::HEAD => 1,
+            Method::OPTIONS => 2,
+            _ => 3,
+        };
+        let status = STATUSES
+            .iter()
+            .position(|&code| code == status.as_u16())
+            .unwrap_or(STATUSES.len());
+        self.requests[protocol][method][status].fetch_add(1, Ordering::Relaxed);
+        self.body_bytes[coding.index()].fetch_add(body_len, Ordering::Relaxed);
+    }
+
+    /// A response handed to its connection `elapsed` after its request began.
+    pub fn request_ended(&self, elapsed: Duration) {
+        let seconds = elapsed.as_secs_f64();
+        let bucket = BUCKETS
+            .iter()
+            .position(|&bound| seconds <= bound)
+            .unwrap_or(BUCKETS.len());
+        self.buckets[bucket].fetch_add(1, Ordering::Relaxed);
+        let nanos = u64::try_from(elapsed.as_nanos()).unwrap_or(u64::MAX);
+        self.duration_nanos.fetch_add(nanos, Ordering::Relaxed);
+    }
+
+    /// A connection accepted.
+    pub fn connection_accepted(&self) {
+        self.connections_accepted.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// A connection closed, and why.
+    pub fn connection_closed(&self, reason: Close) {
+        self.connections_closed[reason as usize].fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// The drain has begun.
+    pub fn drain_began(&self) {
+        self.draining.store(true, Ordering::Relaxed);
+    }
+
+    /// Access-log lines dropped because the writer fell behind.
+    pub fn access_log_dropped(&self, lines: u64) {
+        self.access_log_dropped.fetch_add(lines, Ordering::Relaxed);
+    }
+
+    /// Requests counted so far, of every kind.
+    fn requests_total(&self) -> u64 {
+        self.requests.iter().flatten().flatten().map(load).sum()
+    }
+}
+
+fn load(counter: &AtomicU64) -> u64 {
+    counter.load(Ordering::Relaxed)
+}
+
+/// The metrics in a registry of their own, prefixed `refserve_`.
+pub fn registry(metrics: Arc<Metrics>) -> Registry {
+    let mut registry = Registry::with_prefix("refserve");
+    registry.register_collector(Box::new(Exposition(metrics)));
+    registry
+}
+
+/// The OpenMetrics text exposition (`application/openmetrics-text;
+/// version=1.0.0`), ending in `# EOF`.
+pub fn openmetrics(registry: &Registry) -> String {
+    let mut text = String::new();
+    prometheus_client::encoding::text::encode(&mut text, registry)
+        .expect("writing to a String cannot fail");
+    text
+}
+
+/// The classic Prometheus text format (`text/plain; version=0.0.4`) of the
+/// same series, from the OpenMetrics text: a counter's family is named
+/// with its `_total`, an info becomes a gauge named with its `_info`, and
+/// `# UNIT` and `# EOF` are left out. Samples are the same in both.
+pub fn prometheus_text(openmetrics: &str) -> String {
+    let mut text = String::with_capacity(openmetrics.len());
+    let mut help = None;
+    for line in openmetrics.lines() {
+        if line.starts_with("# HELP ") {
+            // Its family's name depends on the TYPE line that follows.
+            help = Some(line);
+        } else if let Some(rest) = line.strip_prefix("# TYPE ") {
+            let (name, kind) = rest.split_once(' ').unwrap_or((rest, "untyped"));
+            let (suffix, kind) = match kind {
+                "counter" => ("_total", "counter"),
+                "info" => ("_info", "gauge"),
+                other => ("", other),
+            };
+            if let Some(help) = help.take() {
+                let text_of_help = &help["# HELP ".len() + name.len()..];
+                text.push_str(&format!("# HELP {name}{suffix}{text_of_help}\n"));
+            }
+            text.push_str(&format!("# TYPE {name}{suffix} {kind}\n"));
+        } else if !line.starts_with("# UNIT ") && line != "# EOF" {
+            text.push_str(line);
+            text.push('\n');
+        }
+    }
+    text
+}
+
+/// Encodes [`Metrics`] on each scrape.
+#[derive(Debug)]
+struct Exposition(Arc<Metrics>);
+
+impl std::fmt::Debug for Metrics {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Metrics").finish_non_exhaustive()
+    }
+}
+
+impl Collector for Exposition {
+    fn encode(&self, mut encoder: DescriptorEncoder) -> Result<(), std::fmt::Error> {
+        let m = &self.0;
+        let mut family = encoder.encode_descriptor(
+            "requests",
+            "Requests answered, by protocol, method and status",
+            None,
+            MetricType::Counter,
+        )?;
+        for (protocol, by_method) in PROTOCOLS.iter().zip(&m.requests) {
+            for (method, by_status) in METHODS.iter().zip(by_method) {
+                for (status, count) in STATUS_LABELS.iter().zip(by_status) {
+                    let labels = [
+                        ("protocol", *protocol),
+                        ("method", method),
+                        ("status", status),
+                    ];
+                    family
+                        .encode_family(&labels)?
+                        .encode_counter::<NoLabelSet, _, u64>(&load(count), None)?;
+                }
+            }
+        }
+
+        let mut family = encoder.encode_descriptor(
+            "response_body",
+            "Response body bytes handed to connections, by content coding",
+            Some(&Unit::Bytes),
+            MetricType::Counter,
+        )?;
+        for (coding, bytes) in Coding::ALL.iter().zip(&m.body_bytes) {
+            family
+                .encode_family(&[("coding", coding.token())])?
+                .encode_counter::<NoLabelSet, _, u64>(&load(bytes), None)?;
+        }
+
+        // Read before the requests, so in-flight is never negative.
+        let counts: Vec<u64> = m.buckets.iter().map(load).collect();
+        let timed: u64 = counts.iter().sum();
+        let buckets: Vec<(f64, u64)> = BUCKETS
+            .iter()
+            .copied()
+            .chain([f64::INFINITY])
+            .zip(counts)
+            .collect();
+        encoder
+            .encode_descriptor(
+                "response_duration",
+                "Time from a request's head to its whole response handed to the connection",
+                Some(&Unit::Seconds),
+                MetricType::Histogram,
+            )?
+            .encode_histogram::<NoLabelSet>(
+                load(&m.duration_nanos) as f64 / 1e9,
+                timed,
+                &buckets,
+                None,
+            )?;
+        let in_flight = m.requests_total().saturating_sub(timed);
+        gauge(
+            &mut encoder,
+            "requests_in_flight",
+            "Requests whose response is not yet handed to the connection",
+            in_flight,
+        )?;
+
+        let closed: Vec<u64> = m.connections_closed.iter().map(load).collect();
+        let accepted = load(&m.connections_accepted);
+        let mut family = encoder.encode_descriptor(
+            "connections_accepted",
+            "Connections accepted",
+            None,
+            MetricType::Counter,
+        )?;
+        family.encode_counter::<NoLabelSet, _, u64>(&accepted, None)?;
+        gauge(
+            &mut encoder,
+            "connections_open",
+            "Connections accepted and not yet closed",
+            accepted.saturating_sub(closed.iter().sum()),
+        )?;
+        let mut family = encoder.encode_descriptor(
+            "connections_closed",
+            "Connections closed, by reason",
+            None,
+            MetricType::Counter,
+        )?;
+        for (reason, count) in Close::ALL.iter().zip(closed) {
+            family
+                .encode_family(&[("reason", reason.label())])?
+                .encode_counter::<NoLabelSet, _, u64>(&count, None)?;
+        }
+
+        gauge(
+            &mut encoder,
+            "draining",
+            "1 once a drain (SIGTERM, SIGINT) has begun",
+            u64::from(m.draining.load(Ordering::Relaxed)),
+        )?;
+        let mut family = encoder.encode_descriptor(
+            "access_log_dropped_lines",
+            "Access-log lines dropped because the log writer fell behind",
+            None,
+            MetricType::Counter,
+        )?;
+        family.encode_counter::<NoLabelSet, _, u64>(&load(&m.access_log_dropped), None)?;
+        encoder
+            .encode_descriptor(
+                "build",
+                "The running build: its version and a hash of its content",
+                None,
+                MetricType::Info,
+            )?
+            .encode_info(&[("version", m.version), ("content", m.content)])?;
+        Ok(())
+    }
+}
+
+/// One gauge without labels.
+fn gauge(
+    encoder: &mut DescriptorEncoder,
+    name: &str,
+    help: &str,
+    value: u64,
+) -> Result<(), std::fmt::Error> {
+    encoder
+        .encode_descriptor(name, help, None, MetricType::Gauge)?
+        .encode_gauge(&value)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::errors::ErrorKind;
+
+    fn exposition(metrics: &Arc<Metrics>) -> String {
+        openmetrics(&registry(Arc::clone(metrics)))
+    }
+
+    #[test]
+    fn every_status_refserve_answers_with_has_its_label() {
+        for kind in ErrorKind::ALL {
+            assert!(STATUSES.contains(&kind.status()), "{kind:?}");
+        }
+        for (code, label) in STATUSES.iter().zip(STATUS_LABELS) {
+            assert_eq!(code.to_string(), label);
+        }
+    }
+
+    #[test]
+    fn every_series_exists_from_the_start() {
+        let text = exposition(&Arc::new(Metrics::new("1.2.3", "abc")));
+        let requests = text
+            .lines()
+            .filter(|l| l.starts_with("refserve_requests_total{"))
+            .count();
+        assert_eq!(
+            requests,
+            PROTOCOLS.len() * METHODS.len() * STATUS_LABELS.len()
+        );
+        for reason in Close::ALL {
+            let line = format!(
+                "refserve_connections_closed_total{{reason=\"{}\"}} 0",
+                reason.label()
+            );
+            assert!(text.contains(&line), "{line}");
+        }
+        assert!(text.contains("refserve_build_info{version=\"1.2.3\",content=\"abc\"} 1"));
+        assert!(text.ends_with("# EOF\n"));
+    }
+
+    #[test]
+    fn a_request_lands_in_its_series() {
+        let metrics = Arc::new(Metrics::new("1", "c"));
+        metrics.request(
+            Version::HTTP_2,
+            &Method::HEAD,
+            StatusCode::NOT_FOUND,
+            Coding::Br,
+            0,
+        );
+        metrics.request(
+            Version::HTTP_11,
+            &Method::GET,
+            StatusCode::OK,
+            Coding::Dcb,
+            700,
+        );
+        metrics.request(
+            Version::HTTP_11,
+            &Method::PATCH,
+            StatusCode::IM_A_TEAPOT,
+            Coding::Identity,
+            5,
+        );
+        metrics.request_ended(Duration::from_micros(70));
+        let text = exposition(&metrics);
+        for line in [
+            r#"refserve_requests_total{protocol="HTTP/2",method="HEAD",status="404"} 1"#,
+            r#"refserve_requests_total{protocol="HTTP/1.1",method="GET",status="200"} 1"#,
+            r#"refserve_requests_total{protocol="HTTP/1.1",method="other",status="other"} 1"#,
+            r#"refserve_response_body_bytes_total{coding="dcb"} 700"#,
+            r#"refserve_response_duration_seconds_bucket{le="0.00005"} 0"#,
+            r#"refserve_response_duration_seconds_bucket{le="0.0001"} 1"#,
+            r#"refserve_response_duration_seconds_count 1"#,
+            "refserve_requests_in_flight 2",
+        ] {
+            assert!(text.contains(line), "{line} in\n{text}");
+        }
+    }
+
+    #[test]
+    fn connections_open_are_the_accepted_less_the_closed() {
+        let metrics = Arc::new(Metrics::new("1", "c"));
+        for _ in 0..3 {
+            metrics.connection_accepted();
+        }
+        metrics.connection_closed(Close::SendTimeout);
+        let text = exposition(&metrics);
+        assert!(text.contains("refserve_connections_open 2\n"));
+        assert!(text.contains("refserve_connections_closed_total{reason=\"send_timeout\"} 1\n"));
+    }
+
+    #[test]
+    fn the_prometheus_text_names_families_as_that_format_does() {
+        let text = prometheus_text(&exposition(&Arc::new(Metrics::new("1", "c"))));
+        assert!(text.contains("# TYPE refserve_requests_total counter\n"));
+        assert!(text.contains("# HELP refserve_requests_total Requests answered"));
+        assert!(text.contains("# TYPE refserve_response_duration_seconds histogram\n"));
+        assert!(text.contains("# TYPE refserve_build_info gauge\n"));
+        assert!(text.contains("# TYPE refserve_draining gauge\n"));
+        assert!(!text.contains("# EOF") && !text.contains("# UNIT"));
+    }
+}

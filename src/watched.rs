@@ -1,0 +1,351 @@
+//! The connection's stream as hyper sees it, reporting every write to the
+//! connection's [`Activity`]: a write the socket refuses (`Pending`) means
+//! the socket is full; one it takes may be progress.
+//!
+//! On HTTP/2 not every byte is a response's: the server also writes
+//! SETTINGS, PING, WINDOW_UPDATE and GOAWAY frames, which a client that
+//! grants no flow-control window still reads. [`ResponseFrames`] follows
+//! the frame headers of what is written (RFC 9113 §4.1) and counts only
+//! HEADERS, CONTINUATION and DATA frames as progress. Whether a cleartext
+//! connection speaks HTTP/2 is known from its first two bytes read: the
+//! preface (`PRI * HTTP/2.0…`, §3.4), not a request line (`POST`, `PUT`…).
+//!
+//! With TLS the wrapper sits above the TLS stream, so it sees the
+//! plaintext frames; a full socket reaches it once rustls' buffer is full.
+//!
+//! A connection closed for making no progress is reset (`SO_LINGER` 0),
+//! as nginx's `reset_timedout_connection` does: its unsent bytes are
+//! dropped at once instead of lingering in the kernel behind a window the
+//! client keeps shut, and the client learns of the close at once.
+
+use crate::activity::Activity;
+use std::io::IoSlice;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::task::{Context, Poll};
+use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
+use tokio::net::TcpStream;
+
+/// What the connection speaks, as far as progress is concerned.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Framing {
+    /// HTTP/1.1: every byte written is a response's.
+    Http1,
+    /// HTTP/2: only response frames count.
+    Http2,
+    /// Told by the client's first two bytes (a cleartext connection whose
+    /// first byte is `P`): `PR` opens the HTTP/2 preface.
+    FromPreface,
+}
+
+/// A stream over a TCP socket: the socket itself, or TLS over it.
+pub trait Socket {
+    /// The TCP socket underneath.
+    fn socket(&self) -> &TcpStream;
+}
+
+impl Socket for TcpStream {
+    fn socket(&self) -> &TcpStream {
+        self
+    }
+}
+
+impl Socket for tokio_rustls::server::TlsStream<TcpStream> {
+    fn socket(&self) -> &TcpStream {
+        self.get_ref().0
+    }
+}
+
+/// A stream whose writes report to an [`Activity`].
+pub struct Watched<S: Socket> {
+    inner: S,
+    progress: Progress,
+}
+
+impl<S: Socket> Watched<S> {
+    /// Watch `inner`'s writes for `activity`.
+    pub fn new(inner: S, activity: Arc<Activity>, framing: Framing) -> Self {
+        Watched {
+            inner,
+            progress: Progress::new(activity, framing),
+        }
+    }
+}
+
+impl<S: Socket> Drop for Watched<S> {
+    fn drop(&mut self) {
+        if self.progress.activity.resets_on_close() {
+            // Nothing more to do if it fails: the close still closes.
+            let _ = self.inner.socket().set_zero_linger();
+        }
+    }
+}
+
+/// What the writes and reads of one connection tell its [`Activity`].
+struct Progress {
+    activity: Arc<Activity>,
+    framing: Framing,
+    frames: ResponseFrames,
+    /// The first two bytes read, while the framing is told by them.
+    first: Vec<u8>,
+}
+
+impl Progress {
+    fn new(activity: Arc<Activity>, framing: Framing) -> Self {
+        Progress {
+            activity,
+            framing,
+            frames: ResponseFrames::default(),
+            first: Vec::new(),
+        }
+    }
+
+    /// Note the bytes a read brought, while they tell the framing.
+    fn read(&mut self, read: &[u8]) {
+        if self.framing != Framing::FromPreface {
+            return;
+        }
+        let wanted = 2 - self.first.len();
+        self.first
+            .extend_from_slice(&read[..wanted.min(read.len())]);
+        if self.first.len() == 2 {
+            self.framing = if self.first == b"PR" {
+                Framing::Http2
+            } else {
+                Framing::Http1
+            };
+        }
+    }
+
+    /// Report a write of `bufs` of which the socket took `written` bytes.
+    fn wrote(&mut self, bufs: &[IoSlice<'_>], written: usize) {
+        let response = match self.framing {
+            Framing::Http2 => {
+                let mut left = written;
+                let mut response = false;
+                for buf in bufs {
+                    let taken = left.min(buf.len());
+                    response |= self.frames.response_bytes(&buf[..taken]) > 0;
+                    left -= taken;
+                }
+                response
+            }
+            Framing::Http1 | Framing::FromPreface => written > 0,
+        };
+        self.activity.wrote(response);
+    }
+
+    /// Report the outcome of a write.
+    fn report(&mut self, outcome: &Poll<std::io::Result<usize>>, bufs: &[IoSlice<'_>]) {
+        match outcome {
+            Poll::Pending => self.activity.blocked(),
+            Poll::Ready(Ok(written)) if *written > 0 => self.wrote(bufs, *written),
+            Poll::Ready(_) => {}
+        }
+    }
+}
+
+impl<S: Socket + AsyncRead + Unpin> AsyncRead for Watched<S> {
+    fn poll_read(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<std::io::Result<()>> {
+        let this = self.get_mut();
+        let before = buf.filled().len();
+        let outcome = Pin::new(&mut this.inner).poll_read(cx, buf);
+        this.progress.read(&buf.filled()[before..]);
+        outcome
+    }
+}
+
+impl<S: Socket + AsyncWrite + Unpin> AsyncWrite for Watched<S> {
+    fn poll_write(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<std::io::Result<usize>> {
+        let this = self.get_mut();
+        let outcome = Pin::new(&mut this.inner).poll_write(cx, buf);
+        this.progress.report(&outcome, &[IoSlice::new(buf)]);
+        outcome
+    }
+
+    fn poll_write_vectored(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[IoSlice<'_>],
+    ) -> Poll<std::io::Result<usize>> {
+        let this = self.get_mut();
+        let outcome = Pin::new(&mut this.inner).poll_write_vectored(cx, bufs);
+        this.progress.report(&outcome, bufs);
+        outcome
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        self.inner.is_write_vectored()
+    }
+
+    fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        let this = self.get_mut();
+        let outcome = Pin::new(&mut this.inner).poll_flush(cx);
+        if outcome.is_pending() {
+            // TLS: the records rustls holds do not fit in the socket.
+            this.progress.activity.blocked();
+        }
+        outcome
+    }
+
+    fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        Pin::new(&mut self.get_mut().inner).poll_shutdown(cx)
+    }
+}
+
+/// The frame headers of an HTTP/2 server's output, read as it is written
+/// (RFC 9113 §4.1: a 9-byte header, the payload's length in its first
+/// three bytes and the frame's type in the fourth).
+#[derive(Debug, Default)]
+pub struct ResponseFrames {
+    /// The header being read, and how much of it has been.
+    header: [u8; 9],
+    header_len: usize,
+    /// Payload bytes of the current frame still to come.
+    payload_left: usize,
+    /// Whether the current frame is a response's.
+    response: bool,
+}
+
+impl ResponseFrames {
+    /// How many of `written`, the next bytes of the output, belong to
+    /// HEADERS, CONTINUATION or DATA frames (their headers included).
+    pub fn response_bytes(&mut self, mut written: &[u8]) -> usize {
+        let mut count = 0;
+        while !written.is_empty() {
+            if self.payload_left == 0 {
+                let taken = (9 - self.header_len).min(written.len());
+                self.header[self.header_len..self.header_len + taken]
+                    .copy_from_slice(&written[..taken]);
+                self.header_len += taken;
+                written = &written[taken..];
+                if self.header_len < 9 {
+                    continue;
+                }
+                let [a, b, c, kind, ..] = self.header;
+                self.header_len = 0;
+                self.payload_left = usize::from(a) << 16 | usize::from(b) << 8 | usize::from(c);
+                // DATA 0x0, HEADERS 0x1, CONTINUATION 0x9 (§6).
+                self.response = matches!(kind, 0x0 | 0x1 | 0x9);
+                if self.response {
+                    count += 9;
+                }
+                continue;
+            }
+            let taken = self.payload_left.min(written.len());
+            self.payload_left -= taken;
+            written = &written[taken..];
+            if self.response {
+                count += taken;
+            }
+        }
+        count
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A frame of `kind` with `len` payload bytes.
+    fn frame(kind: u8, len: usize) -> Vec<u8> {
+        let mut frame = vec![
+            (len >> 16) as u8,
+            (len >> 8) as u8,
+            len as u8,
+            kind,
+            0,
+            0,
+            0,
+            0,
+            1,
+        ];
+        frame.resize(9 + len, 0xAB);
+        frame
+    }
+
+    #[test]
+    fn only_response_frames_count() {
+        let mut frames = ResponseFrames::default();
+        assert_eq!(frames.response_bytes(&frame(0x4, 6)), 0, "SETTINGS");
+        assert_eq!(frames.response_bytes(&frame(0x6, 8)), 0, "PING");
+        assert_eq!(frames.response_bytes(&frame(0x8, 4)), 0, "WINDOW_UPDATE");
+        assert_eq!(frames.response_bytes(&frame(0x7, 8)), 0, "GOAWAY");
+        assert_eq!(frames.response_bytes(&frame(0x1, 20)), 29, "HEADERS");
+        assert_eq!(frames.response_bytes(&frame(0x9, 3)), 12, "CONTINUATION");
+        assert_eq!(frames.response_bytes(&frame(0x0, 100)), 109, "DATA");
+        assert_eq!(frames.response_bytes(&frame(0x0, 0)), 9, "empty DATA");
+    }
+
+    #[test]
+    fn frames_split_anywhere_are_read_alike() {
+        let output: Vec<u8> = [
+            frame(0x4, 6),
+            frame(0x1, 20),
+            frame(0x6, 8),
+            frame(0x0, 300),
+        ]
+        .concat();
+        for size in [1, 2, 5, 9, 10, 17, 64, output.len()] {
+            let mut frames = ResponseFrames::default();
+            let counted: usize = output
+                .chunks(size)
+                .map(|chunk| frames.response_bytes(chunk))
+                .sum();
+            assert_eq!(counted, 29 + 309, "written {size} bytes at a time");
+        }
+    }
+
+    #[test]
+    fn a_ping_alone_is_no_progress_but_empties_the_socket() {
+        let activity = Arc::new(Activity::new(None));
+        let _open = crate::activity::Open::begin(&activity);
+        let mut watched = Progress::new(Arc::clone(&activity), Framing::Http2);
+        let since = activity.stalled_since().expect("a request is open");
+        let ping = frame(0x6, 8);
+        watched.report(&Poll::Ready(Ok(ping.len())), &[IoSlice::new(&ping)]);
+        assert_eq!(activity.stalled_since(), Some(since));
+        let (data, before) = (frame(0x0, 8), std::time::Instant::now());
+        watched.report(&Poll::Ready(Ok(data.len())), &[IoSlice::new(&data)]);
+        let restarted = activity.stalled_since().expect("still open");
+        // The clock keeps whole nanoseconds: allow the one cut off.
+        assert!(since < before && restarted + std::time::Duration::from_nanos(1) >= before);
+    }
+
+    #[test]
+    fn the_preface_tells_http2_from_a_request_line() {
+        let activity = Arc::new(Activity::new(None));
+        for (read, framing) in [
+            (&[&b"PRI * HTTP/2.0"[..]][..], Framing::Http2),
+            (&[b"P", b"RI"], Framing::Http2),
+            (&[b"POST / HTTP/1.1"], Framing::Http1),
+            (&[b"P", b"", b"UT"], Framing::Http1),
+            (&[b"P"], Framing::FromPreface),
+        ] {
+            let mut progress = Progress::new(Arc::clone(&activity), Framing::FromPreface);
+            for bytes in read {
+                progress.read(bytes);
+            }
+            assert_eq!(progress.framing, framing, "{read:?}");
+        }
+    }
+
+    #[test]
+    fn a_vectored_write_counts_only_what_was_taken() {
+        let activity = Arc::new(Activity::new(None));
+        let mut watched = Progress::new(activity, Framing::Http2);
+        let (settings, data) = (frame(0x4, 6), frame(0x0, 10));
+        // The socket took the SETTINGS frame and nothing of the DATA frame.
+        let bufs = [IoSlice::new(&settings), IoSlice::new(&data)];
+        watched.report(&Poll::Ready(Ok(settings.len())), &bufs);
+        assert_eq!(watched.frames.response_bytes(&data), 19);
+    }
+}
