@@ -23,6 +23,9 @@
 #   HTTPS_SCENARIOS="select-br home-html"   also measured over HTTPS (TLS 1.2/1.3,
 #                      keep-alive, one certificate made here with openssl) against
 #                      nginx with the same certificate; "" to skip
+#   OBSERVED_SCENARIOS="select-br home-html"   also measured on three more refserve
+#                      processes: plain, with --metrics-addr, and with
+#                      --access-log-format json (to a file): the cost of each; "" to skip
 # Needs root to apt-get nginx, libnginx-mod-http-brotli-static, wrk and openssl
 # when they are missing; python3 and curl.
 set -euo pipefail
@@ -74,11 +77,14 @@ raise_fd_limit "$IDLE_CONNECTIONS"
 SERVERS=(refserve nginx ceiling)
 read -r -a HTTPS_SCENARIOS <<<"${HTTPS_SCENARIOS-select-br home-html}"
 HTTPS_SERVERS=(refserve-tls nginx-tls)
+read -r -a OBSERVED_SCENARIOS <<<"${OBSERVED_SCENARIOS-select-br home-html}"
+OBSERVED_SERVERS=(refserve-off refserve-metrics refserve-log)
 SCENARIOS=(json-br json-gzip select-br home-html home-md select-304)
 
 # Ports: refserve, nginx, their HTTPS ports, then one ceiling per scenario.
-read -r PORT_REFSERVE PORT_NGINX PORT_REFSERVE_TLS PORT_NGINX_TLS CEILING_PORTS \
-    < <(free_ports $((4 + ${#SCENARIOS[@]})))
+read -r PORT_REFSERVE PORT_NGINX PORT_REFSERVE_TLS PORT_NGINX_TLS \
+    PORT_REFSERVE_OFF PORT_REFSERVE_METRICS PORT_METRICS PORT_REFSERVE_LOG CEILING_PORTS \
+    < <(free_ports $((8 + ${#SCENARIOS[@]})))
 read -r -a CEILING_PORTS <<<"$CEILING_PORTS"
 declare -A PORT_CEILING PID_CEILING
 for i in "${!SCENARIOS[@]}"; do
@@ -88,6 +94,21 @@ done
 taskset -c "$SERVER_CPU" "$REFSERVE" --addr "127.0.0.1:$PORT_REFSERVE" >"$WORK/refserve.log" 2>&1 &
 PIDS+=($!)
 PID_REFSERVE=$!
+
+# The cost of observing: the same binary plain, counting metrics (served on a
+# port of their own), and writing the JSON access log (to a file, O_APPEND, so
+# it can be emptied between runs).
+taskset -c "$SERVER_CPU" "$REFSERVE" --addr "127.0.0.1:$PORT_REFSERVE_OFF" >"$WORK/refserve-off.log" 2>&1 &
+PIDS+=($!)
+PID_REFSERVE_OFF=$!
+taskset -c "$SERVER_CPU" "$REFSERVE" --addr "127.0.0.1:$PORT_REFSERVE_METRICS" \
+    --metrics-addr "127.0.0.1:$PORT_METRICS" >"$WORK/refserve-metrics.log" 2>&1 &
+PIDS+=($!)
+PID_REFSERVE_METRICS=$!
+taskset -c "$SERVER_CPU" "$REFSERVE" --addr "127.0.0.1:$PORT_REFSERVE_LOG" \
+    --access-log-format json >"$WORK/refserve-log.out" 2>>"$WORK/access.log" &
+PIDS+=($!)
+PID_REFSERVE_LOG=$!
 
 # One certificate for both HTTPS servers (P-256, as a CDN's origin
 # certificate commonly is); curl trusts it.
@@ -119,6 +140,9 @@ port_of() { # server [scenario]: the ceiling has one port per scenario
     nginx) echo "$PORT_NGINX" ;;
     refserve-tls) echo "$PORT_REFSERVE_TLS" ;;
     nginx-tls) echo "$PORT_NGINX_TLS" ;;
+    refserve-off) echo "$PORT_REFSERVE_OFF" ;;
+    refserve-metrics) echo "$PORT_REFSERVE_METRICS" ;;
+    refserve-log) echo "$PORT_REFSERVE_LOG" ;;
     ceiling) echo "${PORT_CEILING[$2]}" ;;
     esac
 }
@@ -142,7 +166,7 @@ wait_ready() { # server [scenario]: up to 10 s for any HTTP answer
     cat "$WORK"/*.log "$WORK"/nginx/*.log >&2 2>/dev/null || true
     die "$1 ${2:-} did not answer on $url within 10 s"
 }
-for server in refserve nginx refserve-tls nginx-tls; do
+for server in refserve nginx refserve-tls nginx-tls "${OBSERVED_SERVERS[@]}"; do
     wait_ready "$server"
 done
 # The process holding nginx's connections: its one worker.
@@ -158,6 +182,9 @@ pid_of() { # server [scenario]
     refserve) echo "$PID_REFSERVE" ;;
     nginx | nginx-tls) echo "$PID_NGINX" ;;
     refserve-tls) echo "$PID_REFSERVE_TLS" ;;
+    refserve-off) echo "$PID_REFSERVE_OFF" ;;
+    refserve-metrics) echo "$PID_REFSERVE_METRICS" ;;
+    refserve-log) echo "$PID_REFSERVE_LOG" ;;
     ceiling) echo "${PID_CEILING[$2]}" ;;
     esac
 }
@@ -232,6 +259,7 @@ in_list() { # word list...: whether word is one of the list
 for scenario in "${SCENARIOS[@]}"; do
     servers=("${SERVERS[@]}")
     in_list "$scenario" "${HTTPS_SCENARIOS[@]}" && servers+=("${HTTPS_SERVERS[@]}")
+    in_list "$scenario" "${OBSERVED_SCENARIOS[@]}" && servers+=("${OBSERVED_SERVERS[@]}")
     for server in "${servers[@]}"; do
         request "$server" "$scenario"
         body=$WORK/body.$server.$scenario
@@ -258,7 +286,8 @@ for scenario in "${SCENARIOS[@]}"; do
     done
 done
 ((failed == 0)) || die "a server answered a measured request wrongly; nothing measured"
-say "  all ${#SCENARIOS[@]} requests × ${#SERVERS[@]} servers (and ${#HTTPS_SCENARIOS[@]} × ${#HTTPS_SERVERS[@]} over HTTPS) answer as expected"
+say "  all ${#SCENARIOS[@]} requests × ${#SERVERS[@]} servers (and ${#HTTPS_SCENARIOS[@]} × ${#HTTPS_SERVERS[@]} over HTTPS, ${#OBSERVED_SCENARIOS[@]} × ${#OBSERVED_SERVERS[@]} observed) answer as expected"
+[[ -s $WORK/access.log ]] || die "refserve-log wrote no access log"
 
 # --- measurement helpers ---------------------------------------------------------------
 say "memory: $IDLE_CONNECTIONS keep-alive connections per server"
@@ -296,6 +325,7 @@ measure() { # tag (for the log) id (for file names) server scenario connections
     fi
     pid=$(pid_of "$server" "$scenario")
     out=$WORK/wrk.$id.$scenario.$connections.$server
+    : >"$WORK/access.log" # emptied: a file of every run's lines would fill the disk
     s0=$(cpu_ticks "$pid")
     children_ticks
     w0=$CHILD_TICKS
@@ -321,16 +351,19 @@ measure() { # tag (for the log) id (for file names) server scenario connections
 }
 
 read -r -a CONNS <<<"$CONNECTIONS"
-runs=$((ROUNDS * ${#CONNS[@]} * (${#SCENARIOS[@]} * ${#SERVERS[@]} + ${#HTTPS_SCENARIOS[@]} * ${#HTTPS_SERVERS[@]})))
+runs=$((ROUNDS * ${#CONNS[@]} * (${#SCENARIOS[@]} * ${#SERVERS[@]} + ${#HTTPS_SCENARIOS[@]} * ${#HTTPS_SERVERS[@]} + ${#OBSERVED_SCENARIOS[@]} * ${#OBSERVED_SERVERS[@]})))
 say "measuring: $runs runs of ${WARMUP_S}s warm-up + ${DURATION_S}s (about $((runs * (DURATION_S + WARMUP_S + 1) / 60 + 1)) min on a quiet machine)"
 LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
 n=0
 for _ in $(seq "$ROUNDS"); do
-    for scenario in "${SCENARIOS[@]}" "${HTTPS_SCENARIOS[@]/%/ https}"; do
+    for scenario in "${SCENARIOS[@]}" "${HTTPS_SCENARIOS[@]/%/ https}" "${OBSERVED_SCENARIOS[@]/%/ observed}"; do
         servers=("${SERVERS[@]}")
         if [[ $scenario == *" https" ]]; then
             scenario=${scenario% https}
             servers=("${HTTPS_SERVERS[@]}")
+        elif [[ $scenario == *" observed" ]]; then
+            scenario=${scenario% observed}
+            servers=("${OBSERVED_SERVERS[@]}")
         fi
         for connections in "${CONNS[@]}"; do
             # servers interleaved, so drift in the machine's load hits all alike
@@ -432,6 +465,33 @@ if https:
                 warnings.append(f"{server}, {label}, {conns} connections: other work took "
                                 f"{run['other']}% of a core during the best run")
         row.append(ratio(by["refserve-tls"]["rps"], by["nginx-tls"]["rps"]))
+        print("| " + " | ".join(row) + " |")
+OBSERVED = ("refserve-off", "refserve-metrics", "refserve-log")
+observed = [(key, by) for key, by in cells.items() if all(server in by for server in OBSERVED)]
+if observed:
+    print()
+    print("The cost of observing: three refserve processes of the same binary, plain, with "
+          "`--metrics-addr` (counting every request and connection), and with "
+          "`--access-log-format json` (every line written, to a file); server CPU per request, "
+          "and its change against plain:")
+    print()
+    print("| Request | Conns | plain µs/req | req/s | metrics µs/req | req/s | change "
+          "| JSON log µs/req | req/s | change |")
+    print("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
+    for (label, conns), by in observed:
+        off = by["refserve-off"]["per_request"]
+        row = [label, str(conns), f"{off:.2f}", f"{by['refserve-off']['rps']:,.0f}"]
+        for server in OBSERVED[1:]:
+            run = by[server]
+            change = (run["per_request"] / off - 1) * 100 if off else 0
+            row += [f"{run['per_request']:.2f}", f"{run['rps']:,.0f}", f"{change:+.1f}%"]
+        for server in OBSERVED:
+            run = by[server]
+            if run["errors"]:
+                warnings.append(f"{server}, {label}, {conns} connections: {run['errors']} errors or unexpected statuses")
+            if not run["clean"]:
+                warnings.append(f"{server}, {label}, {conns} connections: other work took "
+                                f"{run['other']}% of a core during the best run")
         print("| " + " | ".join(row) + " |")
 print()
 print(f"Memory: {idle} keep-alive connections that have each made one request and stay "
