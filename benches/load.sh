@@ -23,11 +23,15 @@
 #   HTTPS_SCENARIOS="select-br home-html"   also measured over HTTPS (TLS 1.2/1.3,
 #                      keep-alive, one certificate made here with openssl) against
 #                      nginx with the same certificate; "" to skip
+#   HTTPS_PHASES=1     also measure the first HTTPS scenario with h2load, which opens
+#                      its connections (handshakes) during the warm-up and times the
+#                      requests after it apart: the handshakes apart from the steady
+#                      state; 0 to skip
 #   OBSERVED_SCENARIOS="select-br home-html"   also measured on three more refserve
 #                      processes: plain, with --metrics-addr, and with
 #                      --access-log-format json (to a file): the cost of each; "" to skip
-# Needs root to apt-get nginx, libnginx-mod-http-brotli-static, wrk and openssl
-# when they are missing; python3 and curl.
+# Needs root to apt-get nginx, libnginx-mod-http-brotli-static, wrk, openssl and
+# nghttp2-client (h2load) when they are missing; python3 and curl.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=benches/lib.sh
@@ -48,6 +52,8 @@ command -v nginx >/dev/null || missing+=(nginx)
 [[ -f $BROTLI_MODULE ]] || missing+=(libnginx-mod-http-brotli-static)
 command -v wrk >/dev/null || missing+=(wrk)
 command -v openssl >/dev/null || missing+=(openssl)
+HTTPS_PHASES=${HTTPS_PHASES:-1}
+[[ $HTTPS_PHASES == 1 ]] && ! command -v h2load >/dev/null && missing+=(nghttp2-client)
 install_packages "${missing[@]}"
 for tool in curl python3 taskset nginx wrk cargo openssl; do
     command -v "$tool" >/dev/null || die "$tool is required"
@@ -380,16 +386,64 @@ for _ in $(seq "$ROUNDS"); do
         done
     done
 done
+
+# --- HTTPS: the handshakes apart from the steady state ----------------------------
+# wrk opens its connections as it starts measuring, so its latencies include the
+# requests that wait behind every connection's handshake. h2load opens them during
+# a warm-up (its "time for connect" is TCP + TLS handshake), and its log times
+# every request; the rows keep only those of the last DURATION seconds.
+PHASES=$WORK/phases.tsv
+: >"$PHASES"
+if [[ $HTTPS_PHASES == 1 ]] && ((${#HTTPS_SCENARIOS[@]})); then
+    say "HTTPS phases: h2load, ${HTTPS_SCENARIOS[0]}, handshakes in a ${WARMUP_S}s warm-up, then ${DURATION_S}s measured"
+    for _ in $(seq "$ROUNDS"); do
+        for connections in "${CONNS[@]}"; do
+            for server in "${HTTPS_SERVERS[@]}"; do
+                request "$server" "${HTTPS_SCENARIOS[0]}"
+                out=$WORK/h2load.$server.$connections
+                wait_quiet || true
+                pid=$(pid_of "$server")
+                s0=$(cpu_ticks "$pid")
+                timeout $((DURATION_S + WARMUP_S + 60)) taskset -c "$LOAD_CPU" \
+                    h2load --h1 -t1 -c"$connections" -D"$DURATION_S" --warm-up-time="$((WARMUP_S > 0 ? WARMUP_S : 1))" \
+                    --log-file="$out.log" "${HEADERS[@]}" "$(origin_of "$server")$PATH_" >"$out" 2>&1 ||
+                    say "  (h2load exited with $? for $server; see $out)"
+                s1=$(cpu_ticks "$pid")
+                python3 - "$out" "$out.log" "$DURATION_S" "$server" "$connections" "$(((s1 - s0) * 1000000 / HZ))" >>"$PHASES" <<'PY'
+import re, sys
+summary, log, duration, server, connections, server_us = sys.argv[1:]
+duration = float(duration)
+def ms(value):
+    number = float(re.match(r"[0-9.]+", value).group())
+    return number / 1000 if value.endswith("us") else number * 1000 if value.endswith("s") and not value.endswith("ms") else number
+connect = next((line.split()[3:6] for line in open(summary) if line.startswith("time for connect:")), None)
+rows = [line.split("\t") for line in open(log) if line.strip()]
+starts = [int(row[0]) for row in rows]
+last = max(starts) if starts else 0
+steady = sorted(int(row[2]) for row, start in zip(rows, starts)
+                if start >= last - duration * 1e6 and row[1] == "200")
+errors = sum(1 for row, start in zip(rows, starts) if start >= last - duration * 1e6 and row[1] != "200")
+pick = lambda q: steady[min(len(steady) - 1, int(q * len(steady)))] / 1000 if steady else 0
+_min, connect_max, connect_mean = connect if connect else ("0", "0", "0")
+rps = len(steady) / duration
+print("\t".join(map(str, [server, connections, ms(connect_mean), ms(connect_max), rps, pick(0.5), pick(0.99),
+                          errors, int(server_us) / max(len(steady), 1)])))
+PY
+                say "  [h2load] $server c=$connections: $(tail -n1 "$PHASES" | cut -f3-8)"
+            done
+        done
+    done
+fi
 LOAD_AFTER=$(cut -d' ' -f1-3 /proc/loadavg)
 
 # --- report -----------------------------------------------------------------------------
 CPU_MODEL=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)
 MACHINE="$(nproc) CPUs, $CPU_MODEL, Linux $(uname -r); $(nginx -v 2>&1 | sed 's/^nginx version: //'), wrk $(wrk --version 2>&1 | head -n1 | cut -d' ' -f2), $(rustc --version | cut -d' ' -f1-2)"
 SETUP="servers on CPU $SERVER_CPU, \`wrk -t1\` on CPU $LOAD_CPU; ${DURATION_S}s per run after ${WARMUP_S}s warm-up, best of $ROUNDS round(s), runs disturbed by other work (> $NOISE% of a core) retried up to $RETRIES times; load average $LOAD_BEFORE before, $LOAD_AFTER after"
-python3 - "$RESULTS" "$MEMORY" "$MACHINE" "$SETUP" "$IDLE_CONNECTIONS" "$DURATION_S" "$NOISE" <<'PY'
+python3 - "$RESULTS" "$MEMORY" "$MACHINE" "$SETUP" "$IDLE_CONNECTIONS" "$DURATION_S" "$NOISE" "$PHASES" <<'PY'
 import sys
 
-results, memory, machine, setup, idle, duration, noise = sys.argv[1:]
+results, memory, machine, setup, idle, duration, noise, phases = sys.argv[1:]
 duration, noise = float(duration), int(noise)
 SERVERS = ("refserve", "nginx", "ceiling")
 cells = {}  # (label, conns) -> server -> best run
@@ -466,6 +520,26 @@ if https:
                                 f"{run['other']}% of a core during the best run")
         row.append(ratio(by["refserve-tls"]["rps"], by["nginx-tls"]["rps"]))
         print("| " + " | ".join(row) + " |")
+best = {}  # (server, conns) -> the h2load run with the highest steady req/s
+for line in open(phases):
+    server, conns, c_mean, c_max, rps, p50, p99, errors, cpu = line.rstrip("\n").split("\t")
+    run = dict(c_mean=float(c_mean), c_max=float(c_max), rps=float(rps), p50=float(p50),
+               p99=float(p99), errors=int(errors), cpu=float(cpu))
+    key = (server, int(conns))
+    if key not in best or run["rps"] > best[key]["rps"]:
+        best[key] = run
+if best:
+    print()
+    print("HTTPS, the handshakes apart (h2load: its connections open, TCP and TLS handshakes, during "
+          "the warm-up; the requests of the measured seconds after it; best of the rounds by req/s):")
+    print()
+    print("| Server | Conns | connect mean | connect slowest | steady req/s | p50 | p99 | µs/req |")
+    print("|---|--:|--:|--:|--:|--:|--:|--:|")
+    for (server, conns), run in sorted(best.items(), key=lambda item: (item[0][1], item[0][0])):
+        print(f"| {server} | {conns} | {lat(run['c_mean'])} | {lat(run['c_max'])} | {run['rps']:,.0f} "
+              f"| {lat(run['p50'])} | {lat(run['p99'])} | {run['cpu']:.1f} |")
+        if run["errors"]:
+            warnings.append(f"{server} (h2load), {conns} connections: {run['errors']} errors")
 OBSERVED = ("refserve-off", "refserve-metrics", "refserve-log")
 observed = [(key, by) for key, by in cells.items() if all(server in by for server in OBSERVED)]
 if observed:

@@ -14,6 +14,11 @@
 //!   not grant flow-control window (HTTP/2, a stream or the connection held
 //!   at zero). A slow reader makes progress with every byte it takes, so it
 //!   is never stalled, however long its response takes.
+//! - What this cannot see: hyper hands an HTTP/2 body to its stream whole
+//!   as soon as the stream has any window, and the request ends there. A
+//!   client that grants a window too small for the body and then no more
+//!   leaves the rest with the stream, where nothing reports it; with no
+//!   request open, such a connection is closed by `--idle-timeout` instead.
 //!
 //! Every field is an atomic: HTTP/2 runs each stream's body on a task of
 //! its own, so the watchdog, the connection and the streams may be on

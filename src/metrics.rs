@@ -126,7 +126,7 @@ impl Metrics {
 
     /// A connection closed, and why.
     pub fn connection_closed(&self, reason: Close) {
-        self.connections_closed[reason as usize].fetch_add(1, Ordering::Relaxed);
+        self.connections_closed[reason.index()].fetch_add(1, Ordering::Relaxed);
     }
 
     /// The drain has begun.
