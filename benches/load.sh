@@ -389,47 +389,59 @@ done
 
 # --- HTTPS: the handshakes apart from the steady state ----------------------------
 # wrk opens its connections as it starts measuring, so its latencies include the
-# requests that wait behind every connection's handshake. h2load opens them during
-# a warm-up (its "time for connect" is TCP + TLS handshake), and its log times
-# every request; the rows keep only those of the last DURATION seconds.
+# requests that wait behind every connection's handshake. h2load measures the two
+# phases apart: first N connections opened at once, one request each (its "time
+# for connect" is TCP + TLS handshake, "time to 1st byte" adds the first answer);
+# then N connections opened during a warm-up and every request of the DURATION
+# after it timed from h2load's log.
 PHASES=$WORK/phases.tsv
 : >"$PHASES"
 if [[ $HTTPS_PHASES == 1 ]] && ((${#HTTPS_SCENARIOS[@]})); then
-    say "HTTPS phases: h2load, ${HTTPS_SCENARIOS[0]}, handshakes in a ${WARMUP_S}s warm-up, then ${DURATION_S}s measured"
+    say "HTTPS phases: h2load, ${HTTPS_SCENARIOS[0]}: N handshakes at once, then ${DURATION_S}s after a ${WARMUP_S}s warm-up"
     for _ in $(seq "$ROUNDS"); do
         for connections in "${CONNS[@]}"; do
             for server in "${HTTPS_SERVERS[@]}"; do
                 request "$server" "${HTTPS_SCENARIOS[0]}"
+                url=$(origin_of "$server")$PATH_
                 out=$WORK/h2load.$server.$connections
+                wait_quiet || true
+                taskset -c "$LOAD_CPU" timeout 60 h2load --h1 -t1 -c"$connections" -n"$connections" \
+                    "${HEADERS[@]}" "$url" >"$out.handshakes" 2>&1 ||
+                    say "  (h2load exited with $? for $server; see $out.handshakes)"
                 wait_quiet || true
                 pid=$(pid_of "$server")
                 s0=$(cpu_ticks "$pid")
-                timeout $((DURATION_S + WARMUP_S + 60)) taskset -c "$LOAD_CPU" \
-                    h2load --h1 -t1 -c"$connections" -D"$DURATION_S" --warm-up-time="$((WARMUP_S > 0 ? WARMUP_S : 1))" \
-                    --log-file="$out.log" "${HEADERS[@]}" "$(origin_of "$server")$PATH_" >"$out" 2>&1 ||
+                taskset -c "$LOAD_CPU" timeout $((DURATION_S + WARMUP_S + 60)) h2load --h1 -t1 \
+                    -c"$connections" -D"$DURATION_S" --warm-up-time="$((WARMUP_S > 0 ? WARMUP_S : 1))" \
+                    --log-file="$out.log" "${HEADERS[@]}" "$url" >"$out" 2>&1 ||
                     say "  (h2load exited with $? for $server; see $out)"
                 s1=$(cpu_ticks "$pid")
-                python3 - "$out" "$out.log" "$DURATION_S" "$server" "$connections" "$(((s1 - s0) * 1000000 / HZ))" >>"$PHASES" <<'PY'
+                python3 - "$out.handshakes" "$out.log" "$DURATION_S" "$server" "$connections" \
+                    "$(((s1 - s0) * 1000000 / HZ))" >>"$PHASES" <<'PY'
 import re, sys
-summary, log, duration, server, connections, server_us = sys.argv[1:]
+handshakes, log, duration, server, connections, server_us = sys.argv[1:]
 duration = float(duration)
-def ms(value):
+def ms(value):  # h2load's "345us", "1.07ms", "1.2s"
     number = float(re.match(r"[0-9.]+", value).group())
-    return number / 1000 if value.endswith("us") else number * 1000 if value.endswith("s") and not value.endswith("ms") else number
-connect = next((line.split()[3:6] for line in open(summary) if line.startswith("time for connect:")), None)
+    if value.endswith("us"):
+        return number / 1000
+    return number if value.endswith("ms") else number * 1000
+def stats(name):  # min, max, mean of an h2load summary line
+    line = next((l for l in open(handshakes) if l.startswith(name + ":")), None)
+    return [ms(v) for v in line.split(":")[1].split()[:3]] if line else [0, 0, 0]
+_, connect_max, connect_mean = stats("time for connect")
+_, first_max, _ = stats("time to 1st byte")
 rows = [line.split("\t") for line in open(log) if line.strip()]
-starts = [int(row[0]) for row in rows]
-last = max(starts) if starts else 0
-steady = sorted(int(row[2]) for row, start in zip(rows, starts)
-                if start >= last - duration * 1e6 and row[1] == "200")
-errors = sum(1 for row, start in zip(rows, starts) if start >= last - duration * 1e6 and row[1] != "200")
+last = max((int(row[0]) for row in rows), default=0)
+measured = [row for row in rows if int(row[0]) >= last - duration * 1e6]
+steady = sorted(int(row[2]) for row in measured if row[1] == "200")
+errors = len(measured) - len(steady)
 pick = lambda q: steady[min(len(steady) - 1, int(q * len(steady)))] / 1000 if steady else 0
-_min, connect_max, connect_mean = connect if connect else ("0", "0", "0")
-rps = len(steady) / duration
-print("\t".join(map(str, [server, connections, ms(connect_mean), ms(connect_max), rps, pick(0.5), pick(0.99),
-                          errors, int(server_us) / max(len(steady), 1)])))
+print("\t".join(map(str, [server, connections, connect_mean, connect_max, first_max,
+                          len(steady) / duration, pick(0.5), pick(0.99), errors,
+                          int(server_us) / max(len(rows), 1)])))
 PY
-                say "  [h2load] $server c=$connections: $(tail -n1 "$PHASES" | cut -f3-8)"
+                say "  [h2load] $server c=$connections: $(tail -n1 "$PHASES" | cut -f3-9)"
             done
         done
     done
@@ -522,22 +534,24 @@ if https:
         print("| " + " | ".join(row) + " |")
 best = {}  # (server, conns) -> the h2load run with the highest steady req/s
 for line in open(phases):
-    server, conns, c_mean, c_max, rps, p50, p99, errors, cpu = line.rstrip("\n").split("\t")
-    run = dict(c_mean=float(c_mean), c_max=float(c_max), rps=float(rps), p50=float(p50),
-               p99=float(p99), errors=int(errors), cpu=float(cpu))
+    server, conns, c_mean, c_max, first_max, rps, p50, p99, errors, cpu = line.rstrip("\n").split("\t")
+    run = dict(c_mean=float(c_mean), c_max=float(c_max), first_max=float(first_max), rps=float(rps),
+               p50=float(p50), p99=float(p99), errors=int(errors), cpu=float(cpu))
     key = (server, int(conns))
     if key not in best or run["rps"] > best[key]["rps"]:
         best[key] = run
 if best:
     print()
-    print("HTTPS, the handshakes apart (h2load: its connections open, TCP and TLS handshakes, during "
-          "the warm-up; the requests of the measured seconds after it; best of the rounds by req/s):")
+    print("HTTPS, the handshakes apart (h2load, the first HTTPS request): *handshakes*, that many "
+          "connections opened at once with one request each (TCP + TLS handshake, and until the first "
+          "answer's first byte); *steady*, as many connections opened during a warm-up, then every "
+          "request of the measured seconds; best of the rounds by steady req/s:")
     print()
-    print("| Server | Conns | connect mean | connect slowest | steady req/s | p50 | p99 | µs/req |")
-    print("|---|--:|--:|--:|--:|--:|--:|--:|")
+    print("| Server | Conns | handshake mean | slowest | slowest first byte | steady req/s | p50 | p99 | µs/req |")
+    print("|---|--:|--:|--:|--:|--:|--:|--:|--:|")
     for (server, conns), run in sorted(best.items(), key=lambda item: (item[0][1], item[0][0])):
-        print(f"| {server} | {conns} | {lat(run['c_mean'])} | {lat(run['c_max'])} | {run['rps']:,.0f} "
-              f"| {lat(run['p50'])} | {lat(run['p99'])} | {run['cpu']:.1f} |")
+        print(f"| {server} | {conns} | {lat(run['c_mean'])} | {lat(run['c_max'])} | {lat(run['first_max'])} "
+              f"| {run['rps']:,.0f} | {lat(run['p50'])} | {lat(run['p99'])} | {run['cpu']:.1f} |")
         if run["errors"]:
             warnings.append(f"{server} (h2load), {conns} connections: {run['errors']} errors")
 OBSERVED = ("refserve-off", "refserve-metrics", "refserve-log")

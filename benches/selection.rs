@@ -1,5 +1,6 @@
 //! Micro-benchmarks of the request path without I/O: negotiation,
-//! preconditions, the table lookup, and the whole selection.
+//! preconditions, the table lookup, the whole selection, and what metrics
+//! and the access log add to a request.
 //!
 //! Run with `cargo bench --bench selection`. Numbers are reported, never
 //! asserted; the README quotes them with the machine they ran on.
@@ -178,12 +179,49 @@ fn selection(c: &mut Criterion) {
     });
 }
 
+fn observing(c: &mut Criterion) {
+    use refserve::access_log::{Entry, Format};
+    let entry = Entry {
+        peer: "203.0.113.7:51234".parse().expect("an address"),
+        method: &Method::GET,
+        path: "/api/reference/select.json",
+        version: http::Version::HTTP_11,
+        status: 200,
+        bytes: 1821,
+        coding: "br",
+        duration: std::time::Duration::from_micros(3),
+    };
+    let mut line = Vec::with_capacity(512);
+    for (name, format) in [("text", Format::Text), ("json", Format::Json)] {
+        c.bench_function(&format!("access_log/{name}-line"), |b| {
+            b.iter(|| {
+                line.clear();
+                black_box(&entry).write_line(format, &mut line);
+            })
+        });
+    }
+    let metrics = refserve::metrics::Metrics::new("0", "0");
+    c.bench_function("metrics/request", |b| {
+        b.iter(|| {
+            metrics.request(
+                http::Version::HTTP_11,
+                black_box(&Method::GET),
+                http::StatusCode::OK,
+                Coding::Br,
+                1821,
+            );
+            metrics.request_ended(black_box(std::time::Duration::from_micros(3)));
+        })
+    });
+}
+
 criterion_group!(
     benches,
     negotiation,
     dictionary,
     preconditions,
     lookup,
-    selection
+    selection,
+    observing
 );
 criterion_main!(benches);

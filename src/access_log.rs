@@ -1,12 +1,13 @@
 //! The access log (`--access-log`), written off the request path.
 //!
-//! A worker formats its request's line and hands it to a queue of
-//! [`QUEUE_LINES`] lines; a thread of the log's own takes whatever has
-//! queued up and writes it to standard error in one write. A worker never
-//! waits on the write: when the queue is full the line is dropped and
-//! counted (`refserve_access_log_dropped_lines_total`, and a warning on
-//! standard error at most every [`WARNING_INTERVAL`]), so a slow journal
-//! costs lines, never requests, and the queue never grows without bound.
+//! A worker appends its request's line to a shared buffer of at most
+//! [`BUFFER_LINES`] lines and goes on; a thread of the log's own takes
+//! the whole buffer every [`WRITE_INTERVAL`] (or when it is half full) and
+//! writes it to standard error in one write. A worker never waits on the
+//! write, nor wakes the writer for a line: when the buffer is full the line
+//! is dropped and counted (`refserve_access_log_dropped_lines_total`, and a
+//! warning on standard error at most every [`WARNING_INTERVAL`]), so a slow
+//! journal costs lines, never requests, and nothing grows without bound.
 //!
 //! Two formats, one line per request:
 //!
@@ -23,16 +24,15 @@
 use crate::metrics::Metrics;
 use std::io::Write;
 use std::net::SocketAddr;
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError, SyncSender, TrySendError};
-use std::sync::Arc;
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant, SystemTime};
 
-/// Lines the queue holds before new ones are dropped.
-pub const QUEUE_LINES: usize = 8192;
+/// Lines the buffer holds before new ones are dropped.
+pub const BUFFER_LINES: usize = 16_384;
+/// How often the writer takes the buffer.
+pub const WRITE_INTERVAL: Duration = Duration::from_millis(50);
 /// The least time between two warnings of dropped lines.
 pub const WARNING_INTERVAL: Duration = Duration::from_secs(10);
-/// The most bytes gathered into one write.
-const BATCH_BYTES: usize = 64 * 1024;
 
 /// How each line is written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -64,12 +64,14 @@ pub struct Entry<'a> {
 }
 
 impl Entry<'_> {
-    /// The line in `format`, with its newline.
-    pub fn line(&self, format: Format) -> String {
+    /// Append the line in `format`, with its newline, to `out`.
+    pub fn write_line(&self, format: Format, out: &mut Vec<u8>) {
         let micros = self.duration.as_micros();
-        match format {
-            Format::Text => format!(
-                "{} {} {:?} {:?} {} {} {} {micros}us\n",
+        // Writing to a Vec cannot fail.
+        let _ = match format {
+            Format::Text => writeln!(
+                out,
+                "{} {} {:?} {:?} {} {} {} {micros}us",
                 self.peer,
                 self.method,
                 self.path,
@@ -78,138 +80,202 @@ impl Entry<'_> {
                 self.bytes,
                 self.coding
             ),
-            Format::Json => format!(
-                "{{\"time\":\"{}\",\"peer\":\"{}\",\"method\":{},\"path\":{},\"protocol\":\"{:?}\",\
-                 \"status\":{},\"bytes\":{},\"coding\":\"{}\",\"duration_us\":{micros}}}\n",
-                humantime::format_rfc3339_millis(SystemTime::now()),
-                self.peer,
-                json_string(self.method.as_str()),
-                json_string(self.path),
-                self.version,
-                self.status,
-                self.bytes,
-                self.coding,
-            ),
-        }
+            Format::Json => (|| {
+                write!(
+                    out,
+                    "{{\"time\":\"{}\",\"peer\":\"{}\",\"method\":",
+                    humantime::format_rfc3339_millis(SystemTime::now()),
+                    self.peer
+                )?;
+                serde_json::to_writer(&mut *out, self.method.as_str())?;
+                out.extend_from_slice(b",\"path\":");
+                serde_json::to_writer(&mut *out, self.path)?;
+                writeln!(
+                    out,
+                    ",\"protocol\":\"{:?}\",\"status\":{},\"bytes\":{},\"coding\":\"{}\",\"duration_us\":{micros}}}",
+                    self.version, self.status, self.bytes, self.coding
+                )
+            })(),
+        };
+    }
+
+    /// The line in `format`, with its newline.
+    pub fn line(&self, format: Format) -> String {
+        let mut out = Vec::new();
+        self.write_line(format, &mut out);
+        String::from_utf8(out).expect("every part is UTF-8")
     }
 }
 
-/// `text` as a JSON string.
-fn json_string(text: &str) -> String {
-    serde_json::to_string(text).expect("a string always serializes")
+/// The lines waiting for the writer.
+#[derive(Default)]
+struct Buffer {
+    bytes: Vec<u8>,
+    lines: usize,
+    /// Lines dropped since the start.
+    dropped: u64,
+    /// Set when the log is dropped: the writer writes what is left and ends.
+    closed: bool,
 }
 
-/// What the queue carries.
-enum Message {
-    /// A line to write.
-    Line(String),
-    /// Write everything queued before this, then say so.
-    Flush(mpsc::Sender<()>),
+/// What the workers and the writer share: the buffer and the output.
+struct Lines<W> {
+    buffer: Mutex<Buffer>,
+    /// Wakes the writer early (half full, a flush, the close).
+    wake: Condvar,
+    /// Held while a batch is taken and written, so batches keep their order.
+    output: Mutex<W>,
+    capacity: usize,
+}
+
+impl<W: Write> Lines<W> {
+    fn buffer(&self) -> MutexGuard<'_, Buffer> {
+        self.buffer
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// Write out everything buffered so far; whether the log is closed.
+    fn write_batch(&self, spare: &mut Vec<u8>) -> bool {
+        let mut output = self
+            .output
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let closed = {
+            let mut buffer = self.buffer();
+            std::mem::swap(&mut buffer.bytes, spare);
+            buffer.lines = 0;
+            buffer.closed
+        };
+        if !spare.is_empty() {
+            // Nothing more to do with a failed write to standard error.
+            let _ = output.write_all(spare);
+            let _ = output.flush();
+            spare.clear();
+        }
+        closed
+    }
 }
 
 /// The log's side the workers hold.
 pub struct AccessLog {
-    queue: SyncSender<Message>,
+    shared: Arc<dyn Log>,
     format: Format,
     metrics: Option<Arc<Metrics>>,
-    dropped: Arc<std::sync::atomic::AtomicU64>,
+}
+
+/// [`Lines`] without its output's type.
+trait Log: Send + Sync {
+    fn append(&self, format: Format, entry: &Entry<'_>) -> bool;
+    fn flush(&self);
+    fn close(&self);
+}
+
+impl<W: Write + Send> Log for Lines<W> {
+    fn append(&self, format: Format, entry: &Entry<'_>) -> bool {
+        let mut buffer = self.buffer();
+        if buffer.lines >= self.capacity {
+            buffer.dropped += 1;
+            return false;
+        }
+        entry.write_line(format, &mut buffer.bytes);
+        buffer.lines += 1;
+        if buffer.lines == self.capacity / 2 {
+            self.wake.notify_one();
+        }
+        true
+    }
+
+    fn flush(&self) {
+        self.write_batch(&mut Vec::new());
+    }
+
+    fn close(&self) {
+        self.buffer().closed = true;
+        self.wake.notify_one();
+    }
 }
 
 impl AccessLog {
     /// Start the writer thread, writing to standard error.
     pub fn start(format: Format, metrics: Option<Arc<Metrics>>) -> Self {
-        Self::start_writing(format, metrics, QUEUE_LINES, std::io::stderr)
+        Self::start_writing(format, metrics, BUFFER_LINES, std::io::stderr())
     }
 
-    /// Start the writer thread with a queue of `lines`, writing to what
-    /// `output` opens (tests give a slow or a recording writer).
-    pub fn start_writing<W: Write>(
+    /// Start the writer thread with a buffer of `lines`, writing to
+    /// `output` (tests give a slow or a recording writer).
+    pub fn start_writing<W: Write + Send + 'static>(
         format: Format,
         metrics: Option<Arc<Metrics>>,
         lines: usize,
-        output: impl FnOnce() -> W + Send + 'static,
+        output: W,
     ) -> Self {
-        let (queue, received) = mpsc::sync_channel(lines);
-        let dropped = Arc::new(std::sync::atomic::AtomicU64::new(0));
-        let counted = Arc::clone(&dropped);
+        let shared = Arc::new(Lines {
+            buffer: Mutex::new(Buffer::default()),
+            wake: Condvar::new(),
+            output: Mutex::new(output),
+            capacity: lines,
+        });
+        let writer = Arc::clone(&shared);
         std::thread::Builder::new()
             .name("access-log".to_string())
-            .spawn(move || write_lines(received, output(), &counted))
+            .spawn(move || write_lines(&writer))
             .expect("the access-log thread starts");
         AccessLog {
-            queue,
+            shared,
             format,
             metrics,
-            dropped,
         }
     }
 
-    /// Queue `entry`'s line, or drop it when the queue is full.
+    /// Add `entry`'s line, or drop it when the buffer is full.
     pub fn record(&self, entry: &Entry<'_>) {
-        match self.queue.try_send(Message::Line(entry.line(self.format))) {
-            Ok(()) | Err(TrySendError::Disconnected(_)) => {}
-            Err(TrySendError::Full(_)) => {
-                self.dropped
-                    .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                if let Some(metrics) = &self.metrics {
-                    metrics.access_log_dropped(1);
-                }
+        if !self.shared.append(self.format, entry) {
+            if let Some(metrics) = &self.metrics {
+                metrics.access_log_dropped(1);
             }
         }
     }
 
-    /// Wait until every line queued so far is written (blocks the caller:
-    /// for the end of a drain, not for a worker).
+    /// Write out every line added so far (blocks the caller: for the end of
+    /// a drain, not for a worker).
     pub fn flush(&self) {
-        let (done, written) = mpsc::channel();
-        if self.queue.send(Message::Flush(done)).is_ok() {
-            let _ = written.recv();
-        }
+        self.shared.flush();
     }
 }
 
-/// The writer thread: batch what has queued up, write it, and warn of
-/// dropped lines now and then; ends when every sender is gone.
-fn write_lines(
-    received: Receiver<Message>,
-    mut output: impl Write,
-    dropped: &std::sync::atomic::AtomicU64,
-) {
-    let mut batch = String::with_capacity(BATCH_BYTES);
-    let mut flushes = Vec::new();
+impl Drop for AccessLog {
+    fn drop(&mut self) {
+        self.shared.close();
+    }
+}
+
+/// The writer thread: every [`WRITE_INTERVAL`], or when woken, write what
+/// the workers added; warn of dropped lines now and then; end once closed.
+fn write_lines<W: Write>(shared: &Lines<W>) {
+    let mut spare = Vec::new();
     let (mut warned_at, mut warned_total) = (Instant::now(), 0);
     loop {
-        match received.recv_timeout(WARNING_INTERVAL) {
-            Ok(message) => {
-                let mut next = Some(message);
-                while let Some(message) = next.take() {
-                    match message {
-                        Message::Line(line) => batch.push_str(&line),
-                        Message::Flush(done) => flushes.push(done),
-                    }
-                    if batch.len() < BATCH_BYTES {
-                        next = received.try_recv().ok();
-                    }
-                }
-                // Nothing else to do with a failed write to standard error.
-                let _ = output.write_all(batch.as_bytes());
-                let _ = output.flush();
-                batch.clear();
-                for done in flushes.drain(..) {
-                    let _ = done.send(());
-                }
-            }
-            Err(RecvTimeoutError::Timeout) => {}
-            Err(RecvTimeoutError::Disconnected) => return,
+        let dropped = {
+            let buffer = shared.buffer();
+            let (buffer, _) = shared
+                .wake
+                .wait_timeout_while(buffer, WRITE_INTERVAL, |b| {
+                    !b.closed && b.lines < shared.capacity / 2
+                })
+                .unwrap_or_else(|poisoned| poisoned.into_inner());
+            buffer.dropped
+        };
+        if shared.write_batch(&mut spare) {
+            return;
         }
-        let total = dropped.load(std::sync::atomic::Ordering::Relaxed);
-        if total > warned_total && warned_at.elapsed() >= WARNING_INTERVAL {
+        if dropped > warned_total && warned_at.elapsed() >= WARNING_INTERVAL {
             eprintln!(
                 "refserve: the access log fell behind: {} lines dropped in the last {}s",
-                total - warned_total,
+                dropped - warned_total,
                 warned_at.elapsed().as_secs()
             );
-            (warned_at, warned_total) = (Instant::now(), total);
+            (warned_at, warned_total) = (Instant::now(), dropped);
         }
     }
 }
@@ -217,7 +283,7 @@ fn write_lines(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::sync::Mutex;
+    use std::sync::mpsc::{self, Receiver};
 
     fn entry(path: &str) -> Entry<'_> {
         Entry {
@@ -232,7 +298,7 @@ mod tests {
         }
     }
 
-    /// A writer whose bytes the test reads, and that can be held shut.
+    /// A writer whose bytes the test reads.
     #[derive(Clone, Default)]
     struct Recorder(Arc<Mutex<Vec<u8>>>);
 
@@ -280,7 +346,7 @@ mod tests {
     fn queued_lines_are_written_in_order() {
         let recorder = Recorder::default();
         let output = recorder.clone();
-        let log = AccessLog::start_writing(Format::Text, None, 64, move || output);
+        let log = AccessLog::start_writing(Format::Text, None, 64, output);
         for path in ["/one", "/two", "/three"] {
             log.record(&entry(path));
         }
@@ -310,20 +376,22 @@ mod tests {
         }
         let metrics = Arc::new(Metrics::new("1", "c"));
         let ((writing, entered), (release, held)) = (mpsc::channel(), mpsc::channel());
-        let log =
-            AccessLog::start_writing(Format::Json, Some(Arc::clone(&metrics)), 4, move || {
-                Held(writing, held)
-            });
+        let log = AccessLog::start_writing(
+            Format::Json,
+            Some(Arc::clone(&metrics)),
+            4,
+            Held(writing, held),
+        );
         log.record(&entry("/first"));
+        // The writer takes it within its interval, and is held writing it.
         entered
             .recv()
             .expect("the writer is writing the first line");
-        // The writer is held: the queue takes four lines, the other 96 are
+        // The writer is held: the buffer takes four lines, the other 96 are
         // dropped at once.
         for _ in 0..100 {
             log.record(&entry("/"));
         }
-        assert_eq!(log.dropped.load(std::sync::atomic::Ordering::Relaxed), 96);
         let text = crate::metrics::openmetrics(&crate::metrics::registry(metrics));
         assert!(
             text.contains("refserve_access_log_dropped_lines_total 96\n"),
