@@ -30,6 +30,9 @@
 #   OBSERVED_SCENARIOS="select-br home-html"   also measured on three more refserve
 #                      processes: plain, with --metrics-addr, and with
 #                      --access-log-format json (to a file): the cost of each; "" to skip
+#   OBSERVED_ROUNDS=8  runs of each of those, each on a fresh process (two processes
+#                      of one binary differ by several % for their whole life), and
+#                      the median reported
 # Needs root to apt-get nginx, libnginx-mod-http-brotli-static, wrk, openssl and
 # nghttp2-client (h2load) when they are missing; python3 and curl.
 set -euo pipefail
@@ -103,18 +106,26 @@ PID_REFSERVE=$!
 
 # The cost of observing: the same binary plain, counting metrics (served on a
 # port of their own), and writing the JSON access log (to a file, O_APPEND, so
-# it can be emptied between runs).
-taskset -c "$SERVER_CPU" "$REFSERVE" --addr "127.0.0.1:$PORT_REFSERVE_OFF" >"$WORK/refserve-off.log" 2>&1 &
-PIDS+=($!)
-PID_REFSERVE_OFF=$!
-taskset -c "$SERVER_CPU" "$REFSERVE" --addr "127.0.0.1:$PORT_REFSERVE_METRICS" \
-    --metrics-addr "127.0.0.1:$PORT_METRICS" >"$WORK/refserve-metrics.log" 2>&1 &
-PIDS+=($!)
-PID_REFSERVE_METRICS=$!
-taskset -c "$SERVER_CPU" "$REFSERVE" --addr "127.0.0.1:$PORT_REFSERVE_LOG" \
-    --access-log-format json >"$WORK/refserve-log.out" 2>>"$WORK/access.log" &
-PIDS+=($!)
-PID_REFSERVE_LOG=$!
+# it can be emptied between runs). Each measured run gets a fresh process.
+OBSERVED_ROUNDS=${OBSERVED_ROUNDS:-8}
+[[ $OBSERVED_ROUNDS =~ ^[1-9][0-9]*$ ]] || die "OBSERVED_ROUNDS must be a positive integer"
+declare -A PID_OBSERVED
+start_observed() { # server: (re)start it on its port
+    local args=()
+    case $1 in
+    refserve-metrics) args=(--metrics-addr "127.0.0.1:$PORT_METRICS") ;;
+    refserve-log) args=(--access-log-format json) ;;
+    esac
+    if [[ -n ${PID_OBSERVED[$1]:-} ]]; then
+        kill "${PID_OBSERVED[$1]}" 2>/dev/null || true
+        wait "${PID_OBSERVED[$1]}" 2>/dev/null || true
+        forget "${PID_OBSERVED[$1]}"
+    fi
+    taskset -c "$SERVER_CPU" "$REFSERVE" --addr "127.0.0.1:$(port_of "$1")" "${args[@]}" \
+        >"$WORK/$1.out" 2>>"$WORK/access.log" &
+    PIDS+=($!)
+    PID_OBSERVED[$1]=$!
+}
 
 # One certificate for both HTTPS servers (P-256, as a CDN's origin
 # certificate commonly is); curl trusts it.
@@ -172,6 +183,9 @@ wait_ready() { # server [scenario]: up to 10 s for any HTTP answer
     cat "$WORK"/*.log "$WORK"/nginx/*.log >&2 2>/dev/null || true
     die "$1 ${2:-} did not answer on $url within 10 s"
 }
+for server in "${OBSERVED_SERVERS[@]}"; do
+    start_observed "$server"
+done
 for server in refserve nginx refserve-tls nginx-tls "${OBSERVED_SERVERS[@]}"; do
     wait_ready "$server"
 done
@@ -188,9 +202,7 @@ pid_of() { # server [scenario]
     refserve) echo "$PID_REFSERVE" ;;
     nginx | nginx-tls) echo "$PID_NGINX" ;;
     refserve-tls) echo "$PID_REFSERVE_TLS" ;;
-    refserve-off) echo "$PID_REFSERVE_OFF" ;;
-    refserve-metrics) echo "$PID_REFSERVE_METRICS" ;;
-    refserve-log) echo "$PID_REFSERVE_LOG" ;;
+    refserve-off | refserve-metrics | refserve-log) echo "${PID_OBSERVED[$1]}" ;;
     ceiling) echo "${PID_CEILING[$2]}" ;;
     esac
 }
@@ -357,19 +369,16 @@ measure() { # tag (for the log) id (for file names) server scenario connections
 }
 
 read -r -a CONNS <<<"$CONNECTIONS"
-runs=$((ROUNDS * ${#CONNS[@]} * (${#SCENARIOS[@]} * ${#SERVERS[@]} + ${#HTTPS_SCENARIOS[@]} * ${#HTTPS_SERVERS[@]} + ${#OBSERVED_SCENARIOS[@]} * ${#OBSERVED_SERVERS[@]})))
+runs=$((ROUNDS * ${#CONNS[@]} * (${#SCENARIOS[@]} * ${#SERVERS[@]} + ${#HTTPS_SCENARIOS[@]} * ${#HTTPS_SERVERS[@]})))
 say "measuring: $runs runs of ${WARMUP_S}s warm-up + ${DURATION_S}s (about $((runs * (DURATION_S + WARMUP_S + 1) / 60 + 1)) min on a quiet machine)"
 LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
 n=0
 for _ in $(seq "$ROUNDS"); do
-    for scenario in "${SCENARIOS[@]}" "${HTTPS_SCENARIOS[@]/%/ https}" "${OBSERVED_SCENARIOS[@]/%/ observed}"; do
+    for scenario in "${SCENARIOS[@]}" "${HTTPS_SCENARIOS[@]/%/ https}"; do
         servers=("${SERVERS[@]}")
         if [[ $scenario == *" https" ]]; then
             scenario=${scenario% https}
             servers=("${HTTPS_SERVERS[@]}")
-        elif [[ $scenario == *" observed" ]]; then
-            scenario=${scenario% observed}
-            servers=("${OBSERVED_SERVERS[@]}")
         fi
         for connections in "${CONNS[@]}"; do
             # servers interleaved, so drift in the machine's load hits all alike
@@ -386,6 +395,30 @@ for _ in $(seq "$ROUNDS"); do
         done
     done
 done
+
+# --- the cost of observing: fresh processes, interleaved ---------------------------
+OBSERVED=$WORK/observed.tsv
+: >"$OBSERVED"
+if ((${#OBSERVED_SCENARIOS[@]})); then
+    runs=$((OBSERVED_ROUNDS * ${#CONNS[@]} * ${#OBSERVED_SCENARIOS[@]} * ${#OBSERVED_SERVERS[@]}))
+    say "the cost of observing: $runs runs, each on a fresh process"
+    n=0
+    all_results=$RESULTS
+    RESULTS=$OBSERVED # measure() appends here
+    for _ in $(seq "$OBSERVED_ROUNDS"); do
+        for scenario in "${OBSERVED_SCENARIOS[@]}"; do
+            for connections in "${CONNS[@]}"; do
+                for server in "${OBSERVED_SERVERS[@]}"; do
+                    n=$((n + 1))
+                    start_observed "$server"
+                    wait_ready "$server"
+                    measure "$n/$runs" "o$n" "$server" "$scenario" "$connections"
+                done
+            done
+        done
+    done
+    RESULTS=$all_results
+fi
 
 # --- HTTPS: the handshakes apart from the steady state ----------------------------
 # wrk opens its connections as it starts measuring, so its latencies include the
@@ -452,10 +485,10 @@ LOAD_AFTER=$(cut -d' ' -f1-3 /proc/loadavg)
 CPU_MODEL=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)
 MACHINE="$(nproc) CPUs, $CPU_MODEL, Linux $(uname -r); $(nginx -v 2>&1 | sed 's/^nginx version: //'), wrk $(wrk --version 2>&1 | head -n1 | cut -d' ' -f2), $(rustc --version | cut -d' ' -f1-2)"
 SETUP="servers on CPU $SERVER_CPU, \`wrk -t1\` on CPU $LOAD_CPU; ${DURATION_S}s per run after ${WARMUP_S}s warm-up, best of $ROUNDS round(s), runs disturbed by other work (> $NOISE% of a core) retried up to $RETRIES times; load average $LOAD_BEFORE before, $LOAD_AFTER after"
-python3 - "$RESULTS" "$MEMORY" "$MACHINE" "$SETUP" "$IDLE_CONNECTIONS" "$DURATION_S" "$NOISE" "$PHASES" <<'PY'
-import sys
+python3 - "$RESULTS" "$MEMORY" "$MACHINE" "$SETUP" "$IDLE_CONNECTIONS" "$DURATION_S" "$NOISE" "$PHASES" "$OBSERVED" <<'PY'
+import statistics, sys
 
-results, memory, machine, setup, idle, duration, noise, phases = sys.argv[1:]
+results, memory, machine, setup, idle, duration, noise, phases, observed_runs = sys.argv[1:]
 duration, noise = float(duration), int(noise)
 SERVERS = ("refserve", "nginx", "ceiling")
 cells = {}  # (label, conns) -> server -> best run
@@ -555,31 +588,33 @@ if best:
         if run["errors"]:
             warnings.append(f"{server} (h2load), {conns} connections: {run['errors']} errors")
 OBSERVED = ("refserve-off", "refserve-metrics", "refserve-log")
-observed = [(key, by) for key, by in cells.items() if all(server in by for server in OBSERVED)]
-if observed:
+samples = {}  # (label, conns) -> server -> [(µs per request, req/s)]
+for line in open(observed_runs):
+    (_round, _scenario, label, conns, server, rps, _p50, _p99, errors,
+     _scpu, _wcpu, _other, _quiet, server_us) = line.rstrip("\n").split("\t")
+    per_request = int(server_us) / max(float(rps) * duration, 1)
+    samples.setdefault((label, int(conns)), {}).setdefault(server, []).append((per_request, float(rps)))
+    if int(errors):
+        warnings.append(f"{server}, {label}, {conns} connections: {errors} errors or unexpected statuses")
+if samples:
+    runs = min(len(runs) for by in samples.values() for runs in by.values())
     print()
-    print("The cost of observing: three refserve processes of the same binary, plain, with "
-          "`--metrics-addr` (counting every request and connection), and with "
-          "`--access-log-format json` (every line written, to a file); server CPU per request, "
-          "and its change against plain:")
+    print("The cost of observing: refserve plain, with `--metrics-addr` (counting every request and "
+          "connection), and with `--access-log-format json` (every line written, to a file); each run "
+          f"on a fresh process, {runs} runs of each interleaved; the median server CPU per request "
+          "(and the range), and the medians' change against plain:")
     print()
-    print("| Request | Conns | plain µs/req | req/s | metrics µs/req | req/s | change "
-          "| JSON log µs/req | req/s | change |")
-    print("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
-    for (label, conns), by in observed:
-        off = by["refserve-off"]["per_request"]
-        row = [label, str(conns), f"{off:.2f}", f"{by['refserve-off']['rps']:,.0f}"]
+    print("| Request | Conns | plain µs/req | metrics µs/req | change | JSON log µs/req | change |")
+    print("|---|--:|--:|--:|--:|--:|--:|")
+    for (label, conns), by in samples.items():
+        if not all(server in by for server in OBSERVED):
+            continue
+        medians = {s: statistics.median(cpu for cpu, _ in by[s]) for s in OBSERVED}
+        spread = {s: f"{min(c for c, _ in by[s]):.2f}–{max(c for c, _ in by[s]):.2f}" for s in OBSERVED}
+        row = [label, str(conns), f"{medians['refserve-off']:.2f} ({spread['refserve-off']})"]
         for server in OBSERVED[1:]:
-            run = by[server]
-            change = (run["per_request"] / off - 1) * 100 if off else 0
-            row += [f"{run['per_request']:.2f}", f"{run['rps']:,.0f}", f"{change:+.1f}%"]
-        for server in OBSERVED:
-            run = by[server]
-            if run["errors"]:
-                warnings.append(f"{server}, {label}, {conns} connections: {run['errors']} errors or unexpected statuses")
-            if not run["clean"]:
-                warnings.append(f"{server}, {label}, {conns} connections: other work took "
-                                f"{run['other']}% of a core during the best run")
+            change = (medians[server] / medians["refserve-off"] - 1) * 100
+            row += [f"{medians[server]:.2f} ({spread[server]})", f"{change:+.1f}%"]
         print("| " + " | ".join(row) + " |")
 print()
 print(f"Memory: {idle} keep-alive connections that have each made one request and stay "

@@ -22,8 +22,8 @@
 //! response (the time to deliver it is the response-time metric's).
 
 use crate::metrics::Metrics;
+use std::fmt::Write as _;
 use std::io::Write;
-use std::net::SocketAddr;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant, SystemTime};
 
@@ -45,8 +45,8 @@ pub enum Format {
 
 /// One request, as its line tells it.
 pub struct Entry<'a> {
-    /// The client's address.
-    pub peer: SocketAddr,
+    /// The client's address, formatted once per connection.
+    pub peer: &'a str,
     /// The request method.
     pub method: &'a http::Method,
     /// The request path, as received.
@@ -65,9 +65,9 @@ pub struct Entry<'a> {
 
 impl Entry<'_> {
     /// Append the line in `format`, with its newline, to `out`.
-    pub fn write_line(&self, format: Format, out: &mut Vec<u8>) {
-        let micros = self.duration.as_micros();
-        // Writing to a Vec cannot fail.
+    pub fn write_line(&self, format: Format, out: &mut String) {
+        let micros = u64::try_from(self.duration.as_micros()).unwrap_or(u64::MAX);
+        // Writing to a String cannot fail.
         let _ = match format {
             Format::Text => writeln!(
                 out,
@@ -80,37 +80,84 @@ impl Entry<'_> {
                 self.bytes,
                 self.coding
             ),
-            Format::Json => (|| {
-                write!(
+            Format::Json => {
+                let time = humantime::format_rfc3339_millis(SystemTime::now());
+                let _ = write!(
                     out,
-                    "{{\"time\":\"{}\",\"peer\":\"{}\",\"method\":",
-                    humantime::format_rfc3339_millis(SystemTime::now()),
+                    "{{\"time\":\"{time}\",\"peer\":\"{}\",\"method\":",
                     self.peer
-                )?;
-                serde_json::to_writer(&mut *out, self.method.as_str())?;
-                out.extend_from_slice(b",\"path\":");
-                serde_json::to_writer(&mut *out, self.path)?;
+                );
+                push_json_string(out, self.method.as_str());
+                out.push_str(",\"path\":");
+                push_json_string(out, self.path);
                 writeln!(
                     out,
                     ",\"protocol\":\"{:?}\",\"status\":{},\"bytes\":{},\"coding\":\"{}\",\"duration_us\":{micros}}}",
                     self.version, self.status, self.bytes, self.coding
                 )
-            })(),
+            }
         };
     }
 
     /// The line in `format`, with its newline.
     pub fn line(&self, format: Format) -> String {
-        let mut out = Vec::new();
+        let mut out = String::new();
         self.write_line(format, &mut out);
-        String::from_utf8(out).expect("every part is UTF-8")
+        out
     }
+}
+
+/// The time now, RFC 3339 in UTC with milliseconds; formatted once per
+/// millisecond on each thread, as thousands of lines share one.
+fn push_time(out: &mut String) {
+    thread_local! {
+        static LAST: std::cell::RefCell<(u128, String)> = const {
+            std::cell::RefCell::new((0, String::new()))
+        };
+    }
+    let now = SystemTime::now();
+    let millis = now
+        .duration_since(SystemTime::UNIX_EPOCH)
+        .map_or(0, |since| since.as_millis());
+    LAST.with_borrow_mut(|(at, text)| {
+        if *at != millis || text.is_empty() {
+            text.clear();
+            let _ = write!(text, "{}", humantime::format_rfc3339_millis(now));
+            *at = millis;
+        }
+        out.push_str(text);
+    });
+}
+
+/// `text` as a JSON string (RFC 8259 §7): quotes, backslashes and control
+/// characters escaped, everything else as it is.
+fn push_json_string(out: &mut String, text: &str) {
+    out.push('"');
+    let mut rest = text;
+    // Every byte to escape is ASCII, so each is a char boundary.
+    while let Some(at) = rest
+        .bytes()
+        .position(|b| b == b'"' || b == b'\\' || b < 0x20)
+    {
+        out.push_str(&rest[..at]);
+        let _ = match rest.as_bytes()[at] {
+            b'"' => out.write_str("\\\""),
+            b'\\' => out.write_str("\\\\"),
+            b'\n' => out.write_str("\\n"),
+            b'\r' => out.write_str("\\r"),
+            b'\t' => out.write_str("\\t"),
+            control => write!(out, "\\u{control:04x}"),
+        };
+        rest = &rest[at + 1..];
+    }
+    out.push_str(rest);
+    out.push('"');
 }
 
 /// The lines waiting for the writer.
 #[derive(Default)]
 struct Buffer {
-    bytes: Vec<u8>,
+    text: String,
     lines: usize,
     /// Lines dropped since the start.
     dropped: u64,
@@ -136,20 +183,20 @@ impl<W: Write> Lines<W> {
     }
 
     /// Write out everything buffered so far; whether the log is closed.
-    fn write_batch(&self, spare: &mut Vec<u8>) -> bool {
+    fn write_batch(&self, spare: &mut String) -> bool {
         let mut output = self
             .output
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
         let closed = {
             let mut buffer = self.buffer();
-            std::mem::swap(&mut buffer.bytes, spare);
+            std::mem::swap(&mut buffer.text, spare);
             buffer.lines = 0;
             buffer.closed
         };
         if !spare.is_empty() {
             // Nothing more to do with a failed write to standard error.
-            let _ = output.write_all(spare);
+            let _ = output.write_all(spare.as_bytes());
             let _ = output.flush();
             spare.clear();
         }
@@ -178,7 +225,7 @@ impl<W: Write + Send> Log for Lines<W> {
             buffer.dropped += 1;
             return false;
         }
-        entry.write_line(format, &mut buffer.bytes);
+        entry.write_line(format, &mut buffer.text);
         buffer.lines += 1;
         if buffer.lines == self.capacity / 2 {
             self.wake.notify_one();
@@ -187,7 +234,7 @@ impl<W: Write + Send> Log for Lines<W> {
     }
 
     fn flush(&self) {
-        self.write_batch(&mut Vec::new());
+        self.write_batch(&mut String::new());
     }
 
     fn close(&self) {
@@ -253,7 +300,7 @@ impl Drop for AccessLog {
 /// The writer thread: every [`WRITE_INTERVAL`], or when woken, write what
 /// the workers added; warn of dropped lines now and then; end once closed.
 fn write_lines<W: Write>(shared: &Lines<W>) {
-    let mut spare = Vec::new();
+    let mut spare = String::new();
     let (mut warned_at, mut warned_total) = (Instant::now(), 0);
     loop {
         let dropped = {
@@ -287,7 +334,7 @@ mod tests {
 
     fn entry(path: &str) -> Entry<'_> {
         Entry {
-            peer: "127.0.0.1:4000".parse().expect("an address"),
+            peer: "127.0.0.1:4000",
             method: &http::Method::GET,
             path,
             version: http::Version::HTTP_11,

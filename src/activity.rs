@@ -134,12 +134,17 @@ impl Activity {
 
     /// Start the stall clock again now.
     fn mark_moving(&self) {
-        self.moving_since
-            .store(self.nanos_since_accepted(), Ordering::Release);
+        self.mark_moving_at(Instant::now());
     }
 
-    fn nanos_since_accepted(&self) -> u64 {
-        u64::try_from(self.accepted.elapsed().as_nanos()).unwrap_or(u64::MAX)
+    /// Start the stall clock again at `now`.
+    fn mark_moving_at(&self, now: Instant) {
+        self.moving_since
+            .store(self.nanos_since_accepted(now), Ordering::Release);
+    }
+
+    fn nanos_since_accepted(&self, now: Instant) -> u64 {
+        u64::try_from(now.saturating_duration_since(self.accepted).as_nanos()).unwrap_or(u64::MAX)
     }
 }
 
@@ -153,14 +158,15 @@ pub struct Open {
 impl Open {
     /// Count a request open on `activity`.
     pub fn begin(activity: &Arc<Activity>) -> Open {
+        let began = Instant::now();
         if !activity.is_sending() {
             // The stall clock runs from the first request after a pause.
-            activity.mark_moving();
+            activity.mark_moving_at(began);
         }
         activity.open.fetch_add(1, Ordering::AcqRel);
         Open {
             activity: Arc::clone(activity),
-            began: Instant::now(),
+            began,
         }
     }
 
@@ -172,12 +178,12 @@ impl Open {
 
 impl Drop for Open {
     fn drop(&mut self) {
-        let activity = &self.activity;
-        let nanos = activity.nanos_since_accepted();
+        let (activity, now) = (&self.activity, Instant::now());
+        let nanos = activity.nanos_since_accepted(now);
         activity.last_end.store(nanos.max(1), Ordering::Release);
         activity.open.fetch_sub(1, Ordering::AcqRel);
         if let Some(metrics) = activity.metrics() {
-            metrics.request_ended(self.began.elapsed());
+            metrics.request_ended(now.saturating_duration_since(self.began));
         }
     }
 }

@@ -288,8 +288,13 @@ where
 {
     let service = {
         let (shared, activity) = (Arc::clone(&shared), Arc::clone(&activity));
+        // Formatted once per connection, and only for the log.
+        let peer = match shared.access_log {
+            Some(_) => peer.to_string(),
+            None => String::new(),
+        };
         service_fn(move |request| {
-            std::future::ready(answer(&shared, &activity, &request, peer, secure))
+            std::future::ready(answer(&shared, &activity, &request, &peer, secure))
         })
     };
     match protocol {
@@ -364,7 +369,12 @@ async fn supervise<C: GracefulConnection>(
             .min(now + shared.idle_timeout);
         tokio::select! {
             ended = &mut connection => {
-                return if ended.is_ok() { Close::Client } else { Close::Error };
+                return match ended {
+                    // The drain's `Connection: close` ended it.
+                    Ok(()) if draining => Close::Drain,
+                    Ok(()) => Close::Client,
+                    Err(_) => Close::Error,
+                };
             }
             () = tokio::time::sleep_until(deadline.into()) => {
                 if activity.idle_since().is_some_and(|since| since.elapsed() >= limit) {
@@ -418,7 +428,7 @@ fn answer<B>(
     shared: &Shared,
     activity: &Arc<Activity>,
     request: &Request<B>,
-    peer: SocketAddr,
+    peer: &str,
     secure: bool,
 ) -> Result<Response<Tracked>, Infallible> {
     let open = Open::begin(activity);
