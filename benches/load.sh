@@ -442,17 +442,14 @@ if [[ $HTTPS_PHASES == 1 ]] && ((${#HTTPS_SCENARIOS[@]})); then
                     "${HEADERS[@]}" "$url" >"$out.handshakes" 2>&1 ||
                     say "  (h2load exited with $? for $server; see $out.handshakes)"
                 wait_quiet || true
-                pid=$(pid_of "$server")
-                s0=$(cpu_ticks "$pid")
                 taskset -c "$LOAD_CPU" timeout $((DURATION_S + WARMUP_S + 60)) h2load --h1 -t1 \
                     -c"$connections" -D"$DURATION_S" --warm-up-time="$((WARMUP_S > 0 ? WARMUP_S : 1))" \
                     --log-file="$out.log" "${HEADERS[@]}" "$url" >"$out" 2>&1 ||
                     say "  (h2load exited with $? for $server; see $out)"
-                s1=$(cpu_ticks "$pid")
                 python3 - "$out.handshakes" "$out.log" "$DURATION_S" "$server" "$connections" \
-                    "$(((s1 - s0) * 1000000 / HZ))" >>"$PHASES" <<'PY'
+                    >>"$PHASES" <<'PY'
 import re, sys
-handshakes, log, duration, server, connections, server_us = sys.argv[1:]
+handshakes, log, duration, server, connections = sys.argv[1:]
 duration = float(duration)
 def ms(value):  # h2load's "345us", "1.07ms", "1.2s"
     number = float(re.match(r"[0-9.]+", value).group())
@@ -471,8 +468,7 @@ steady = sorted(int(row[2]) for row in measured if row[1] == "200")
 errors = len(measured) - len(steady)
 pick = lambda q: steady[min(len(steady) - 1, int(q * len(steady)))] / 1000 if steady else 0
 print("\t".join(map(str, [server, connections, connect_mean, connect_max, first_max,
-                          len(steady) / duration, pick(0.5), pick(0.99), errors,
-                          int(server_us) / max(len(rows), 1)])))
+                          len(steady) / duration, pick(0.5), pick(0.99), errors])))
 PY
                 say "  [h2load] $server c=$connections: $(tail -n1 "$PHASES" | cut -f3-9)"
             done
@@ -567,9 +563,9 @@ if https:
         print("| " + " | ".join(row) + " |")
 best = {}  # (server, conns) -> the h2load run with the highest steady req/s
 for line in open(phases):
-    server, conns, c_mean, c_max, first_max, rps, p50, p99, errors, cpu = line.rstrip("\n").split("\t")
+    server, conns, c_mean, c_max, first_max, rps, p50, p99, errors = line.rstrip("\n").split("\t")
     run = dict(c_mean=float(c_mean), c_max=float(c_max), first_max=float(first_max), rps=float(rps),
-               p50=float(p50), p99=float(p99), errors=int(errors), cpu=float(cpu))
+               p50=float(p50), p99=float(p99), errors=int(errors))
     key = (server, int(conns))
     if key not in best or run["rps"] > best[key]["rps"]:
         best[key] = run
@@ -580,11 +576,11 @@ if best:
           "answer's first byte); *steady*, as many connections opened during a warm-up, then every "
           "request of the measured seconds; best of the rounds by steady req/s:")
     print()
-    print("| Server | Conns | handshake mean | slowest | slowest first byte | steady req/s | p50 | p99 | µs/req |")
-    print("|---|--:|--:|--:|--:|--:|--:|--:|--:|")
+    print("| Server | Conns | handshake mean | slowest | slowest first byte | steady req/s | p50 | p99 |")
+    print("|---|--:|--:|--:|--:|--:|--:|--:|")
     for (server, conns), run in sorted(best.items(), key=lambda item: (item[0][1], item[0][0])):
         print(f"| {server} | {conns} | {lat(run['c_mean'])} | {lat(run['c_max'])} | {lat(run['first_max'])} "
-              f"| {run['rps']:,.0f} | {lat(run['p50'])} | {lat(run['p99'])} | {run['cpu']:.1f} |")
+              f"| {run['rps']:,.0f} | {lat(run['p50'])} | {lat(run['p99'])} |")
         if run["errors"]:
             warnings.append(f"{server} (h2load), {conns} connections: {run['errors']} errors")
 OBSERVED = ("refserve-off", "refserve-metrics", "refserve-log")
