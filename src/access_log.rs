@@ -81,12 +81,9 @@ impl Entry<'_> {
                 self.coding
             ),
             Format::Json => {
-                let time = humantime::format_rfc3339_millis(SystemTime::now());
-                let _ = write!(
-                    out,
-                    "{{\"time\":\"{time}\",\"peer\":\"{}\",\"method\":",
-                    self.peer
-                );
+                out.push_str("{\"time\":\"");
+                push_time(out);
+                let _ = write!(out, "\",\"peer\":\"{}\",\"method\":", self.peer);
                 push_json_string(out, self.method.as_str());
                 out.push_str(",\"path\":");
                 push_json_string(out, self.path);
