@@ -1,5 +1,8 @@
-//! The hyper glue: a request in, [`respond`](crate::respond::respond)'s
-//! response out. The request body is never read.
+//! The bare hyper service: a request in, [`respond`](crate::respond::respond)'s
+//! response out; the request body is never read. The fuzz target `service`
+//! and `benches/shapes.rs` serve with it. The server answers through
+//! `connection::answer`, the same selection plus what a connection adds
+//! (HSTS, `Connection: close` in a drain, metrics, the access log).
 
 use crate::respond::{respond, Body};
 use http::{Request, Response};
