@@ -1,49 +1,13 @@
 //! Renders every response body from `content/`, precompresses each one and
 //! emits the `phf` table the server looks responses up in.
 //!
-//! The stages live in `src/build/`, one file each: load and validate
-//! (`content.rs`), render (`render_json.rs`) and assemble (`site.rs`),
-//! choose the compression dictionary (`dictionary.rs`), compress
-//! (`compress.rs`), emit (`emit.rs`). Errors name the file and field.
+//! The stages are the pipeline crate in `src/build/` (`refserve-build`),
+//! which `refserve dev` shares; this script reads the settings cargo and
+//! the environment give it, runs the pipeline and writes `OUT_DIR`. Errors
+//! name the file and field.
 
-#[path = "src/build/compress.rs"]
-mod compress;
-#[path = "src/build/content.rs"]
-mod content;
-#[path = "src/build/dictionary.rs"]
-mod dictionary;
-#[path = "src/build/emit.rs"]
-mod emit;
-#[path = "src/errors.rs"]
-#[allow(dead_code)]
-mod errors;
-#[path = "src/headers.rs"]
-#[allow(dead_code)]
-mod headers;
-#[path = "src/build/highlight.rs"]
-mod highlight;
-#[path = "src/negotiate/mod.rs"]
-#[allow(dead_code)]
-mod negotiate;
-#[path = "src/build/render_crawlers.rs"]
-mod render_crawlers;
-#[path = "src/build/render_html.rs"]
-mod render_html;
-#[path = "src/build/render_icon.rs"]
-mod render_icon;
-#[path = "src/build/render_json.rs"]
-mod render_json;
-#[path = "src/build/render_markdown.rs"]
-mod render_markdown;
-#[path = "src/build/render_openapi.rs"]
-mod render_openapi;
-#[path = "src/build/site.rs"]
-mod site;
-
-use std::path::PathBuf;
-
-/// Where the server links to when `REFSERVE_BASE_URL` is not set: itself.
-const DEFAULT_BASE_URL: &str = "http://127.0.0.1:8080";
+use refserve_build::{content, emit, Cache, Encoding, DEFAULT_BASE_URL};
+use std::path::{Path, PathBuf};
 
 fn main() {
     for path in [
@@ -51,12 +15,18 @@ fn main() {
         "content",
         "src/build",
         "src/errors.rs",
+        "src/headers.rs",
         "src/negotiate",
     ] {
         println!("cargo::rerun-if-changed={path}");
     }
-    println!("cargo::rerun-if-env-changed=REFSERVE_BASE_URL");
-    println!("cargo::rerun-if-env-changed=SOURCE_DATE_EPOCH");
+    for variable in [
+        "REFSERVE_BASE_URL",
+        "SOURCE_DATE_EPOCH",
+        "REFSERVE_BUILD_CACHE",
+    ] {
+        println!("cargo::rerun-if-env-changed={variable}");
+    }
     if let Err(message) = run() {
         eprintln!("error: {message}");
         std::process::exit(1);
@@ -76,13 +46,57 @@ fn run() -> Result<(), String> {
         Err(_) => None,
     };
 
-    let catalog = content::load(&root, base_url, epoch).map_err(|e| e.to_string())?;
-    let mut pages = site::resources(&catalog);
-    let mut errors = site::errors(&catalog).map_err(|e| e.to_string())?;
-    let dictionary = dictionary::attach(&mut pages, &mut errors);
-    let code = emit::table(&out_dir, &catalog, &pages, &errors, dictionary.as_ref())
-        .map_err(|e| format!("writing OUT_DIR: {e}"))?;
+    let catalog = content::load(&root, "content", base_url, epoch).map_err(|e| e.to_string())?;
+    let encoding = Encoding::Smallest {
+        cache: cache(&root, &out_dir),
+    };
+    let table = refserve_build::build(&catalog, &encoding).map_err(|e| e.to_string())?;
+    let code = emit::table(&out_dir, &table).map_err(|e| format!("writing OUT_DIR: {e}"))?;
     std::fs::write(out_dir.join("table.rs"), code)
         .map_err(|e| format!("writing OUT_DIR/table.rs: {e}"))?;
     Ok(())
 }
+
+/// The cache of compressed bodies: `REFSERVE_BUILD_CACHE` (`off`: none),
+/// else `refserve-build-cache/` in the target directory, shared by every
+/// profile. Its outputs depend on the encoders' versions, which
+/// `Cargo.lock` pins: their entries there are the cache's salt.
+fn cache(root: &Path, out_dir: &Path) -> Option<Cache> {
+    let dir = match std::env::var_os("REFSERVE_BUILD_CACHE") {
+        Some(value) if value == "off" => return None,
+        Some(dir) => PathBuf::from(dir),
+        // OUT_DIR is <target>/<profile>/build/<package>-<hash>/out.
+        None => {
+            let build = out_dir.ancestors().nth(2)?;
+            if build.file_name()? != "build" {
+                return None;
+            }
+            build.ancestors().nth(2)?.join("refserve-build-cache")
+        }
+    };
+    let lock = std::fs::read_to_string(root.join("Cargo.lock")).unwrap_or_default();
+    let salt = lock
+        .split("[[package]]")
+        .filter(|package| {
+            ENCODERS
+                .iter()
+                .any(|name| package.contains(&format!("name = \"{name}\"\n")))
+        })
+        .collect::<String>()
+        .into_bytes();
+    Some(Cache { dir, salt })
+}
+
+/// The packages whose versions decide the compressed bytes.
+const ENCODERS: [&str; 10] = [
+    "alloc-no-stdlib",
+    "brotli",
+    "brotli-decompressor",
+    "flate2",
+    "structured-zstd",
+    "zlib-rs",
+    "zopfli",
+    "zstd",
+    "zstd-safe",
+    "zstd-sys",
+];

@@ -1,11 +1,11 @@
 //! The error vocabulary: every way a request can fail, with its HTTP status,
 //! its stable `error.code` and how long caches may keep the answer.
 //!
-//! The texts (`message`, `hint`) live in `content/errors.json`; `build.rs`
-//! includes this file to check that every kind has its text and renders each
-//! ErrorResponse body (section 2.4 of the specification) ahead of time, so a
-//! failing request costs a table lookup like any other. Nothing here depends
-//! on other modules, which is what lets the build script include it.
+//! The texts (`message`, `hint`) live in `content/errors.json`; the pipeline
+//! (`src/build/`, which compiles this file for the server too) checks that
+//! every kind has its text and renders each ErrorResponse body (section 2.4
+//! of the specification) ahead of time, so a failing request costs a table
+//! lookup like any other. Nothing here depends on other modules.
 
 /// Why a request could not be answered with the resource it asked for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -22,17 +22,18 @@
 //! - [`tls`]: HTTPS: the certificate and key, and their reload.
 //! - [`config`]: command line and environment.
 //! - [`export`]: the table as static files.
+//!
+//! [`errors`], [`headers`] and [`negotiate`] live here in `src/` and are
+//! compiled by the pipeline crate (`src/build/`, `refserve-build`), which
+//! `build.rs` runs: the table it builds is made of their types.
 
 pub mod access_log;
 pub mod activity;
 pub mod conditional;
 pub mod config;
 pub mod connection;
-pub mod errors;
 pub mod export;
-pub mod headers;
 pub mod metrics;
-pub mod negotiate;
 pub mod respond;
 pub mod route;
 pub mod scrape;
@@ -42,3 +43,7 @@ pub mod systemd;
 pub mod table;
 pub mod tls;
 pub mod watched;
+
+// Shared with the pipeline, which compiles them (`src/build/lib.rs`): the
+// table it builds is made of these types.
+pub use refserve_build::{errors, headers, negotiate};

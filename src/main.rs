@@ -96,10 +96,10 @@ fn main() -> ExitCode {
         }
         tokio::spawn(reload_on_hangup(tls.clone()));
         systemd::notify(Notice::Ready);
-        let shutdown = async {
+        let shutdown = Box::pin(async {
             shutdown_signal().await;
             systemd::notify(Notice::Stopping);
-        };
+        });
         let listeners = Listeners {
             public: sockets.public.into_iter().map(|(_, l)| l).collect(),
             metrics: sockets.metrics.map(|(_, l)| l),

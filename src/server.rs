@@ -24,6 +24,7 @@ use crate::table;
 use crate::tls::Tls;
 use std::future::Future;
 use std::net::SocketAddr;
+use std::pin::Pin;
 use std::sync::Arc;
 use std::task::Poll;
 use std::time::Duration;
@@ -38,13 +39,31 @@ pub struct Listeners {
     pub metrics: Option<TcpListener>,
 }
 
+/// A future of this library's, boxed.
+pub type Boxed<'a> = Pin<Box<dyn Future<Output = ()> + Send + 'a>>;
+
 /// Serve connections from `listeners` (HTTPS with `tls`) until `shutdown`
-/// completes, then drain.
-pub async fn run(
+/// (a signal, or a test's trigger) completes, then drain.
+///
+/// The server comes boxed, and takes its trigger boxed: a caller polls it
+/// through a pointer and instantiates none of it. Built into this library
+/// once, it is not compiled again into the binary, which is rebuilt on
+/// every content edit.
+pub fn run<'a>(
+    listeners: Listeners,
+    config: &'a Config,
+    tls: Option<Arc<Tls>>,
+    shutdown: Boxed<'static>,
+) -> Boxed<'a> {
+    Box::pin(serve(listeners, config, tls, shutdown))
+}
+
+/// [`run`], unboxed.
+async fn serve(
     listeners: Listeners,
     config: &Config,
     tls: Option<Arc<Tls>>,
-    shutdown: impl Future<Output = ()>,
+    shutdown: Boxed<'static>,
 ) {
     let Listeners {
         public: listeners,

@@ -54,10 +54,10 @@ pub async fn start_server_with(change: impl FnOnce(&mut refserve::config::Config
             public: vec![listener],
             metrics,
         };
-        refserve::server::run(listeners, &config, None, async {
+        let shutdown = Box::pin(async {
             let _ = stopped.await;
-        })
-        .await;
+        });
+        refserve::server::run(listeners, &config, None, shutdown).await;
     });
     let client = Client::builder(TokioExecutor::new()).build_http();
     Server {

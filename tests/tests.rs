@@ -29,9 +29,3 @@ mod tls;
 mod validation;
 mod validators;
 mod varnish;
-
-/// The build script's loading and validation stage, compiled here so its
-/// error messages can be tested.
-#[path = "../src/build/content.rs"]
-#[allow(dead_code)]
-mod content;

@@ -71,7 +71,7 @@ async fn start_https_server(
             },
             &config,
             Some(serving),
-            std::future::pending(),
+            Box::pin(std::future::pending()),
         )
         .await;
     });

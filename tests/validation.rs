@@ -1,8 +1,8 @@
 //! The build script's content validation: broken content is refused with a
 //! message that names the file and the field.
 
-use crate::content::{self, parse_entry};
 use crate::support::Scratch;
+use refserve_build::content::{self, parse_entry};
 use serde_json::{json, Value};
 use std::path::Path;
 
@@ -156,7 +156,7 @@ fn content_copy(name: &str) -> Scratch {
 
 /// Load the content of a scratch copy, as the build script would.
 fn load(scratch: &Scratch) -> Result<content::Catalog, String> {
-    content::load(scratch.path(), "http://x".into(), None).map_err(|e| e.to_string())
+    content::load(scratch.path(), "content", "http://x".into(), None).map_err(|e| e.to_string())
 }
 
 fn copy_dir(from: &Path, to: &Path) {

@@ -27,54 +27,307 @@
 //! and on equal sizes the first candidate in the order above wins, so the
 //! output is a function of the body alone: builds are reproducible. An
 //! encoded variant is kept only when it is smaller than the identity body
-//! (see [`variants`]). The two codings run on two threads, and a body met
-//! before (a page's Markdown and its `.md` twin) is not encoded again.
+//! (see [`variants`]).
+//!
+//! [`encode`] runs one job per body and coding on every core it may use,
+//! and keeps each output in a [`Cache`] under `target/`, so a build after
+//! an edit encodes only the bodies the edit changed. A cached output is
+//! decoded and compared like a fresh one; the result is byte for byte that
+//! of a build without the cache.
 
+use crate::dictionary::Dictionary;
 use crate::negotiate::Coding;
+use crate::site::Body;
 use brotli::enc::backward_references::BrotliEncoderMode;
-use std::collections::BTreeMap;
+use sha2::{Digest, Sha256};
+use std::collections::HashMap;
 use std::io::{Read, Write};
 use std::num::NonZeroU64;
-use std::sync::Mutex;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
-/// The variants of every body encoded so far, by body.
-type Encoded = Vec<(Coding, Vec<u8>)>;
-static SEEN: Mutex<BTreeMap<Vec<u8>, Encoded>> = Mutex::new(BTreeMap::new());
+/// The variants of one body: every coding worth storing with its bytes,
+/// smallest first, identity always among them.
+pub type Encoded = Vec<(Coding, Vec<u8>)>;
 
-/// Every coding worth storing for `body`, with its bytes, smallest first
-/// (identity always included, so a client that accepts nothing else is served).
-pub fn variants(body: &[u8]) -> Vec<(Coding, Vec<u8>)> {
-    if let Some(known) = seen().get(body) {
-        return known.clone();
+/// How the bodies are stored.
+#[derive(Debug, Clone)]
+pub enum Encoding {
+    /// As small as the encoders allow (see the module docs): what the
+    /// production binary serves. Encoded outputs are reused from `cache`,
+    /// when given, for bodies encoded before with the same settings.
+    Smallest {
+        /// Where encoded outputs are kept between builds.
+        cache: Option<Cache>,
+    },
+    /// The identity body alone: `refserve dev`, which renders on every edit.
+    Identity,
+}
+
+/// A directory of encoded outputs from earlier builds, each in a file
+/// named by a SHA-256 of everything the output depends on: the body, the
+/// coding, the dictionary for dcb and dcz, this module's settings and the
+/// [`Cache::salt`] (the encoders' versions). A hit is decoded and compared
+/// with the body like a fresh candidate, so a damaged file is only a miss.
+#[derive(Debug, Clone)]
+pub struct Cache {
+    /// The directory (created when missing).
+    pub dir: PathBuf,
+    /// What else the outputs depend on, such as the lock file that pins the
+    /// encoders' versions.
+    pub salt: Vec<u8>,
+}
+
+/// The settings of this module, part of every cache key: change it when an
+/// encoder's settings change.
+const SETTINGS: &str = "br q11 4 modes shortest window; gzip zopfli 15 or flate2 9; dcz 22";
+
+/// Cache files unused for this long are removed.
+const CACHE_LIFETIME: std::time::Duration = std::time::Duration::from_secs(14 * 24 * 60 * 60);
+
+/// The variants of each of `bodies`, in order (see [`Encoded`]); those
+/// marked `with_dictionary` are also encoded against `dictionary`.
+///
+/// The work is one job per body and coding, run on as many threads as
+/// cargo allows a build script (`NUM_JOBS`) or the machine has, longest
+/// body first; a body met twice (a page's Markdown and its `.md` twin) is
+/// encoded once.
+pub fn encode(
+    bodies: &[&Body],
+    dictionary: Option<&Dictionary>,
+    encoding: &Encoding,
+) -> Vec<Encoded> {
+    let cache = match encoding {
+        Encoding::Identity => {
+            return bodies
+                .iter()
+                .map(|body| vec![(Coding::Identity, body.bytes.clone())])
+                .collect();
+        }
+        Encoding::Smallest { cache } => cache.as_ref(),
+    };
+    // The distinct inputs, and the jobs on them.
+    let mut distinct: Vec<(&[u8], bool)> = Vec::new();
+    let mut index: HashMap<(&[u8], bool), usize> = HashMap::new();
+    let slots: Vec<usize> = bodies
+        .iter()
+        .map(|body| {
+            let with_dictionary = body.with_dictionary && dictionary.is_some();
+            *index
+                .entry((&body.bytes[..], with_dictionary))
+                .or_insert_with(|| {
+                    distinct.push((&body.bytes[..], with_dictionary));
+                    distinct.len() - 1
+                })
+        })
+        .collect();
+    let mut jobs: Vec<(usize, Coding)> = Vec::new();
+    for (i, (_, with_dictionary)) in distinct.iter().enumerate() {
+        jobs.extend([(i, Coding::Br), (i, Coding::Gzip)]);
+        if *with_dictionary {
+            jobs.extend([(i, Coding::Dcb), (i, Coding::Dcz)]);
+        }
     }
-    let (br, gz) = std::thread::scope(|scope| {
-        let gz = scope.spawn(|| gzip(body));
-        (
-            brotli(body),
-            gz.join().expect("the gzip encoder does not panic"),
-        )
+    jobs.sort_by_key(|&(i, coding)| (std::cmp::Reverse(distinct[i].0.len()), i, coding as u8));
+    let history = dictionary.map_or(&[][..], |d| &d.bytes[..]);
+    if let Some(cache) = cache {
+        // No cache is no failure: every output is encoded afresh.
+        let _ = std::fs::create_dir_all(&cache.dir);
+    }
+    let outputs = run_jobs(&jobs, |(i, coding)| {
+        let body = distinct[i].0;
+        let key = cache.map(|cache| cache_key(cache, coding, history, body));
+        let cached = cache.zip(key.as_ref()).and_then(|(cache, key)| {
+            let path = cache.dir.join(key);
+            let bytes = std::fs::read(&path).ok()?;
+            decodes(coding, &bytes, body, history).then(|| {
+                // Used now: kept from the next prune.
+                let _ = std::fs::File::options()
+                    .write(true)
+                    .open(&path)
+                    .and_then(|file| file.set_modified(std::time::SystemTime::now()));
+                bytes
+            })
+        });
+        cached.or_else(|| {
+            let encoded = encode_one(coding, body, history)?;
+            if let Some((cache, key)) = cache.zip(key) {
+                store(cache, &key, &encoded);
+            }
+            Some(encoded)
+        })
     });
-    let mut all = vec![(Coding::Identity, body.to_vec())];
-    for (coding, encoded) in [(Coding::Br, br), (Coding::Gzip, gz)] {
-        if let Some(encoded) = encoded.filter(|encoded| encoded.len() < body.len()) {
-            all.push((coding, encoded));
+    if let Some(cache) = cache {
+        prune(cache);
+    }
+    let mut by_input: Vec<Vec<(Coding, Option<Vec<u8>>)>> = vec![Vec::new(); distinct.len()];
+    for (&(i, coding), output) in jobs.iter().zip(outputs) {
+        by_input[i].push((coding, output));
+    }
+    let variants: Vec<Encoded> = distinct
+        .iter()
+        .zip(by_input)
+        .map(|(&(body, _), outputs)| variants(body, outputs, dictionary))
+        .collect();
+    slots
+        .into_iter()
+        .map(|slot| variants[slot].clone())
+        .collect()
+}
+
+/// Run `job` on every one of `jobs` on several threads; the outputs in
+/// the jobs' order.
+fn run_jobs<J: Copy + Sync, T: Send>(jobs: &[J], job: impl Fn(J) -> T + Sync) -> Vec<T> {
+    let threads = std::env::var("NUM_JOBS")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .or_else(|| std::thread::available_parallelism().ok().map(usize::from))
+        .unwrap_or(1)
+        .clamp(1, jobs.len().max(1));
+    let next = AtomicUsize::new(0);
+    let mut done: Vec<(usize, T)> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut done = Vec::new();
+                    loop {
+                        let n = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(&one) = jobs.get(n) else { break done };
+                        done.push((n, job(one)));
+                    }
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|worker| worker.join().expect("the encoders do not panic"))
+            .collect()
+    });
+    done.sort_by_key(|(n, _)| *n);
+    done.into_iter().map(|(_, output)| output).collect()
+}
+
+/// The variants of `body` worth storing from the `outputs` of its jobs:
+/// identity, br and gzip when smaller than identity, dcb and dcz when
+/// smaller than every one of those (RFC 9842 §4), each framed by the RFC's
+/// header; smallest first, and on equal sizes in that order.
+fn variants(
+    body: &[u8],
+    outputs: Vec<(Coding, Option<Vec<u8>>)>,
+    dictionary: Option<&Dictionary>,
+) -> Encoded {
+    let mut plain = vec![(Coding::Identity, body.to_vec())];
+    let mut framed = Vec::new();
+    for (coding, output) in outputs {
+        let Some(output) = output else { continue };
+        match (coding, dictionary) {
+            (Coding::Dcb, Some(d)) => {
+                framed.push((coding, [&DCB_MAGIC[..], &d.hash, &output].concat()))
+            }
+            (Coding::Dcz, Some(d)) => {
+                framed.push((coding, [&DCZ_MAGIC[..], &d.hash, &output].concat()))
+            }
+            _ if output.len() < body.len() => plain.push((coding, output)),
+            _ => {}
         }
     }
     // Stable: on equal sizes the order above (identity, br, gzip) stands.
-    all.sort_by_key(|(_, bytes)| bytes.len());
-    seen().insert(body.to_vec(), all.clone());
-    all
+    plain.sort_by_key(|(_, bytes)| bytes.len());
+    framed.sort_by_key(|(_, bytes)| bytes.len());
+    let smallest = plain[0].1.len();
+    plain.extend(
+        framed
+            .into_iter()
+            .filter(|(_, bytes)| bytes.len() < smallest),
+    );
+    // Stable: a plain body stays ahead of a dictionary one of its size.
+    plain.sort_by_key(|(_, bytes)| bytes.len());
+    plain
 }
 
-/// The variants encoded so far, locked.
-fn seen() -> std::sync::MutexGuard<'static, BTreeMap<Vec<u8>, Encoded>> {
-    SEEN.lock()
-        .expect("the cache is never locked across a panic")
+/// The smallest output of the encoders of `coding` for `body` that decodes
+/// back to it (dcb and dcz against `history`, unframed).
+fn encode_one(coding: Coding, body: &[u8], history: &[u8]) -> Option<Vec<u8>> {
+    match coding {
+        Coding::Br => brotli(body),
+        Coding::Gzip => gzip(body),
+        Coding::Dcb => brotli_against(body, history),
+        Coding::Dcz => zstd_against(body, history),
+        Coding::Identity => Some(body.to_vec()),
+    }
+}
+
+/// Whether `encoded` is a `coding` stream of `body` (dcb and dcz against
+/// `history`, unframed), by a decoder written apart from the encoder.
+fn decodes(coding: Coding, encoded: &[u8], body: &[u8], history: &[u8]) -> bool {
+    let mut decoded = Vec::with_capacity(body.len());
+    let ok = match coding {
+        Coding::Br => brotli_decodes(encoded, &[], &mut decoded),
+        Coding::Dcb => brotli_decodes(encoded, history, &mut decoded),
+        Coding::Gzip => gzip_decodes(encoded, &mut decoded),
+        Coding::Dcz => return zstd_decodes(encoded, history, body),
+        Coding::Identity => return encoded == body,
+    };
+    ok && decoded == body
+}
+
+/// The cache file name of the `coding` output for `body`.
+fn cache_key(cache: &Cache, coding: Coding, history: &[u8], body: &[u8]) -> String {
+    let mut hash = Sha256::new();
+    for part in [
+        SETTINGS.as_bytes(),
+        &cache.salt,
+        coding.token().as_bytes(),
+        if coding.needs_dictionary() {
+            history
+        } else {
+            &[]
+        },
+        body,
+    ] {
+        hash.update((part.len() as u64).to_be_bytes());
+        hash.update(part);
+    }
+    hash.finalize().iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Keep `encoded` in the cache as `key`, written apart and renamed into
+/// place so a reader never sees half a file. A failure leaves no entry.
+fn store(cache: &Cache, key: &str, encoded: &[u8]) {
+    let partial = cache.dir.join(format!(
+        "{key}.{}-{:?}.partial",
+        std::process::id(),
+        std::thread::current().id()
+    ));
+    if std::fs::write(&partial, encoded).is_err()
+        || std::fs::rename(&partial, cache.dir.join(key)).is_err()
+    {
+        let _ = std::fs::remove_file(&partial);
+    }
+}
+
+/// Remove the cache files unused for [`CACHE_LIFETIME`].
+fn prune(cache: &Cache) {
+    let Ok(listing) = std::fs::read_dir(&cache.dir) else {
+        return;
+    };
+    let now = std::time::SystemTime::now();
+    for file in listing.flatten() {
+        let unused = file
+            .metadata()
+            .and_then(|m| m.modified())
+            .ok()
+            .and_then(|modified| now.duration_since(modified).ok())
+            .is_some_and(|age| age > CACHE_LIFETIME);
+        if unused {
+            let _ = std::fs::remove_file(file.path());
+        }
+    }
 }
 
 /// The smallest brotli stream for `body` (quality 11, see the module docs),
 /// or `None` if no candidate decodes back to `body`.
-pub fn brotli(body: &[u8]) -> Option<Vec<u8>> {
+fn brotli(body: &[u8]) -> Option<Vec<u8>> {
     brotli_against(body, &[])
 }
 
@@ -118,47 +371,21 @@ fn brotli_against(body: &[u8], dictionary: &[u8]) -> Option<Vec<u8>> {
         })
         .collect();
     smallest_decoding(candidates, body, |encoded, decoded| {
-        brotli_decompressor::BrotliDecompressCustomDict(
-            &mut &encoded[..],
-            decoded,
-            &mut [0; 4096],
-            &mut [0; 4096],
-            dictionary.to_vec(),
-        )
-        .is_ok()
+        brotli_decodes(encoded, dictionary, decoded)
     })
 }
 
-/// The dictionary-compressed variants of `body` worth storing (RFC 9842
-/// §4): `dcb` and `dcz`, each kept only when smaller than every variant in
-/// `plain`. `dictionary` is the dictionary's bytes, `hash` their SHA-256.
-pub fn dictionary_variants(
-    body: &[u8],
-    dictionary: &[u8],
-    hash: &[u8; 32],
-    plain: &[(Coding, Vec<u8>)],
-) -> Vec<(Coding, Vec<u8>)> {
-    let smallest = plain.iter().map(|(_, bytes)| bytes.len()).min();
-    let (dcb, dcz) = std::thread::scope(|scope| {
-        let dcz = scope.spawn(|| zstd_against(body, dictionary));
-        (
-            brotli_against(body, dictionary),
-            dcz.join().expect("the zstd encoder does not panic"),
-        )
-    });
-    let mut all = Vec::new();
-    for (coding, magic, encoded) in [
-        (Coding::Dcb, &DCB_MAGIC[..], dcb),
-        (Coding::Dcz, &DCZ_MAGIC[..], dcz),
-    ] {
-        let Some(encoded) = encoded else { continue };
-        let framed = [magic, hash, &encoded].concat();
-        if smallest.is_none_or(|smallest| framed.len() < smallest) {
-            all.push((coding, framed));
-        }
-    }
-    all.sort_by_key(|(_, bytes)| bytes.len());
-    all
+/// Decode the brotli stream `encoded`, whose history starts with
+/// `dictionary`, into `decoded` with `brotli-decompressor`.
+fn brotli_decodes(encoded: &[u8], dictionary: &[u8], decoded: &mut Vec<u8>) -> bool {
+    brotli_decompressor::BrotliDecompressCustomDict(
+        &mut &encoded[..],
+        decoded,
+        &mut [0; 4096],
+        &mut [0; 4096],
+        dictionary.to_vec(),
+    )
+    .is_ok()
 }
 
 /// What opens a `dcb` body, before the dictionary's SHA-256 (RFC 9842 §4.1).
@@ -179,16 +406,22 @@ fn zstd_against(body: &[u8], dictionary: &[u8]) -> Option<Vec<u8>> {
     let encoded = encoder
         .compress(body)
         .expect("compressing into memory cannot fail");
+    zstd_decodes(&encoded, dictionary, body).then_some(encoded)
+}
+
+/// Whether the Zstandard frame `encoded`, with `dictionary` as raw content,
+/// decodes to `body` by `structured-zstd`.
+fn zstd_decodes(encoded: &[u8], dictionary: &[u8], body: &[u8]) -> bool {
     // Raw content: the frame names no dictionary, so it is handed over.
-    let dictionary =
+    let Ok(dictionary) =
         structured_zstd::decoding::Dictionary::from_raw_content(1, dictionary.to_vec())
-            .ok()?
-            .into_handle();
+    else {
+        return false;
+    };
     let mut decoded = vec![0; body.len()];
-    let length = structured_zstd::decoding::FrameDecoder::new()
-        .decode_all_with_dict_handle(&encoded, &mut decoded, &dictionary)
-        .ok()?;
-    (decoded[..length] == *body).then_some(encoded)
+    structured_zstd::decoding::FrameDecoder::new()
+        .decode_all_with_dict_handle(encoded, &mut decoded, &dictionary.into_handle())
+        .is_ok_and(|length| decoded[..length] == *body)
 }
 
 /// The brotli window (log2 of 16 more than its size in bytes) for a body of
@@ -207,7 +440,7 @@ fn window(len: usize) -> i32 {
 /// The smallest gzip member for `body`: zopfli, or flate2 at level 9 when
 /// smaller; no file name, zero mtime (RFC 1952). `None` if neither decodes
 /// back to `body`.
-pub fn gzip(body: &[u8]) -> Option<Vec<u8>> {
+fn gzip(body: &[u8]) -> Option<Vec<u8>> {
     let options = zopfli::Options {
         iteration_count: NonZeroU64::new(15).expect("15 is not zero"),
         ..Default::default()
@@ -224,11 +457,14 @@ pub fn gzip(body: &[u8]) -> Option<Vec<u8>> {
         .expect("writing into memory cannot fail");
     let flate2 = encoder.finish().expect("writing into memory cannot fail");
 
-    smallest_decoding(vec![zopfli, flate2], body, |encoded, decoded| {
-        flate2::read::GzDecoder::new(encoded)
-            .read_to_end(decoded)
-            .is_ok()
-    })
+    smallest_decoding(vec![zopfli, flate2], body, gzip_decodes)
+}
+
+/// Decode the gzip member `encoded` into `decoded`.
+fn gzip_decodes(encoded: &[u8], decoded: &mut Vec<u8>) -> bool {
+    flate2::read::GzDecoder::new(encoded)
+        .read_to_end(decoded)
+        .is_ok()
 }
 
 /// The smallest of `candidates` that `decode` turns back into `body`
@@ -245,4 +481,89 @@ fn smallest_decoding(
             decode(encoded, &mut decoded) && decoded == body
         })
         .min_by_key(Vec::len)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::site::Media;
+
+    /// A few small bodies that share text, one compressed against a
+    /// dictionary too.
+    fn sample() -> (Vec<Body>, Dictionary) {
+        let text = |n: usize| {
+            (0..n)
+                .map(|i| format!("<p>Row {i} of the table, selected with a condition.</p>\n"))
+                .collect::<String>()
+        };
+        let mut page = Body::new(Media::HTML, text(40));
+        page.with_dictionary = true;
+        let bodies = vec![
+            page,
+            Body::new(Media::MARKDOWN, text(30)),
+            Body::new(Media::MARKDOWN, text(30)),
+            Body::new(Media::JSON, "{}"),
+        ];
+        let bytes = text(50).into_bytes();
+        let hash: [u8; 32] = Sha256::digest(&bytes).into();
+        let dictionary = Dictionary {
+            bytes,
+            hash,
+            path: "/dictionaries/test".into(),
+        };
+        (bodies, dictionary)
+    }
+
+    fn encode_with(cache: Option<Cache>) -> Vec<Encoded> {
+        let (bodies, dictionary) = sample();
+        let bodies: Vec<&Body> = bodies.iter().collect();
+        encode(&bodies, Some(&dictionary), &Encoding::Smallest { cache })
+    }
+
+    #[test]
+    fn a_cache_changes_no_byte() {
+        let uncached = encode_with(None);
+        let codings: Vec<Vec<Coding>> = uncached
+            .iter()
+            .map(|v| v.iter().map(|(c, _)| *c).collect())
+            .collect();
+        assert!(codings[0].contains(&Coding::Dcb), "{codings:?}");
+        assert_eq!(codings[3], [Coding::Identity], "too small to compress");
+        assert_eq!(uncached[1], uncached[2], "a body met twice");
+
+        let dir = std::env::temp_dir().join(format!("refserve-cache-test-{}", std::process::id()));
+        let cache = Cache {
+            dir: dir.clone(),
+            salt: b"test".to_vec(),
+        };
+        assert_eq!(encode_with(Some(cache.clone())), uncached, "cold");
+        let files: Vec<PathBuf> = std::fs::read_dir(&dir)
+            .expect("the cache was made")
+            .map(|f| f.expect("listing").path())
+            .collect();
+        // br and gzip of three distinct bodies, dcb and dcz of one.
+        assert_eq!(files.len(), 8, "{files:?}");
+        assert_eq!(encode_with(Some(cache.clone())), uncached, "warm");
+        for file in &files {
+            std::fs::write(file, b"damaged").expect("write");
+        }
+        assert_eq!(encode_with(Some(cache.clone())), uncached, "damaged");
+        let salted = Cache {
+            salt: b"other encoders".to_vec(),
+            ..cache
+        };
+        assert_eq!(encode_with(Some(salted)), uncached, "another salt");
+        assert_eq!(std::fs::read_dir(&dir).expect("listing").count(), 16);
+        std::fs::remove_dir_all(&dir).expect("clean up");
+    }
+
+    #[test]
+    fn identity_encodes_nothing() {
+        let (bodies, dictionary) = sample();
+        let bodies: Vec<&Body> = bodies.iter().collect();
+        let encoded = encode(&bodies, Some(&dictionary), &Encoding::Identity);
+        for (body, variants) in bodies.iter().zip(encoded) {
+            assert_eq!(variants, [(Coding::Identity, body.bytes.clone())]);
+        }
+    }
 }

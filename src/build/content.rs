@@ -1,19 +1,15 @@
 //! Build stage 1: load `content/` into a [`Catalog`] and validate it.
 //!
-//! Compiled into `build.rs` (and into the integration tests, which check
-//! that broken content is refused with the right message), never into the
-//! server. Every error names the file and the field at fault.
+//! Every error names the file (as the content directory was given, so
+//! `content/entries/select.json` from `build.rs`) and the field at fault.
 //!
 //! This file holds the catalog's types and reads `content/catalog.json`;
 //! beside it, `content/entry.rs` reads an entry file, `content/site.rs`
 //! `site.json` and `errors.json`, and `content/fields.rs` the JSON fields
 //! and text rules they share.
 
-#[path = "content/entry.rs"]
 mod entry;
-#[path = "content/fields.rs"]
 mod fields;
-#[path = "content/site.rs"]
 mod site;
 
 pub use entry::{is_key, parse_entry};
@@ -174,14 +170,17 @@ pub fn base_url(value: &str) -> Result<String, ContentError> {
     Ok(value.to_string())
 }
 
-/// Load and validate the whole of `content/` under `root` (the crate root).
-/// `last_modified` overrides the date in `catalog.json` (from `SOURCE_DATE_EPOCH`).
+/// Load and validate the whole of the content directory `dir` under `root`
+/// (`content` under the crate root, for `build.rs`); errors name files as
+/// `dir/…`. `last_modified` overrides the date in `catalog.json` (from
+/// `SOURCE_DATE_EPOCH`).
 pub fn load(
     root: &Path,
+    dir: &str,
     base_url: String,
     last_modified: Option<u64>,
 ) -> Result<Catalog, ContentError> {
-    let catalog_file = "content/catalog.json";
+    let catalog_file = &format!("{dir}/catalog.json");
     let catalog = read_json(root, catalog_file)?;
     let catalog = as_object(&catalog, catalog_file, "")?;
     known_fields(catalog, catalog_file, &["last_modified", "entries"])?;
@@ -213,7 +212,7 @@ pub fn load(
         if entries.iter().any(|e: &Entry| e.key == key) {
             return fail(catalog_file, &field, format!("`{key}` is listed twice"));
         }
-        let file = format!("content/entries/{key}.json");
+        let file = format!("{dir}/entries/{key}.json");
         let value = read_json(root, &file)?;
         let entry = parse_entry(&file, &value)?;
         if entry.key != key {
@@ -235,10 +234,10 @@ pub fn load(
             ),
         );
     }
-    unlisted_files(root, &entries)?;
-    let errors_file = "content/errors.json";
+    unlisted_files(root, dir, &entries)?;
+    let errors_file = &format!("{dir}/errors.json");
     let errors = parse_errors(errors_file, &read_json(root, errors_file)?)?;
-    let site_file = "content/site.json";
+    let site_file = &format!("{dir}/site.json");
     let site = parse_site(site_file, &read_json(root, site_file)?, &entries)?;
     Ok(Catalog {
         base_url,
@@ -249,11 +248,10 @@ pub fn load(
     })
 }
 
-/// A file in `content/entries/` that `catalog.json` does not list is an error.
-fn unlisted_files(root: &Path, entries: &[Entry]) -> Result<(), ContentError> {
-    let dir = root.join("content/entries");
-    let listing = std::fs::read_dir(&dir).map_err(|e| ContentError {
-        file: "content/entries".into(),
+/// A file in `entries/` that `catalog.json` does not list is an error.
+fn unlisted_files(root: &Path, dir: &str, entries: &[Entry]) -> Result<(), ContentError> {
+    let listing = std::fs::read_dir(root.join(dir).join("entries")).map_err(|e| ContentError {
+        file: format!("{dir}/entries"),
         field: String::new(),
         problem: format!("cannot list: {e}"),
     })?;
@@ -268,9 +266,9 @@ fn unlisted_files(root: &Path, entries: &[Entry]) -> Result<(), ContentError> {
             .is_some_and(|k| entries.iter().any(|e| e.key == k));
         if !listed {
             return fail(
-                &format!("content/entries/{name}"),
+                &format!("{dir}/entries/{name}"),
                 "",
-                "is not listed in content/catalog.json `entries`",
+                format!("is not listed in {dir}/catalog.json `entries`"),
             );
         }
     }

@@ -37,14 +37,9 @@ mod common;
 mod dictionary;
 mod list;
 
-// build.rs compiles this module for `Coding` alone, and would call these unused.
-#[allow(unused_imports)]
 pub use accept::{negotiate_media_type, MediaType, MAX_MEDIA_OFFERS};
-#[allow(unused_imports)]
 pub use accept_encoding::{negotiate_encoding, AcceptEncoding};
-#[allow(unused_imports)]
 pub use common::{common_index, COMMON_ACCEPTS, COMMON_ACCEPT_ENCODINGS};
-#[allow(unused_imports)]
 pub use dictionary::held_dictionary;
 
 /// A content coding the server can send (RFC 9110 §8.4.1).

@@ -1,0 +1,64 @@
+//! refserve's pipeline: from `content/` to the table of every response.
+//!
+//! One stage per file, each a function of the one before:
+//!
+//! 1. load and validate (`content.rs`): `content/` into a [`Catalog`], or a
+//!    [`ContentError`] naming the file and field at fault;
+//! 2. render (`render_*.rs`, one file per output format, each a pure
+//!    function of the catalog) and assemble (`site.rs`: which resource is
+//!    at which path, in which representations), with the compression
+//!    dictionary chosen among the pages (`dictionary.rs`);
+//! 3. compress (`compress.rs`): every body in every coding worth storing;
+//! 4. store (`stored.rs`): every body with its complete header lists;
+//! 5. emit (`emit.rs`): the bodies as files and the table as Rust.
+//!
+//! `build.rs` runs all five for the production binary ([`build`], then
+//! [`emit::table`]); `refserve dev` runs the first four in memory on every
+//! edit, with identity bodies and no dictionary ([`Encoding::Identity`]).
+
+mod compress;
+pub mod content;
+mod dictionary;
+pub mod emit;
+mod highlight;
+mod render_crawlers;
+mod render_html;
+mod render_icon;
+mod render_json;
+mod render_markdown;
+mod render_openapi;
+mod site;
+pub mod stored;
+
+// The server's vocabulary, which it re-exports from here (its files stay
+// in the server's `src/`): the error kinds, the headers every response
+// has, and content negotiation, which the table answers ahead of time for
+// the most common requests.
+#[path = "../errors.rs"]
+pub mod errors;
+#[path = "../headers.rs"]
+pub mod headers;
+#[path = "../negotiate/mod.rs"]
+pub mod negotiate;
+
+pub use compress::{Cache, Encoding};
+pub use content::{Catalog, ContentError};
+pub use stored::Table;
+
+/// Where the server links to when no base URL is given: itself.
+pub const DEFAULT_BASE_URL: &str = "http://127.0.0.1:8080";
+
+/// Render, compress and store every response of `catalog`. With
+/// [`Encoding::Smallest`] the HTML pages are also compressed against a
+/// dictionary chosen among them; with [`Encoding::Identity`] there is none.
+pub fn build(catalog: &Catalog, encoding: &Encoding) -> Result<Table, ContentError> {
+    let mut pages = site::resources(catalog);
+    let mut errors = site::errors(catalog)?;
+    let dictionary = match encoding {
+        Encoding::Smallest { .. } => dictionary::attach(&mut pages, &mut errors),
+        Encoding::Identity => None,
+    };
+    Ok(stored::table(
+        catalog, &pages, &errors, dictionary, encoding,
+    ))
+}
