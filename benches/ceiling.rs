@@ -61,7 +61,8 @@ fn main() {
             HeaderValue::from_str(value.trim()).expect("a valid header value"),
         );
     }
-    let (parts, body) = respond(&Method::GET, &path, &request_headers).into_parts();
+    let table = refserve::table::production();
+    let (parts, body) = respond(table, &Method::GET, &path, &request_headers).into_parts();
     let reply: &'static Reply = Box::leak(Box::new(Reply {
         status: parts.status,
         headers: parts.headers,

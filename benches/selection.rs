@@ -40,11 +40,9 @@ fn negotiation(c: &mut Criterion) {
 
 fn dictionary(c: &mut Criterion) {
     let available = available_dictionary();
-    let hashes = refserve::table::DICTIONARIES
-        .each_ref()
-        .map(|d| d.encoded_hash);
+    let hashes = refserve::table::production().dictionaries();
     c.bench_function("held_dictionary/browser", |b| {
-        b.iter(|| refserve::negotiate::held_dictionary([black_box(available.as_bytes())], &hashes))
+        b.iter(|| refserve::negotiate::held_dictionary([black_box(available.as_bytes())], hashes))
     });
 }
 
@@ -57,7 +55,7 @@ fn preconditions(c: &mut Criterion) {
 
 fn lookup(c: &mut Criterion) {
     c.bench_function("table/lookup", |b| {
-        b.iter(|| refserve::table::resource(black_box("/api/reference/select.json")))
+        b.iter(|| refserve::table::production().resource(black_box("/api/reference/select.json")))
     });
 }
 
@@ -74,6 +72,7 @@ fn selection(c: &mut Criterion) {
     c.bench_function("select/200-br", |b| {
         b.iter(|| {
             refserve::respond::select(
+                refserve::table::production(),
                 &Method::GET,
                 black_box("/api/reference/select.json"),
                 &headers,
@@ -90,7 +89,14 @@ fn selection(c: &mut Criterion) {
         HeaderValue::from_static("gzip, br"),
     );
     c.bench_function("select/page-200-br-browser", |b| {
-        b.iter(|| refserve::respond::select(&Method::GET, black_box("/"), &headers))
+        b.iter(|| {
+            refserve::respond::select(
+                refserve::table::production(),
+                &Method::GET,
+                black_box("/"),
+                &headers,
+            )
+        })
     });
     // A navigation from Chrome holding the dictionary: dcb.
     let mut with_dictionary = headers.clone();
@@ -101,7 +107,12 @@ fn selection(c: &mut Criterion) {
     with_dictionary.insert("available-dictionary", available_dictionary());
     c.bench_function("select/page-200-dcb-browser", |b| {
         b.iter(|| {
-            refserve::respond::select(&Method::GET, black_box("/api/select"), &with_dictionary)
+            refserve::respond::select(
+                refserve::table::production(),
+                &Method::GET,
+                black_box("/api/select"),
+                &with_dictionary,
+            )
         })
     });
     // The same, respelled: Accept and Accept-Encoding read in full.
@@ -112,7 +123,14 @@ fn selection(c: &mut Criterion) {
         respelled(BROWSER_ACCEPT_ENCODING_WITH_DICTIONARY),
     );
     c.bench_function("select/page-200-dcb-browser-parsed", |b| {
-        b.iter(|| refserve::respond::select(&Method::GET, black_box("/api/select"), &parsed))
+        b.iter(|| {
+            refserve::respond::select(
+                refserve::table::production(),
+                &Method::GET,
+                black_box("/api/select"),
+                &parsed,
+            )
+        })
     });
     // What deploy/varnish.vcl forwards on a miss: Accept-Encoding reduced
     // to one coding, Accept removed on documents.
@@ -124,6 +142,7 @@ fn selection(c: &mut Criterion) {
     c.bench_function("select/200-br-behind-varnish", |b| {
         b.iter(|| {
             refserve::respond::select(
+                refserve::table::production(),
                 &Method::GET,
                 black_box("/api/reference/select.json"),
                 &behind_cache,
@@ -133,12 +152,18 @@ fn selection(c: &mut Criterion) {
     let bare = HeaderMap::new();
     c.bench_function("select/200-identity-no-headers", |b| {
         b.iter(|| {
-            refserve::respond::select(&Method::GET, black_box("/api/reference/select.json"), &bare)
+            refserve::respond::select(
+                refserve::table::production(),
+                &Method::GET,
+                black_box("/api/reference/select.json"),
+                &bare,
+            )
         })
     });
     c.bench_function("select/200-br-api-client", |b| {
         b.iter(|| {
             refserve::respond::select(
+                refserve::table::production(),
                 &Method::GET,
                 black_box("/api/reference/select.json"),
                 &api_client,
@@ -148,6 +173,7 @@ fn selection(c: &mut Criterion) {
     c.bench_function("respond/200-br", |b| {
         b.iter(|| {
             refserve::respond::respond(
+                refserve::table::production(),
                 &Method::GET,
                 black_box("/api/reference/select.json"),
                 &headers,
@@ -155,13 +181,19 @@ fn selection(c: &mut Criterion) {
         })
     });
     let mut revalidation = headers.clone();
-    let etag = refserve::respond::respond(&Method::GET, "/api/reference/select.json", &headers)
-        .headers()[http::header::ETAG]
+    let etag = refserve::respond::respond(
+        refserve::table::production(),
+        &Method::GET,
+        "/api/reference/select.json",
+        &headers,
+    )
+    .headers()[http::header::ETAG]
         .clone();
     revalidation.insert(http::header::IF_NONE_MATCH, etag);
     c.bench_function("respond/304", |b| {
         b.iter(|| {
             refserve::respond::respond(
+                refserve::table::production(),
                 &Method::GET,
                 black_box("/api/reference/select.json"),
                 &revalidation,
@@ -171,6 +203,7 @@ fn selection(c: &mut Criterion) {
     c.bench_function("respond/404-suggestion", |b| {
         b.iter(|| {
             refserve::respond::respond(
+                refserve::table::production(),
                 &Method::GET,
                 black_box("/api/reference/selct.json"),
                 &headers,

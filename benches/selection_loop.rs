@@ -35,6 +35,7 @@ fn main() -> ExitCode {
     };
     for _ in 0..count {
         black_box(refserve::respond::select(
+            refserve::table::production(),
             &Method::GET,
             black_box(path),
             black_box(&headers),

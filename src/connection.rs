@@ -40,6 +40,7 @@ use crate::activity::{Activity, Open, Tracked};
 use crate::config::Config;
 use crate::metrics::Metrics;
 use crate::respond;
+use crate::table::Tables;
 use crate::tls;
 use crate::watched::{Framing, Watched};
 use http::header::{HeaderValue, CONNECTION, STRICT_TRANSPORT_SECURITY};
@@ -78,14 +79,16 @@ pub struct Shared {
     send_timeout: Duration,
     access_log: Option<AccessLog>,
     metrics: Option<Arc<Metrics>>,
+    /// The table requests are answered from.
+    tables: Tables,
     /// Set when the drain begins; read by every response.
     draining: AtomicBool,
 }
 
 impl Shared {
-    /// The builders and limits of `config`; requests are counted in
-    /// `metrics` when it is given.
-    pub fn new(config: &Config, metrics: Option<Arc<Metrics>>) -> Self {
+    /// The builders and limits of `config`, answering from `tables`;
+    /// requests are counted in `metrics` when it is given.
+    pub fn new(config: &Config, tables: Tables, metrics: Option<Arc<Metrics>>) -> Self {
         // The HTTP/1 builders get no header-read timer: the watchdog bounds
         // the time to a complete head for both protocols.
         let mut http1 = http1::Builder::new();
@@ -108,6 +111,7 @@ impl Shared {
                 .access_log
                 .map(|format| AccessLog::start(format, metrics.clone())),
             metrics,
+            tables,
             draining: AtomicBool::new(false),
         }
     }
@@ -432,7 +436,13 @@ fn answer<B>(
     secure: bool,
 ) -> Result<Response<Tracked>, Infallible> {
     let open = Open::begin(activity);
-    let selection = respond::select(request.method(), request.uri().path(), request.headers());
+    let table = shared.tables.current();
+    let selection = respond::select(
+        &table,
+        request.method(),
+        request.uri().path(),
+        request.headers(),
+    );
     let coding = selection.coding();
     let mut response = selection.into_response();
     if secure {

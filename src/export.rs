@@ -20,7 +20,7 @@
 //! bytes there. [`DICTIONARY_NOTE`] says so at the end of an export.
 
 use crate::negotiate::Coding;
-use crate::table::{self, Resource};
+use crate::table::{Resource, Table};
 use std::path::Path;
 
 /// The file (relative to the export root) of representation `index` of the
@@ -54,15 +54,17 @@ pub const fn suffix(coding: Coding) -> Option<&'static str> {
 pub const DICTIONARY_NOTE: &str = "dictionary-compressed bodies (dcb, dcz) are not exported: \
 a static host cannot choose them by Available-Dictionary; the pages cost their .br bytes there";
 
-/// Write every representation under `dir`; returns the number of files written.
-pub fn export(dir: &Path) -> std::io::Result<usize> {
+/// Write every representation of `table` under `dir`; returns the number
+/// of files written.
+pub fn export(table: &Table, dir: &Path) -> std::io::Result<usize> {
     let mut written = 0;
-    for (path, resource) in table::resources() {
+    for resource in table.resources() {
+        let path = &resource.id;
         for (index, representation) in resource.representations.iter().enumerate() {
             let Some(name) = file_name(path, resource, index) else {
                 continue;
             };
-            for variant in representation.variants {
+            for variant in &representation.variants {
                 let Some(suffix) = suffix(variant.coding) else {
                     continue;
                 };
@@ -70,7 +72,7 @@ pub fn export(dir: &Path) -> std::io::Result<usize> {
                 if let Some(parent) = file.parent() {
                     std::fs::create_dir_all(parent)?;
                 }
-                std::fs::write(&file, variant.body)?;
+                std::fs::write(&file, &variant.body)?;
                 written += 1;
             }
         }
@@ -81,9 +83,10 @@ pub fn export(dir: &Path) -> std::io::Result<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::table::production;
 
     fn name(path: &str, index: usize) -> Option<String> {
-        let resource = table::resource(path).expect("a resource");
+        let resource = production().resource(path).expect("a resource");
         file_name(path, resource, index)
     }
 
@@ -107,9 +110,9 @@ mod tests {
     #[test]
     fn file_names_are_unique() {
         let mut seen = std::collections::HashSet::new();
-        for (path, resource) in table::resources() {
+        for resource in production().resources() {
             for index in 0..resource.representations.len() {
-                if let Some(name) = file_name(path, resource, index) {
+                if let Some(name) = file_name(&resource.id, resource, index) {
                     assert!(seen.insert(name.clone()), "{name}");
                 }
             }

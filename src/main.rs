@@ -3,10 +3,11 @@
 //! until SIGINT or SIGTERM, then drains. SIGHUP reloads the TLS files.
 
 use refserve::config::{self, Command};
+use refserve::server;
 use refserve::server::Listeners;
 use refserve::systemd::{self, Inherited, Notice};
+use refserve::table::{self, Tables};
 use refserve::tls::Tls;
-use refserve::{server, table};
 use std::process::ExitCode;
 use std::sync::Arc;
 
@@ -19,7 +20,7 @@ fn main() -> ExitCode {
             return ExitCode::SUCCESS;
         }
         Ok(Command::Export(dir)) => {
-            return match refserve::export::export(&dir) {
+            return match refserve::export::export(table::production(), &dir) {
                 Ok(files) => {
                     eprintln!("refserve: wrote {files} files to {}", dir.display());
                     eprintln!("refserve: {}", refserve::export::DICTIONARY_NOTE);
@@ -82,7 +83,7 @@ fn main() -> ExitCode {
             eprintln!(
                 "refserve {} listening on {scheme}://{addr} (base URL {}){}",
                 env!("CARGO_PKG_VERSION"),
-                table::BASE_URL,
+                table::production().base_url(),
                 from_service_manager(*fd)
             );
         }
@@ -104,7 +105,8 @@ fn main() -> ExitCode {
             public: sockets.public.into_iter().map(|(_, l)| l).collect(),
             metrics: sockets.metrics.map(|(_, l)| l),
         };
-        server::run(listeners, &config, tls, shutdown).await;
+        let tables = Tables::Fixed(table::production());
+        server::run(listeners, tables, &config, tls, shutdown).await;
         eprintln!("refserve: stopped");
         ExitCode::SUCCESS
     })

@@ -59,12 +59,12 @@ pub struct Metrics {
     access_log_dropped: AtomicU64,
     /// `build_info`'s labels.
     version: &'static str,
-    content: &'static str,
+    content: String,
 }
 
 impl Metrics {
     /// Every series at zero; `version` and `content` label `build_info`.
-    pub fn new(version: &'static str, content: &'static str) -> Self {
+    pub fn new(version: &'static str, content: &str) -> Self {
         Metrics {
             requests: Default::default(),
             body_bytes: Default::default(),
@@ -75,7 +75,7 @@ impl Metrics {
             draining: AtomicBool::new(false),
             access_log_dropped: AtomicU64::new(0),
             version,
-            content,
+            content: content.to_string(),
         }
     }
 
@@ -319,7 +319,7 @@ impl Collector for Exposition {
                 None,
                 MetricType::Info,
             )?
-            .encode_info(&[("version", m.version), ("content", m.content)])?;
+            .encode_info(&[("version", m.version), ("content", &m.content)])?;
         Ok(())
     }
 }

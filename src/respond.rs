@@ -4,10 +4,10 @@
 //!
 //! - [`select`] routes, negotiates and evaluates preconditions, and answers
 //!   with a [`Selection`]: references into the table, nothing allocated.
-//! - [`Selection::into_response`] assembles the response from it: every
-//!   body is `'static`, and every header list was written by build.rs (a
-//!   variant's list becomes a map on first use and is cloned after that),
-//!   so nothing is rendered, compressed or decided here.
+//! - [`Selection::into_response`] assembles the response from it: the body
+//!   is `Bytes` over the table's bytes, and every header map was made with
+//!   the table and is cloned, so nothing is rendered, compressed or decided
+//!   here.
 //!
 //! [`respond`] does both. The hyper service, the benchmarks and the fuzz
 //! targets all go through here.
@@ -20,13 +20,13 @@ use crate::negotiate::{
     COMMON_ACCEPTS, COMMON_ACCEPT_ENCODINGS,
 };
 use crate::route::{error_for, route, Route};
-use crate::table::{self, Dictionary, Representation, Resource, Variant};
+use crate::table::{Dictionary, Representation, Resource, Table, Variant};
 use bytes::Bytes;
 use http::header::{self, HeaderMap, HeaderValue};
 use http::{Method, Response, StatusCode};
 use http_body_util::Full;
 
-/// The response body type: a whole, `'static` body.
+/// The response body type: a whole body.
 pub type Body = Full<Bytes>;
 
 const ALLOW: HeaderValue = HeaderValue::from_static(headers::ALLOW);
@@ -36,17 +36,17 @@ const PREFLIGHT_MAX_AGE: HeaderValue = HeaderValue::from_static(headers::PREFLIG
 const REDIRECT_CACHE_CONTROL: HeaderValue =
     HeaderValue::from_static(headers::REDIRECT_CACHE_CONTROL);
 
-/// What a request gets, as references into the table.
+/// What a request gets, as references into a table that lives for `'t`.
 #[derive(Debug, Clone, Copy)]
-pub enum Selection {
+pub enum Selection<'t> {
     /// A body: the resource's chosen representation in the chosen coding.
     Body {
         /// The status: 200, or the error's.
         status: StatusCode,
         /// The chosen representation.
-        representation: &'static Representation,
+        representation: &'t Representation,
         /// The chosen variant.
-        variant: &'static Variant,
+        variant: &'t Variant,
         /// HEAD: the same headers, no content.
         head: bool,
         /// The error this body explains, if it is one.
@@ -55,56 +55,66 @@ pub enum Selection {
     /// 304: the client's copy of `variant` is current.
     NotModified {
         /// The variant the client holds.
-        variant: &'static Variant,
+        variant: &'t Variant,
     },
-    /// 308 to a page's canonical path.
-    Redirect(&'static str),
+    /// 308 to this page's canonical path.
+    Redirect(&'t Resource),
     /// 204 to `OPTIONS` (and CORS preflights).
     Options,
 }
 
-/// Select the response to a request.
-pub fn select(method: &Method, path: &str, headers: &HeaderMap) -> Selection {
+/// Select the response to a request from `table`.
+pub fn select<'t>(
+    table: &'t Table,
+    method: &Method,
+    path: &str,
+    headers: &HeaderMap,
+) -> Selection<'t> {
     let head = match *method {
         Method::GET => false,
         Method::HEAD => true,
-        Method::OPTIONS => return options(path, headers),
+        Method::OPTIONS => return options(table, path, headers),
         _ => {
             let kind = ErrorKind::MethodNotAllowed;
-            return failure(kind, error_for(path, kind), headers, false);
+            return failure(table, kind, error_for(table, path, kind), headers, false);
         }
     };
-    match route(path) {
-        Route::Found(resource) => found(resource, headers, head),
+    match route(table, path) {
+        Route::Found(resource) => found(table, resource, headers, head),
         Route::Redirect(canonical) => Selection::Redirect(canonical),
-        Route::Missing(kind, resource) => failure(kind, resource, headers, head),
+        Route::Missing(kind, resource) => failure(table, kind, resource, headers, head),
     }
 }
 
-/// Select the response to a request and assemble it.
-pub fn respond(method: &Method, path: &str, headers: &HeaderMap) -> Response<Body> {
-    select(method, path, headers).into_response()
+/// Select the response to a request from `table` and assemble it.
+pub fn respond(table: &Table, method: &Method, path: &str, headers: &HeaderMap) -> Response<Body> {
+    select(table, method, path, headers).into_response()
 }
 
 /// 200, 304 or 406 for an existing resource.
-fn found(resource: &'static Resource, headers: &HeaderMap, head: bool) -> Selection {
+fn found<'t>(
+    table: &'t Table,
+    resource: &'t Resource,
+    headers: &HeaderMap,
+    head: bool,
+) -> Selection<'t> {
     let not_acceptable = || {
         let kind = ErrorKind::NotAcceptable;
         let error = if resource.is_page() {
-            table::page_error(kind)
+            table.page_error(kind)
         } else {
-            table::error(kind)
+            table.error(kind)
         };
-        failure(kind, error, headers, head)
+        failure(table, kind, error, headers, head)
     };
     let Some(chosen) = choose_media_type(resource, headers) else {
         return not_acceptable();
     };
-    let representation = resource.representations[chosen];
-    let Some(variant) = choose_variant(representation, headers) else {
+    let representation = &resource.representations[chosen];
+    let Some(variant) = choose_variant(table, representation, headers) else {
         return not_acceptable();
     };
-    if is_fresh(variant, headers) {
+    if is_fresh(table, variant, headers) {
         return Selection::NotModified { variant };
     }
     Selection::Body {
@@ -119,16 +129,17 @@ fn found(resource: &'static Resource, headers: &HeaderMap, head: bool) -> Select
 /// An error. Its media type and coding are negotiated, but a client that
 /// accepts none gets the first representation (the ErrorResponse) in
 /// identity rather than a second error.
-fn failure(
+fn failure<'t>(
+    table: &'t Table,
     kind: ErrorKind,
-    resource: &'static Resource,
+    resource: &'t Resource,
     headers: &HeaderMap,
     head: bool,
-) -> Selection {
+) -> Selection<'t> {
     let chosen = choose_media_type(resource, headers).unwrap_or(0);
-    let representation = resource.representations[chosen];
+    let representation = &resource.representations[chosen];
     let variant =
-        choose_variant(representation, headers).unwrap_or_else(|| representation.identity());
+        choose_variant(table, representation, headers).unwrap_or_else(|| representation.identity());
     let status =
         StatusCode::from_u16(kind.status()).expect("ErrorKind statuses are valid status codes");
     Selection::Body {
@@ -141,10 +152,10 @@ fn failure(
 }
 
 /// `OPTIONS`: 204 for anything that exists (and for `*`).
-fn options(path: &str, headers: &HeaderMap) -> Selection {
+fn options<'t>(table: &'t Table, path: &str, headers: &HeaderMap) -> Selection<'t> {
     if path != "*" {
-        if let Route::Missing(kind, resource) = route(path) {
-            return failure(kind, resource, headers, false);
+        if let Route::Missing(kind, resource) = route(table, path) {
+            return failure(table, kind, resource, headers, false);
         }
     }
     Selection::Options
@@ -161,7 +172,7 @@ fn choose_media_type(resource: &Resource, headers: &HeaderMap) -> Option<usize> 
     let accept = headers.get_all(header::ACCEPT);
     match common_index(&accept, &COMMON_ACCEPTS) {
         Some(i) => resource.common_choices[i],
-        None => negotiate_media_type(&accept, resource.media_types),
+        None => negotiate_media_type(&accept, &resource.media_types),
     }
 }
 
@@ -172,55 +183,53 @@ const AVAILABLE_DICTIONARY: header::HeaderName =
 /// The variant `Accept-Encoding` weighs highest (the smallest of equal
 /// weight). A body compressed against a dictionary counts only when the
 /// request holds that dictionary.
-fn choose_variant(
-    representation: &'static Representation,
+fn choose_variant<'t>(
+    table: &'t Table,
+    representation: &'t Representation,
     headers: &HeaderMap,
-) -> Option<&'static Variant> {
+) -> Option<&'t Variant> {
     let accept_encoding = headers.get_all(header::ACCEPT_ENCODING);
     let weights = match common_index(&accept_encoding, &COMMON_ACCEPT_ENCODINGS) {
-        Some(i) => table::COMMON_ACCEPT_ENCODING_WEIGHTS[i],
+        Some(i) => table.common_accept_encoding_weights(i),
         None => AcceptEncoding::parse(&accept_encoding).weights(),
     };
     let quality = |coding: Coding| weights[coding.index()];
     // The dictionary headers are read only when they can matter: the
-    // request accepts a coding that needs a dictionary.
-    let mut held = None;
-    if representation
+    // request accepts a coding that needs a dictionary (the table's).
+    let held = representation
         .variants
         .iter()
-        .any(|v| v.dictionary.is_some() && quality(v.coding) > 0)
-    {
-        held = held_by(headers);
-    }
-    let weights = representation
-        .variants
-        .iter()
-        .map(|variant| match variant.dictionary {
-            Some(needed) if !held.is_some_and(|held| std::ptr::eq(held, needed)) => 0,
-            _ => quality(variant.coding),
-        });
-    best(weights).map(|i| representation.variants[i])
+        .any(|v| v.coding.needs_dictionary() && quality(v.coding) > 0)
+        && held_by(table, headers).is_some();
+    let weights = representation.variants.iter().map(|variant| {
+        if variant.coding.needs_dictionary() && !held {
+            0
+        } else {
+            quality(variant.coding)
+        }
+    });
+    best(weights).map(|i| &representation.variants[i])
 }
 
 /// The dictionary the request says it holds, if the server has it.
-fn held_by(headers: &HeaderMap) -> Option<&'static Dictionary> {
-    let hashes = table::DICTIONARIES.each_ref().map(|d| d.encoded_hash);
-    held_dictionary(values(headers, AVAILABLE_DICTIONARY), &hashes).map(|i| &table::DICTIONARIES[i])
+fn held_by<'t>(table: &'t Table, headers: &HeaderMap) -> Option<&'t Dictionary> {
+    let dictionaries = table.dictionaries();
+    held_dictionary(values(headers, AVAILABLE_DICTIONARY), dictionaries).map(|i| &dictionaries[i])
 }
 
 /// RFC 9110 §13.2.2: `If-None-Match` decides when present; otherwise
 /// `If-Modified-Since` does.
-fn is_fresh(variant: &Variant, headers: &HeaderMap) -> bool {
+fn is_fresh(table: &Table, variant: &Variant, headers: &HeaderMap) -> bool {
     let mut tags = values(headers, header::IF_NONE_MATCH).peekable();
     if tags.peek().is_some() {
         return conditional::none_match(tags, variant.etag.as_bytes());
     }
     headers.get(header::IF_MODIFIED_SINCE).is_some_and(|since| {
-        conditional::not_modified_since(since.as_bytes(), table::LAST_MODIFIED_UNIX)
+        conditional::not_modified_since(since.as_bytes(), table.last_modified_unix())
     })
 }
 
-impl Selection {
+impl Selection<'_> {
     /// The content coding of the body sent: the variant's, identity when
     /// there is no body (HEAD keeps its variant's, as it describes it).
     pub fn coding(&self) -> Coding {
@@ -230,7 +239,7 @@ impl Selection {
         }
     }
 
-    /// The response: status, headers and the `'static` body.
+    /// The response: status, headers and the body.
     pub fn into_response(self) -> Response<Body> {
         match self {
             Selection::Body {
@@ -242,17 +251,17 @@ impl Selection {
                 let body = if head {
                     Body::default()
                 } else {
-                    Full::new(Bytes::from_static(variant.body))
+                    Full::new(variant.body.clone())
                 };
                 let mut response = Response::new(body);
                 *response.status_mut() = status;
-                *response.headers_mut() = variant.header_map().clone();
+                *response.headers_mut() = variant.headers.clone();
                 response
             }
             Selection::NotModified { variant } => {
                 let mut response = Response::new(Body::default());
                 *response.status_mut() = StatusCode::NOT_MODIFIED;
-                *response.headers_mut() = variant.not_modified_map().clone();
+                *response.headers_mut() = variant.not_modified.clone();
                 response
             }
             Selection::Redirect(canonical) => redirect(canonical),
@@ -262,11 +271,11 @@ impl Selection {
 }
 
 /// 308 to the canonical spelling of a page URL.
-fn redirect(canonical: &'static str) -> Response<Body> {
+fn redirect(canonical: &Resource) -> Response<Body> {
     let mut response = Response::new(Body::default());
     *response.status_mut() = StatusCode::PERMANENT_REDIRECT;
     let headers = response.headers_mut();
-    headers.insert(header::LOCATION, HeaderValue::from_static(canonical));
+    headers.insert(header::LOCATION, canonical.location.clone());
     headers.insert(header::CACHE_CONTROL, REDIRECT_CACHE_CONTROL);
     headers.insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, ANY_ORIGIN);
     response
@@ -288,6 +297,7 @@ fn preflight() -> Response<Body> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::table::production;
 
     /// `value` with an empty list member after it: the same meaning
     /// (RFC 9110 §5.6.1) in bytes no common value has.
@@ -303,7 +313,7 @@ mod tests {
     }
 
     /// What a selection chose, comparable.
-    fn chosen(selection: Selection) -> Option<(u16, &'static str)> {
+    fn chosen(selection: Selection<'_>) -> Option<(u16, &str)> {
         match selection {
             Selection::Body {
                 status, variant, ..
@@ -317,8 +327,9 @@ mod tests {
     /// the same meaning spelled otherwise.
     #[test]
     fn common_values_choose_what_the_parsers_choose() {
+        let table = production();
         let mut checked = 0;
-        for (path, _) in table::resources() {
+        for path in table.resources().map(|r| &r.id) {
             for accept in COMMON_ACCEPTS {
                 for accept_encoding in COMMON_ACCEPT_ENCODINGS {
                     let common = request(
@@ -326,11 +337,11 @@ mod tests {
                         HeaderValue::from_static(accept_encoding),
                     );
                     let parsed = request(respelled(accept), respelled(accept_encoding));
-                    let kept = chosen(select(&Method::GET, path, &common));
+                    let kept = chosen(select(table, &Method::GET, path, &common));
                     assert!(kept.is_some(), "{path} {accept} {accept_encoding}");
                     assert_eq!(
                         kept,
-                        chosen(select(&Method::GET, path, &parsed)),
+                        chosen(select(table, &Method::GET, path, &parsed)),
                         "{path} {accept} {accept_encoding}"
                     );
                     checked += 1;
@@ -344,19 +355,19 @@ mod tests {
     /// resource (errors included) and every common value.
     #[test]
     fn the_table_holds_the_parsers_answers_for_common_values() {
-        let resources = table::resources().map(|(_, resource)| resource);
-        for resource in resources.chain(table::errors()) {
+        let table = production();
+        for resource in table.resources().chain(table.errors()) {
             for (i, accept) in COMMON_ACCEPTS.into_iter().enumerate() {
                 assert_eq!(
                     resource.common_choices[i],
-                    negotiate_media_type([accept], resource.media_types),
+                    negotiate_media_type([accept], &resource.media_types),
                     "{accept}"
                 );
             }
         }
         for (i, accept_encoding) in COMMON_ACCEPT_ENCODINGS.into_iter().enumerate() {
             assert_eq!(
-                table::COMMON_ACCEPT_ENCODING_WEIGHTS[i],
+                table.common_accept_encoding_weights(i),
                 AcceptEncoding::parse([accept_encoding]).weights(),
                 "{accept_encoding}"
             );

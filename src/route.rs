@@ -10,35 +10,35 @@
 //! form. Nothing allocates.
 
 use crate::errors::{ErrorKind, MAX_NAME_LEN, MAX_PATH_LEN};
-use crate::table::{self, Resource};
+use crate::table::{Resource, Table};
 
-/// Where a path leads.
+/// Where a path leads, in a table that lives for `'t`.
 #[derive(Debug, Clone, Copy)]
-pub enum Route {
+pub enum Route<'t> {
     /// A resource served with 200.
-    Found(&'static Resource),
-    /// A page spelled otherwise: 308 to this canonical path.
-    Redirect(&'static str),
+    Found(&'t Resource),
+    /// A page spelled otherwise: 308 to this page's canonical path.
+    Redirect(&'t Resource),
     /// No resource: the error to answer with, and its body.
-    Missing(ErrorKind, &'static Resource),
+    Missing(ErrorKind, &'t Resource),
 }
 
 const ENTRY_PREFIX: &str = "/api/reference/";
 const PAGE_PREFIX: &str = "/api/";
 const ENTRY_SUFFIX: &str = ".json";
 
-/// Route a request path (the query string already removed).
-pub fn route(path: &str) -> Route {
-    if let Some(resource) = table::resource(path) {
+/// Route a request path (the query string already removed) in `table`.
+pub fn route<'t>(table: &'t Table, path: &str) -> Route<'t> {
+    if let Some(resource) = table.resource(path) {
         return Route::Found(resource);
     }
     if path.len() > MAX_PATH_LEN {
-        return missing(path, ErrorKind::UriTooLong);
+        return missing(table, path, ErrorKind::UriTooLong);
     }
     let mut buffer = [0u8; MAX_PATH_LEN];
     let decoded = decode_unreserved(path, &mut buffer);
     if decoded.len() != path.len() {
-        if let Some(resource) = table::resource(decoded) {
+        if let Some(resource) = table.resource(decoded) {
             return Route::Found(resource);
         }
     }
@@ -46,29 +46,30 @@ pub fn route(path: &str) -> Route {
         .strip_prefix(ENTRY_PREFIX)
         .and_then(|rest| rest.strip_suffix(ENTRY_SUFFIX))
     {
-        return unknown_name(name);
+        return unknown_name(table, name);
     }
     let mut canonical = [0u8; MAX_PATH_LEN];
     let canonical = canonical_form(decoded, &mut canonical);
     // A directory page (`/api/`) is canonical with its slash.
     let mut slashed = [0u8; MAX_PATH_LEN + 1];
-    match table::resource_entry(canonical)
-        .or_else(|| table::resource_entry(with_slash(canonical, &mut slashed)))
+    match table
+        .resource(canonical)
+        .or_else(|| table.resource(with_slash(canonical, &mut slashed)))
     {
-        Some((key, resource)) if resource.is_page() => Route::Redirect(key),
-        _ => match mistyped_page(canonical) {
+        Some(resource) if resource.is_page() => Route::Redirect(resource),
+        _ => match mistyped_page(table, canonical) {
             Some(key) => Route::Missing(
                 ErrorKind::NotFound,
-                table::page_error_suggesting(ErrorKind::NotFound, key),
+                table.page_error_suggesting(ErrorKind::NotFound, key),
             ),
-            None => missing(decoded, ErrorKind::NotFound),
+            None => missing(table, decoded, ErrorKind::NotFound),
         },
     }
 }
 
 /// The method a missing `/api/<name>` or `/api/<name>.md` (in canonical
 /// form) was probably meant to be.
-fn mistyped_page(canonical: &str) -> Option<&'static str> {
+fn mistyped_page<'t>(table: &'t Table, canonical: &str) -> Option<&'t str> {
     if is_api_path(canonical) {
         return None;
     }
@@ -77,7 +78,7 @@ fn mistyped_page(canonical: &str) -> Option<&'static str> {
     if name.contains('/') || name.len() > MAX_NAME_LEN {
         return None;
     }
-    suggest(name, &table::KEYS)
+    suggest(name, table.keys())
 }
 
 /// Whether errors on `path` are for programs (always an ErrorResponse)
@@ -88,11 +89,11 @@ pub fn is_api_path(path: &str) -> bool {
 
 /// The error resource for `kind` on `path`: JSON for API paths, a
 /// negotiated page elsewhere.
-pub fn error_for(path: &str, kind: ErrorKind) -> &'static Resource {
+pub fn error_for<'t>(table: &'t Table, path: &str, kind: ErrorKind) -> &'t Resource {
     if is_api_path(path) {
-        table::error(kind)
+        table.error(kind)
     } else {
-        table::page_error(kind)
+        table.page_error(kind)
     }
 }
 
@@ -115,7 +116,7 @@ fn with_slash<'b>(path: &str, buffer: &'b mut [u8; MAX_PATH_LEN + 1]) -> &'b str
 }
 
 /// The error for a name under `/api/reference/` that is not in the table.
-fn unknown_name(name: &str) -> Route {
+fn unknown_name<'t>(table: &'t Table, name: &str) -> Route<'t> {
     let kind = if !is_name(name) {
         ErrorKind::InvalidName
     } else if name.len() > MAX_NAME_LEN {
@@ -123,14 +124,14 @@ fn unknown_name(name: &str) -> Route {
     } else {
         ErrorKind::ReferenceNotFound
     };
-    match (kind, suggest(name, &table::KEYS)) {
-        (ErrorKind::NameTooLong, _) | (_, None) => Route::Missing(kind, table::error(kind)),
-        (_, Some(key)) => Route::Missing(kind, table::error_suggesting(kind, key)),
+    match (kind, suggest(name, table.keys())) {
+        (ErrorKind::NameTooLong, _) | (_, None) => Route::Missing(kind, table.error(kind)),
+        (_, Some(key)) => Route::Missing(kind, table.error_suggesting(kind, key)),
     }
 }
 
-fn missing(path: &str, kind: ErrorKind) -> Route {
-    Route::Missing(kind, error_for(path, kind))
+fn missing<'t>(table: &'t Table, path: &str, kind: ErrorKind) -> Route<'t> {
+    Route::Missing(kind, error_for(table, path, kind))
 }
 
 /// `^[a-z]+$`, the pattern of `{name}` (specification §4.2).
@@ -188,7 +189,7 @@ fn hex(digit: u8) -> Option<u8> {
 /// two for longer ones (edits are insertions, deletions, substitutions and
 /// swaps of neighbours). `None` when nothing is close or two keys are
 /// equally close.
-pub fn suggest(name: &str, keys: &[&'static str]) -> Option<&'static str> {
+pub fn suggest<'k>(name: &str, keys: &'k [impl AsRef<str>]) -> Option<&'k str> {
     const MAX: usize = 16;
     let mut normal = [0u8; MAX];
     let mut length = 0;
@@ -200,9 +201,9 @@ pub fn suggest(name: &str, keys: &[&'static str]) -> Option<&'static str> {
         length += 1;
     }
     let normal = &normal[..length];
-    let mut best: Option<(usize, &'static str)> = None;
+    let mut best: Option<(usize, &str)> = None;
     let mut tie = false;
-    for &key in keys {
+    for key in keys.iter().map(AsRef::as_ref) {
         let allowed = if key.len() <= 4 { 1 } else { 2 };
         let Some(distance) = edit_distance(normal, key.as_bytes(), allowed) else {
             continue;

@@ -20,7 +20,7 @@ use crate::config::Config;
 use crate::connection::{self, Shared};
 use crate::metrics::Metrics;
 use crate::scrape;
-use crate::table;
+use crate::table::Tables;
 use crate::tls::Tls;
 use std::future::Future;
 use std::net::SocketAddr;
@@ -42,8 +42,8 @@ pub struct Listeners {
 /// A future of this library's, boxed.
 pub type Boxed<'a> = Pin<Box<dyn Future<Output = ()> + Send + 'a>>;
 
-/// Serve connections from `listeners` (HTTPS with `tls`) until `shutdown`
-/// (a signal, or a test's trigger) completes, then drain.
+/// Serve `tables` on connections from `listeners` (HTTPS with `tls`) until
+/// `shutdown` (a signal, or a test's trigger) completes, then drain.
 ///
 /// The server comes boxed, and takes its trigger boxed: a caller polls it
 /// through a pointer and instantiates none of it. Built into this library
@@ -51,16 +51,18 @@ pub type Boxed<'a> = Pin<Box<dyn Future<Output = ()> + Send + 'a>>;
 /// every content edit.
 pub fn run<'a>(
     listeners: Listeners,
+    tables: Tables,
     config: &'a Config,
     tls: Option<Arc<Tls>>,
     shutdown: Boxed<'static>,
 ) -> Boxed<'a> {
-    Box::pin(serve(listeners, config, tls, shutdown))
+    Box::pin(serve(listeners, tables, config, tls, shutdown))
 }
 
 /// [`run`], unboxed.
 async fn serve(
     listeners: Listeners,
+    tables: Tables,
     config: &Config,
     tls: Option<Arc<Tls>>,
     shutdown: Boxed<'static>,
@@ -69,15 +71,19 @@ async fn serve(
         public: listeners,
         metrics: metrics_listener,
     } = listeners;
-    let metrics = metrics_listener
-        .is_some()
-        .then(|| Arc::new(Metrics::new(env!("CARGO_PKG_VERSION"), table::CONTENT_HASH)));
+    let metrics = metrics_listener.is_some().then(|| {
+        let content = tables.current();
+        Arc::new(Metrics::new(
+            env!("CARGO_PKG_VERSION"),
+            content.content_hash(),
+        ))
+    });
     let scraping = metrics_listener
         .zip(metrics.clone())
         .map(|(listener, metrics)| {
             tokio::spawn(scrape::serve(listener, metrics, config.header_read_timeout))
         });
-    let shared = Arc::new(Shared::new(config, metrics.clone()));
+    let shared = Arc::new(Shared::new(config, tables, metrics.clone()));
     let slots = u32::try_from(config.max_connections).expect("the cap's range fits in u32");
     let permits = Arc::new(Semaphore::new(slots as usize));
     let (drain, draining) = watch::channel(false);

@@ -5,12 +5,19 @@
 //! (HSTS, `Connection: close` in a drain, metrics, the access log).
 
 use crate::respond::{respond, Body};
+use crate::table::production;
 use http::{Request, Response};
 use std::convert::Infallible;
 
-/// Answer one request.
+/// Answer one request from the production table.
 pub fn handle<B>(request: &Request<B>) -> Response<Body> {
-    respond(request.method(), request.uri().path(), request.headers())
+    let table = production();
+    respond(
+        table,
+        request.method(),
+        request.uri().path(),
+        request.headers(),
+    )
 }
 
 /// [`handle`] in the shape `hyper::service::service_fn` wants.

@@ -1,32 +1,69 @@
 //! The response table: every body the server can send, rendered and
-//! compressed by `build.rs`, behind a small lookup API.
+//! compressed by the pipeline, behind a small lookup API.
 //!
-//! This is the one place that `include!`s generated code. The generated file
-//! (in `OUT_DIR`) holds only data: a `phf` map from path to [`Resource`], one
-//! from error code to the error's [`Resource`], and the catalog keys. The
-//! types it is made of are defined here, so the shape of the table is
-//! reviewed like any other code.
+//! A [`Table`] is made once from a stored table (`refserve_build::stored`)
+//! and never changes. In production that is the one build.rs wrote
+//! ([`production`], the one `include!` of generated code): statics that
+//! borrow every body from the binary, and `phf` maps from path and error
+//! id to a resource. `refserve dev` makes a new table from each render and
+//! swaps it in whole ([`Tables`]). Either way a request costs one lookup
+//! and clones of what is here: the body is `Bytes` over the stored bytes,
+//! and every header a response carries is prebuilt.
 //!
 //! A resource has one or more representations (one per media type, in the
 //! server's order of preference), and each representation has one or more
 //! variants (one per content coding, smallest body first; identity is always
-//! present). Every header value a response needs is prebuilt.
+//! present).
 
 use crate::errors::ErrorKind;
-use crate::negotiate::{Coding, MediaType, COMMON_ACCEPTS};
+use crate::negotiate::{
+    AcceptEncoding, Coding, MediaType, COMMON_ACCEPTS, COMMON_ACCEPT_ENCODINGS,
+};
+use bytes::Bytes;
 use http::{HeaderMap, HeaderName, HeaderValue};
-use std::sync::OnceLock;
+use refserve_build::stored::{self, Header};
+use std::borrow::Cow;
+use std::collections::HashMap;
+use std::sync::{Arc, LazyLock, RwLock};
+
+/// Every response the server can send.
+#[derive(Debug)]
+pub struct Table {
+    resources: Vec<Resource>,
+    paths: Index,
+    errors: Vec<Resource>,
+    error_ids: Index,
+    keys: Vec<Cow<'static, str>>,
+    base_url: Cow<'static, str>,
+    dictionaries: Vec<Dictionary>,
+    last_modified_unix: u64,
+    content_hash: Cow<'static, str>,
+    common_accept_encoding_weights: [[u16; Coding::ALL.len()]; COMMON_ACCEPT_ENCODINGS.len()],
+}
+
+/// From a resource's id to its index.
+#[derive(Debug)]
+enum Index {
+    /// A perfect hash, written by build.rs.
+    Perfect(&'static phf::Map<&'static str, u16>),
+    /// A hash map, made with the table.
+    Hashed(HashMap<Cow<'static, str>, u16>),
+}
 
 /// One URL's worth of responses.
 #[derive(Debug)]
 pub struct Resource {
+    /// The table key: a path for documents, an id for errors.
+    pub id: Cow<'static, str>,
+    /// [`Resource::id`] as a `Location`: where a misspelt page redirects.
+    pub location: HeaderValue,
     /// The media types of [`Resource::representations`], in the same order
     /// (kept apart so negotiation can borrow them as a slice).
-    pub media_types: &'static [MediaType],
+    pub media_types: Vec<MediaType>,
     /// The representations, in the server's order of preference.
-    pub representations: &'static [&'static Representation],
+    pub representations: Vec<Representation>,
     /// Which representation each of [`COMMON_ACCEPTS`] chooses (`None`: a
-    /// 406), negotiated by build.rs.
+    /// 406), negotiated by the pipeline.
     pub common_choices: [Option<usize>; COMMON_ACCEPTS.len()],
 }
 
@@ -36,7 +73,7 @@ pub struct Representation {
     /// `Content-Type`.
     pub content_type: HeaderValue,
     /// The variants, smallest body first; one of them is identity.
-    pub variants: &'static [&'static Variant],
+    pub variants: Vec<Variant>,
 }
 
 /// A compression dictionary (RFC 9842) the server serves and compresses
@@ -47,111 +84,212 @@ pub struct Dictionary {
     pub hash: [u8; 32],
     /// That hash in base64 without padding, as `Available-Dictionary` names
     /// it (between colons).
-    pub encoded_hash: &'static str,
+    pub encoded_hash: Cow<'static, str>,
     /// Where it is served: `/dictionaries/` and the first 8 bytes of the
     /// hash in hex.
-    pub path: &'static str,
+    pub path: Cow<'static, str>,
 }
 
 /// One body, exactly as it goes on the wire.
 #[derive(Debug)]
 pub struct Variant {
-    /// The content coding of [`Variant::body`].
+    /// The content coding of [`Variant::body`]; a `dcb` or `dcz` body is
+    /// compressed against the table's dictionary, which a client must hold
+    /// to be sent it.
     pub coding: Coding,
-    /// The dictionary [`Variant::body`] was compressed against (`dcb`,
-    /// `dcz`); a client must hold it to be sent this body.
-    pub dictionary: Option<&'static Dictionary>,
     /// The bytes sent.
-    pub body: &'static [u8],
+    pub body: Bytes,
     /// A strong `ETag`, different for every variant of every representation.
     pub etag: HeaderValue,
-    /// Every header of a response carrying this body, as build.rs wrote
+    /// Every header of a response carrying this body, as the pipeline wrote
     /// them: its representation's metadata, then the validators of a
-    /// document or the `Allow` of a 405.
-    pub headers: &'static [(HeaderName, HeaderValue)],
+    /// document or the `Allow` of a 405. Responses clone it.
+    pub headers: HeaderMap,
     /// The headers of a 304 about this body.
-    pub not_modified: &'static [(HeaderName, HeaderValue)],
-    /// [`Variant::headers`] as a map, made on first use (a `HeaderMap`
-    /// cannot be a `static`); responses clone it.
-    pub header_map: OnceLock<HeaderMap>,
-    /// [`Variant::not_modified`] as a map, likewise.
-    pub not_modified_map: OnceLock<HeaderMap>,
+    pub not_modified: HeaderMap,
 }
 
 mod generated {
-    #![allow(missing_docs, clippy::unreadable_literal)]
-    use super::{Dictionary, Representation, Resource, Variant};
+    #![allow(clippy::unreadable_literal)]
     use crate::negotiate::{Coding, MediaType};
-    use http::{HeaderName, HeaderValue};
+    use refserve_build::stored::{
+        Header, StoredDictionary, StoredRepresentation, StoredResource, StoredVariant, Table,
+    };
+    use std::borrow::Cow;
     include!(concat!(env!("OUT_DIR"), "/table.rs"));
 }
 
-pub use generated::{
-    BASE_URL, COMMON_ACCEPT_ENCODING_WEIGHTS, CONTENT_HASH, DICTIONARIES, KEYS, LAST_MODIFIED,
-    LAST_MODIFIED_UNIX,
-};
-
-/// The resource served at `path` (already percent-decoded), if any.
-pub fn resource(path: &str) -> Option<&'static Resource> {
-    generated::RESOURCES.get(path).copied()
+/// The table build.rs wrote into the binary, made on first use.
+pub fn production() -> &'static Table {
+    static TABLE: LazyLock<Table> = LazyLock::new(|| {
+        Table::with_index(
+            &generated::STORED,
+            Index::Perfect(&generated::PATHS),
+            Index::Perfect(&generated::ERROR_IDS),
+        )
+        .expect("build.rs writes valid header values")
+    });
+    &TABLE
 }
 
-/// The resource at `path` with its key as stored in the table (a
-/// `'static` string, fit for a `Location` header).
-pub fn resource_entry(path: &str) -> Option<(&'static str, &'static Resource)> {
-    generated::RESOURCES
-        .get_entry(path)
-        .map(|(key, resource)| (*key, *resource))
+/// Why a stored table cannot be served.
+#[derive(Debug)]
+pub struct Invalid(String);
+
+impl std::fmt::Display for Invalid {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
 }
 
-/// Every path the server answers with 200, with its resource.
-pub fn resources() -> impl Iterator<Item = (&'static str, &'static Resource)> {
-    generated::RESOURCES
-        .entries()
-        .map(|(path, resource)| (*path, *resource))
+impl Table {
+    /// The table that serves `stored`.
+    pub fn new(stored: &stored::Table<'static>) -> Result<Table, Invalid> {
+        let hashed = |resources: &[stored::StoredResource<'static>]| {
+            Index::Hashed(
+                resources
+                    .iter()
+                    .zip(0..)
+                    .map(|(resource, i)| (resource.id.clone(), i))
+                    .collect(),
+            )
+        };
+        Table::with_index(stored, hashed(&stored.resources), hashed(&stored.errors))
+    }
+
+    fn with_index(
+        stored: &stored::Table<'static>,
+        paths: Index,
+        error_ids: Index,
+    ) -> Result<Table, Invalid> {
+        let resources =
+            |list: &[stored::StoredResource<'static>]| -> Result<Vec<Resource>, Invalid> {
+                list.iter().map(Resource::new).collect()
+            };
+        Ok(Table {
+            resources: resources(&stored.resources)?,
+            paths,
+            errors: resources(&stored.errors)?,
+            error_ids,
+            keys: stored.keys.to_vec(),
+            base_url: stored.base_url.clone(),
+            dictionaries: stored
+                .dictionaries
+                .iter()
+                .map(|d| Dictionary {
+                    hash: d.hash,
+                    encoded_hash: d.encoded_hash.clone(),
+                    path: d.path.clone(),
+                })
+                .collect(),
+            last_modified_unix: stored.last_modified_unix,
+            content_hash: stored.content_hash.clone(),
+            common_accept_encoding_weights: COMMON_ACCEPT_ENCODINGS
+                .map(|value| AcceptEncoding::parse([value]).weights()),
+        })
+    }
+
+    /// The resource served at `path` (already percent-decoded), if any.
+    pub fn resource(&self, path: &str) -> Option<&Resource> {
+        self.paths.get(path).map(|i| &self.resources[i])
+    }
+
+    /// Every resource served with 200, in table order (the catalog's).
+    pub fn resources(&self) -> impl Iterator<Item = &Resource> {
+        self.resources.iter()
+    }
+
+    /// Every error body: the ErrorResponses, the error pages and the
+    /// ErrorResponses with a suggestion.
+    pub fn errors(&self) -> impl Iterator<Item = &Resource> {
+        self.errors.iter()
+    }
+
+    /// The error body stored as `id`.
+    fn error_by_id(&self, id: &str) -> Option<&Resource> {
+        self.error_ids.get(id).map(|i| &self.errors[i])
+    }
+
+    /// The ErrorResponse for `kind`.
+    pub fn error(&self, kind: ErrorKind) -> &Resource {
+        self.error_by_id(kind.code())
+            .expect("the pipeline renders a body for every ErrorKind (tested in table::tests)")
+    }
+
+    /// The error for `kind` as page URLs answer it: the ErrorResponse, an HTML
+    /// page or a Markdown page, by negotiation.
+    pub fn page_error(&self, kind: ErrorKind) -> &Resource {
+        let mut buf = [0u8; 64];
+        let id = prefixed(&mut buf, "page/", kind.code()).expect("error codes are short");
+        self.error_by_id(id)
+            .expect("the pipeline renders a page for every ErrorKind (tested in table::tests)")
+    }
+
+    /// The error page for `kind` that links the method `suggestion`; the plain
+    /// one when no such page was rendered.
+    pub fn page_error_suggesting(&self, kind: ErrorKind, suggestion: &str) -> &Resource {
+        let mut page = [0u8; 64];
+        prefixed(&mut page, "page/", kind.code())
+            .and_then(|page| self.suggesting(page, suggestion))
+            .unwrap_or_else(|| self.page_error(kind))
+    }
+
+    /// The ErrorResponse for `kind` whose hint suggests the catalog key
+    /// `suggestion`; the plain one when no such body was rendered.
+    pub fn error_suggesting(&self, kind: ErrorKind, suggestion: &str) -> &Resource {
+        self.suggesting(kind.code(), suggestion)
+            .unwrap_or_else(|| self.error(kind))
+    }
+
+    /// The error rendered as `<id>/<suggestion>`, if there is one.
+    fn suggesting(&self, id: &str, suggestion: &str) -> Option<&Resource> {
+        let mut slashed = [0u8; 64];
+        let mut buf = [0u8; 64];
+        prefixed(&mut slashed, id, "/")
+            .and_then(|id| prefixed(&mut buf, id, suggestion))
+            .and_then(|id| self.error_by_id(id))
+    }
+
+    /// The catalog keys, in catalog order.
+    pub fn keys(&self) -> &[Cow<'static, str>] {
+        &self.keys
+    }
+
+    /// The public address the bodies link to.
+    pub fn base_url(&self) -> &str {
+        &self.base_url
+    }
+
+    /// The compression dictionaries (none or one).
+    pub fn dictionaries(&self) -> &[Dictionary] {
+        &self.dictionaries
+    }
+
+    /// `Last-Modified` of every resource, in seconds since the Unix epoch.
+    pub fn last_modified_unix(&self) -> u64 {
+        self.last_modified_unix
+    }
+
+    /// A name for this content: the start of a SHA-256 of every path and
+    /// body (`refserve_build_info`).
+    pub fn content_hash(&self) -> &str {
+        &self.content_hash
+    }
+
+    /// The weight of each coding (in `Coding::ALL` order) for the `i`th of
+    /// [`COMMON_ACCEPT_ENCODINGS`].
+    pub fn common_accept_encoding_weights(&self, i: usize) -> [u16; Coding::ALL.len()] {
+        self.common_accept_encoding_weights[i]
+    }
 }
 
-/// Every error body: the ErrorResponses, the error pages and the
-/// ErrorResponses with a suggestion.
-pub fn errors() -> impl Iterator<Item = &'static Resource> {
-    generated::ERRORS.values().copied()
-}
-
-/// The ErrorResponse for `kind`.
-pub fn error(kind: ErrorKind) -> &'static Resource {
-    generated::ERRORS
-        .get(kind.code())
-        .copied()
-        .expect("build.rs renders a body for every ErrorKind (tested in table::tests)")
-}
-
-/// The error for `kind` as page URLs answer it: the ErrorResponse, an HTML
-/// page or a Markdown page, by negotiation.
-pub fn page_error(kind: ErrorKind) -> &'static Resource {
-    let mut buf = [0u8; 64];
-    let id = prefixed(&mut buf, "page/", kind.code()).expect("error codes are short");
-    generated::ERRORS
-        .get(id)
-        .copied()
-        .expect("build.rs renders a page for every ErrorKind (tested in table::tests)")
-}
-
-/// The error page for `kind` that links the method `suggestion`; the plain
-/// one when no such page was rendered.
-pub fn page_error_suggesting(kind: ErrorKind, suggestion: &str) -> &'static Resource {
-    let mut page = [0u8; 64];
-    prefixed(&mut page, "page/", kind.code())
-        .and_then(|page| suggesting(page, suggestion))
-        .unwrap_or_else(|| page_error(kind))
-}
-
-/// The error rendered as `<id>/<suggestion>`, if there is one.
-fn suggesting(id: &str, suggestion: &str) -> Option<&'static Resource> {
-    let mut slashed = [0u8; 64];
-    let mut buf = [0u8; 64];
-    prefixed(&mut slashed, id, "/")
-        .and_then(|id| prefixed(&mut buf, id, suggestion))
-        .and_then(|id| generated::ERRORS.get(id).copied())
+impl Index {
+    fn get(&self, id: &str) -> Option<usize> {
+        match self {
+            Index::Perfect(map) => map.get(id).map(|&i| usize::from(i)),
+            Index::Hashed(map) => map.get(id).map(|&i| usize::from(i)),
+        }
+    }
 }
 
 /// `prefix` and `rest` joined in `buf`, if they fit.
@@ -165,13 +303,76 @@ fn prefixed<'b>(buf: &'b mut [u8; 64], prefix: &str, rest: &str) -> Option<&'b s
     std::str::from_utf8(&buf[..total]).ok()
 }
 
-/// The ErrorResponse for `kind` whose hint suggests the catalog key
-/// `suggestion`; the plain one when no such body was rendered.
-pub fn error_suggesting(kind: ErrorKind, suggestion: &str) -> &'static Resource {
-    suggesting(kind.code(), suggestion).unwrap_or_else(|| error(kind))
+/// Stored bytes as a body: borrowed ones are not copied.
+#[expect(clippy::ptr_arg, reason = "whether the `Cow` borrows decides the copy")]
+fn bytes(stored: &Cow<'static, [u8]>) -> Bytes {
+    match stored {
+        Cow::Borrowed(bytes) => Bytes::from_static(bytes),
+        Cow::Owned(bytes) => Bytes::from(bytes.clone()),
+    }
+}
+
+/// A stored header value, checked; a borrowed one is not copied.
+#[expect(clippy::ptr_arg, reason = "whether the `Cow` borrows decides the copy")]
+fn value(stored: &Cow<'static, str>) -> Result<HeaderValue, Invalid> {
+    let bytes = match stored {
+        Cow::Borrowed(text) => Bytes::from_static(text.as_bytes()),
+        Cow::Owned(text) => Bytes::from(text.clone()),
+    };
+    HeaderValue::from_maybe_shared(bytes)
+        .map_err(|_| Invalid(format!("`{stored}` is not a header value")))
+}
+
+/// A stored header list as a map; repeated names keep every value.
+fn map(headers: &[Header<'static>]) -> Result<HeaderMap, Invalid> {
+    let mut map = HeaderMap::with_capacity(headers.len());
+    for (name, text) in headers {
+        // Checked first, then made without a copy of the name.
+        HeaderName::from_lowercase(name.as_bytes())
+            .map_err(|_| Invalid(format!("`{name}` is not a header name")))?;
+        map.append(HeaderName::from_static(name), value(text)?);
+    }
+    Ok(map)
 }
 
 impl Resource {
+    fn new(stored: &stored::StoredResource<'static>) -> Result<Resource, Invalid> {
+        let representations = stored
+            .representations
+            .iter()
+            .map(|representation| {
+                let variants = representation
+                    .variants
+                    .iter()
+                    .map(|variant| {
+                        Ok(Variant {
+                            coding: variant.coding,
+                            body: bytes(&variant.bytes),
+                            etag: value(&variant.etag)?,
+                            headers: map(&variant.headers)?,
+                            not_modified: map(&variant.not_modified)?,
+                        })
+                    })
+                    .collect::<Result<_, Invalid>>()?;
+                Ok(Representation {
+                    content_type: value(&representation.content_type)?,
+                    variants,
+                })
+            })
+            .collect::<Result<_, Invalid>>()?;
+        Ok(Resource {
+            id: stored.id.clone(),
+            location: value(&stored.id)?,
+            media_types: stored
+                .representations
+                .iter()
+                .map(|r| r.media_type)
+                .collect(),
+            representations,
+            common_choices: stored.common_choices,
+        })
+    }
+
     /// Whether this is a page for people or agents (its preferred
     /// representation is HTML or Markdown), as opposed to a document for
     /// programs. Page URLs are redirected to their canonical spelling.
@@ -182,35 +383,73 @@ impl Resource {
     }
 }
 
-impl Variant {
-    /// The headers of a response carrying this body.
-    pub fn header_map(&self) -> &HeaderMap {
-        self.header_map.get_or_init(|| map(self.headers))
+impl AsRef<str> for Dictionary {
+    /// The encoded hash, by which a request names the dictionary.
+    fn as_ref(&self) -> &str {
+        &self.encoded_hash
     }
-
-    /// The headers of a 304 about this body.
-    pub fn not_modified_map(&self) -> &HeaderMap {
-        self.not_modified_map.get_or_init(|| map(self.not_modified))
-    }
-}
-
-/// A header list as a map; repeated names keep every value.
-fn map(headers: &[(HeaderName, HeaderValue)]) -> HeaderMap {
-    let mut map = HeaderMap::with_capacity(headers.len());
-    for (name, value) in headers {
-        map.append(name.clone(), value.clone());
-    }
-    map
 }
 
 impl Representation {
     /// The identity variant.
-    pub fn identity(&self) -> &'static Variant {
+    pub fn identity(&self) -> &Variant {
         self.variants
             .iter()
-            .copied()
             .find(|v| v.coding == Coding::Identity)
-            .expect("build.rs always stores the identity body")
+            .expect("the pipeline always stores the identity body")
+    }
+}
+
+/// The table a server answers from: fixed for its life in production,
+/// replaced whole by `refserve dev` after every render.
+#[derive(Debug, Clone)]
+pub enum Tables {
+    /// One table for ever.
+    Fixed(&'static Table),
+    /// The latest table; a request keeps the one it began with.
+    Swappable(Arc<RwLock<Arc<Table>>>),
+}
+
+/// The table one request is answered from.
+#[derive(Debug)]
+pub enum Current {
+    /// A fixed table.
+    Fixed(&'static Table),
+    /// A swappable table as it was when the request began.
+    Shared(Arc<Table>),
+}
+
+impl Tables {
+    /// The table to answer a request from.
+    pub fn current(&self) -> Current {
+        match self {
+            Tables::Fixed(table) => Current::Fixed(table),
+            Tables::Swappable(latest) => Current::Shared(Arc::clone(
+                &latest
+                    .read()
+                    .unwrap_or_else(|poisoned| poisoned.into_inner()),
+            )),
+        }
+    }
+
+    /// Serve `table` from now on (a fixed table stays as it is).
+    pub fn replace(&self, table: Table) {
+        if let Tables::Swappable(latest) = self {
+            *latest
+                .write()
+                .unwrap_or_else(|poisoned| poisoned.into_inner()) = Arc::new(table);
+        }
+    }
+}
+
+impl std::ops::Deref for Current {
+    type Target = Table;
+
+    fn deref(&self) -> &Table {
+        match self {
+            Current::Fixed(table) => table,
+            Current::Shared(table) => table,
+        }
     }
 }
 
@@ -218,14 +457,18 @@ impl Representation {
 mod tests {
     use super::*;
 
+    fn table() -> &'static Table {
+        production()
+    }
+
     #[test]
     fn every_error_kind_has_a_page_in_three_representations() {
         for kind in ErrorKind::ALL {
-            let resource = page_error(kind);
+            let resource = table().page_error(kind);
             let types: Vec<&str> = resource.media_types.iter().map(|m| m.subtype).collect();
             assert_eq!(types, ["json", "html", "markdown"], "{kind:?}");
-            for representation in resource.representations {
-                let body = std::str::from_utf8(representation.identity().body).expect("UTF-8");
+            for representation in &resource.representations {
+                let body = std::str::from_utf8(&representation.identity().body).expect("UTF-8");
                 assert!(body.contains(kind.code()), "{kind:?}: {body}");
             }
         }
@@ -234,9 +477,9 @@ mod tests {
     #[test]
     fn every_error_kind_has_a_json_body() {
         for kind in ErrorKind::ALL {
-            let resource = error(kind);
+            let resource = table().error(kind);
             assert_eq!(resource.representations.len(), 1);
-            let body = resource.representations[0].identity().body;
+            let body = &resource.representations[0].identity().body;
             let text = std::str::from_utf8(body).expect("UTF-8");
             assert!(
                 text.contains(&format!("\"code\":\"{}\"", kind.code())),
@@ -247,11 +490,12 @@ mod tests {
 
     #[test]
     fn suggestions_exist_for_every_key() {
-        for key in KEYS {
+        let table = table();
+        for key in table.keys() {
             for kind in [ErrorKind::ReferenceNotFound, ErrorKind::InvalidName] {
-                let resource = error_suggesting(kind, key);
-                assert!(!std::ptr::eq(resource, error(kind)), "{kind:?} {key}");
-                let body = resource.representations[0].identity().body;
+                let resource = table.error_suggesting(kind, key);
+                assert!(!std::ptr::eq(resource, table.error(kind)), "{kind:?} {key}");
+                let body = &resource.representations[0].identity().body;
                 let text = std::str::from_utf8(body).expect("UTF-8");
                 assert!(
                     text.contains(&format!("/api/reference/{key}.json")),
@@ -260,21 +504,24 @@ mod tests {
             }
         }
         assert!(std::ptr::eq(
-            error_suggesting(ErrorKind::NotFound, "select"),
-            error(ErrorKind::NotFound)
+            table.error_suggesting(ErrorKind::NotFound, "select"),
+            table.error(ErrorKind::NotFound)
         ));
         assert!(std::ptr::eq(
-            error_suggesting(ErrorKind::ReferenceNotFound, &"x".repeat(80)),
-            error(ErrorKind::ReferenceNotFound)
+            table.error_suggesting(ErrorKind::ReferenceNotFound, &"x".repeat(80)),
+            table.error(ErrorKind::ReferenceNotFound)
         ));
     }
 
     #[test]
     fn every_variant_is_consistent() {
-        let all = resources().map(|(_, r)| r).chain(ErrorKind::ALL.map(error));
+        let table = table();
+        let all = table
+            .resources()
+            .chain(ErrorKind::ALL.map(|kind| table.error(kind)));
         for resource in all {
             assert_eq!(resource.media_types.len(), resource.representations.len());
-            for representation in resource.representations {
+            for representation in &resource.representations {
                 let identity = representation.identity();
                 let mut sizes = representation.variants.iter().map(|v| v.body.len());
                 let mut previous = 0;
@@ -282,7 +529,7 @@ mod tests {
                     sizes.all(|s| std::mem::replace(&mut previous, s) <= s),
                     "smallest first"
                 );
-                for variant in representation.variants {
+                for variant in &representation.variants {
                     assert!(
                         variant.coding == Coding::Identity
                             || variant.body.len() < identity.body.len()
@@ -297,27 +544,29 @@ mod tests {
     }
 
     /// The names in every response header list of `resource`.
-    fn names(resource: &Resource) -> Vec<Vec<&'static str>> {
-        let variants = resource.representations.iter().flat_map(|r| r.variants);
+    fn names(resource: &Resource) -> Vec<Vec<&str>> {
+        let variants = resource.representations.iter().flat_map(|r| &r.variants);
         variants
-            .map(|v| v.headers.iter().map(|(name, _)| name.as_str()).collect())
+            .map(|v| v.headers.keys().map(HeaderName::as_str).collect())
             .collect()
     }
 
     #[test]
     fn documents_carry_validators_and_errors_do_not() {
-        for (path, resource) in resources() {
+        let table = table();
+        for resource in table.resources() {
             for names in names(resource) {
                 assert!(
                     names.contains(&"etag") && names.contains(&"last-modified"),
-                    "{path}"
+                    "{}",
+                    resource.id
                 );
-                assert!(!names.contains(&"allow"), "{path}");
+                assert!(!names.contains(&"allow"), "{}", resource.id);
             }
         }
-        for resource in errors() {
-            let allowed = std::ptr::eq(resource, error(ErrorKind::MethodNotAllowed))
-                || std::ptr::eq(resource, page_error(ErrorKind::MethodNotAllowed));
+        for resource in table.errors() {
+            let allowed = std::ptr::eq(resource, table.error(ErrorKind::MethodNotAllowed))
+                || std::ptr::eq(resource, table.page_error(ErrorKind::MethodNotAllowed));
             for names in names(resource) {
                 assert!(!names.contains(&"etag") && !names.contains(&"last-modified"));
                 assert_eq!(names.contains(&"allow"), allowed, "{names:?}");
@@ -327,10 +576,11 @@ mod tests {
 
     #[test]
     fn header_lists_agree_with_the_variant() {
-        for resource in resources().map(|(_, r)| r).chain(errors()) {
-            for representation in resource.representations {
-                for variant in representation.variants {
-                    let map = variant.header_map();
+        let table = table();
+        for resource in table.resources().chain(table.errors()) {
+            for representation in &resource.representations {
+                for variant in &representation.variants {
+                    let map = &variant.headers;
                     let length = variant.body.len().to_string();
                     assert_eq!(map[http::header::CONTENT_LENGTH], length.as_str());
                     assert_eq!(map[http::header::CONTENT_TYPE], representation.content_type);
@@ -340,7 +590,7 @@ mod tests {
                         map.get(http::header::CONTENT_ENCODING).is_some(),
                         variant.coding != Coding::Identity
                     );
-                    assert_eq!(variant.not_modified_map()[http::header::ETAG], variant.etag);
+                    assert_eq!(variant.not_modified[http::header::ETAG], variant.etag);
                 }
             }
         }
@@ -348,17 +598,42 @@ mod tests {
 
     #[test]
     fn etags_differ_between_the_variants_of_a_resource() {
-        for (path, resource) in resources() {
+        for resource in table().resources() {
             let mut seen = std::collections::HashSet::new();
-            for representation in resource.representations {
-                for variant in representation.variants {
+            for representation in &resource.representations {
+                for variant in &representation.variants {
                     assert!(
                         seen.insert(variant.etag.clone()),
-                        "{path}: {:?}",
+                        "{}: {:?}",
+                        resource.id,
                         variant.etag
                     );
                 }
             }
         }
+    }
+
+    #[test]
+    fn a_table_made_in_memory_answers_like_the_stored_one() {
+        let production = table();
+        let made = Table::new(&generated::STORED).expect("a valid table");
+        assert_eq!(made.resources().count(), production.resources().count());
+        for resource in production.resources() {
+            let found = made.resource(&resource.id).expect("every path");
+            assert_eq!(found.id, resource.id);
+            assert_eq!(found.representations.len(), resource.representations.len());
+            assert_eq!(
+                found.representations[0].identity().body,
+                resource.representations[0].identity().body
+            );
+        }
+        assert!(made.resource("/nowhere").is_none());
+        assert_eq!(made.keys(), production.keys());
+        let tables = Tables::Swappable(Arc::new(RwLock::new(Arc::new(made))));
+        let before = tables.current();
+        tables.replace(Table::new(&generated::STORED).expect("a valid table"));
+        let after = tables.current();
+        assert!(!std::ptr::eq::<Table>(&*before, &*after), "a new table");
+        assert!(before.resource("/").is_some(), "the old one lives on");
     }
 }

@@ -85,7 +85,8 @@ async fn axe_finds_no_violation_in_either_scheme() {
 #[tokio::test]
 async fn chromium_reads_the_method_pages_dictionary_compressed() {
     let server = start_server().await;
-    let paths: Vec<String> = refserve::table::KEYS
+    let paths: Vec<String> = refserve::table::production()
+        .keys()
         .iter()
         .map(|key| format!("/api/{key}"))
         .collect();
@@ -109,7 +110,10 @@ async fn chromium_reads_the_method_pages_dictionary_compressed() {
     // `/`, the dictionary, then every method page by following links.
     assert_eq!(visits.len(), paths.len() + 2, "{}", outcome.output);
     assert_eq!(visits[0]["encoding"], "br", "{}", visits[0]);
-    assert_eq!(visits[1]["path"], refserve::table::DICTIONARIES[0].path);
+    assert_eq!(
+        visits[1]["path"],
+        *refserve::table::production().dictionaries()[0].path
+    );
     for (visit, path) in visits[2..].iter().zip(&paths) {
         assert_eq!(visit["path"], path.as_str());
         assert_eq!(visit["status"], 200, "{visit}");

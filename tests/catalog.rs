@@ -4,8 +4,6 @@ use crate::catalog_facts::FACTS;
 use crate::support::start_server;
 use serde_json::Value;
 
-const BASE_URL: &str = refserve::table::BASE_URL;
-
 fn check_entry(entry: &Value, fact: &crate::catalog_facts::Fact) {
     let key = fact.key;
     assert_eq!(entry["key"], key);
@@ -20,7 +18,10 @@ fn check_entry(entry: &Value, fact: &crate::catalog_facts::Fact) {
         "{key}: desc repeats description"
     );
     assert_eq!(entry["url"], format!("/api/{key}"));
-    assert_eq!(entry["documentation_url"], format!("{BASE_URL}/api/{key}"));
+    assert_eq!(
+        entry["documentation_url"],
+        format!("{}/api/{key}", refserve::table::production().base_url())
+    );
 
     let signature: Vec<&str> = match &entry["signature"] {
         Value::String(one) => vec![one.as_str()],

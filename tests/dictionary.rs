@@ -14,7 +14,8 @@ const ACCEPT_ENCODING: &str = "gzip, deflate, br, zstd, dcb, dcz";
 fn pages() -> Vec<String> {
     let mut pages = vec!["/".to_string(), "/api/".to_string()];
     pages.extend(
-        refserve::table::KEYS
+        refserve::table::production()
+            .keys()
             .iter()
             .map(|key| format!("/api/{key}")),
     );
@@ -22,7 +23,7 @@ fn pages() -> Vec<String> {
 }
 
 fn dictionary() -> &'static refserve::table::Dictionary {
-    &refserve::table::DICTIONARIES[0]
+    &refserve::table::production().dictionaries()[0]
 }
 
 /// A navigation to `path` from a client holding the dictionary, with
@@ -47,7 +48,7 @@ async fn navigate(
 async fn the_dictionary_is_served_with_its_matching_rules() {
     let server = start_server().await;
     let reply = server
-        .get(dictionary().path, &[("accept-encoding", "br")])
+        .get(&dictionary().path, &[("accept-encoding", "br")])
         .await;
     assert_eq!(reply.status, 200);
     assert_eq!(reply.decoded(), served_dictionary());

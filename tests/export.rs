@@ -105,14 +105,15 @@ async fn nginx_serving_the_export_sends_the_same_bytes() {
     let nginx = start_nginx(export.path());
     let nginx_client = Server::client_for(&nginx.origin);
     let mut compared = 0;
-    for (path, resource) in refserve::table::resources() {
+    for resource in refserve::table::production().resources() {
+        let path = &resource.id;
         for (index, representation) in resource.representations.iter().enumerate() {
             if file_name(path, resource, index).is_none() {
                 continue;
             }
             let media = resource.media_types[index];
             let accept = format!("{}/{}", media.kind, media.subtype);
-            for variant in representation.variants {
+            for variant in &representation.variants {
                 let Some(accept_encoding) = accept_encoding(variant.coding) else {
                     continue;
                 };
@@ -164,13 +165,15 @@ async fn the_export_says_what_it_leaves_out_for_dictionaries() {
         "{said}"
     );
     // The dictionary itself is a file like any other; no body needs it.
-    let dictionary = refserve::table::DICTIONARIES[0]
+    let dictionary = refserve::table::production().dictionaries()[0]
         .path
         .trim_start_matches('/');
     assert!(export.path().join(dictionary).is_file());
     // One file per stored body that has a file name, none for dcb or dcz.
-    let expected: usize = refserve::table::resources()
-        .flat_map(|(path, resource)| {
+    let expected: usize = refserve::table::production()
+        .resources()
+        .flat_map(|resource| {
+            let path = &resource.id;
             resource
                 .representations
                 .iter()
@@ -178,7 +181,7 @@ async fn the_export_says_what_it_leaves_out_for_dictionaries() {
                 .filter(move |&(index, _)| file_name(path, resource, index).is_some())
                 .flat_map(|(_, representation)| representation.variants.iter())
         })
-        .filter(|variant| variant.dictionary.is_none())
+        .filter(|variant| !variant.coding.needs_dictionary())
         .count();
     assert!(
         said.contains(&format!("wrote {expected} files")),

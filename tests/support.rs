@@ -57,7 +57,8 @@ pub async fn start_server_with(change: impl FnOnce(&mut refserve::config::Config
         let shutdown = Box::pin(async {
             let _ = stopped.await;
         });
-        refserve::server::run(listeners, &config, None, shutdown).await;
+        let tables = refserve::table::Tables::Fixed(refserve::table::production());
+        refserve::server::run(listeners, tables, &config, None, shutdown).await;
     });
     let client = Client::builder(TokioExecutor::new()).build_http();
     Server {
@@ -254,12 +255,14 @@ fn dictionary_frame<'a>(body: &'a [u8], magic: &[u8]) -> (&'static [u8], &'a [u8
 
 /// The bytes of the compression dictionary, as `GET` of its path serves them.
 pub fn served_dictionary() -> &'static [u8] {
-    let dictionary = &refserve::table::DICTIONARIES[0];
-    refserve::table::resource(dictionary.path)
+    let dictionary = &refserve::table::production().dictionaries()[0];
+    refserve::table::production()
+        .resource(&dictionary.path)
         .expect("the dictionary is served")
         .representations[0]
         .identity()
         .body
+        .as_ref()
 }
 
 /// `Available-Dictionary` for the served dictionary: its SHA-256 as a

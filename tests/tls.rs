@@ -69,6 +69,7 @@ async fn start_https_server(
                 public: vec![listener],
                 metrics: None,
             },
+            refserve::table::Tables::Fixed(refserve::table::production()),
             &config,
             Some(serving),
             Box::pin(std::future::pending()),

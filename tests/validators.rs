@@ -6,7 +6,6 @@
 //! `<target dir>/validator-tools` the first time a test needs one.
 
 use crate::support::{node_file, node_tool, python_tool, run, start_server, Scratch, Server};
-use refserve::table::{BASE_URL, KEYS};
 use std::process::Command;
 
 /// `GET path`, which must answer 200; the decoded body.
@@ -24,8 +23,9 @@ fn file_name(path: &str, extension: &str) -> String {
     format!("{stem}{extension}")
 }
 
-/// The paths of the sitemap's `<loc>`s, which all start with `BASE_URL`.
+/// The paths of the sitemap's `<loc>`s, which all start with the base URL.
 fn sitemap_paths(sitemap: &[u8]) -> Vec<String> {
+    let base = refserve::table::production().base_url();
     let sitemap = std::str::from_utf8(sitemap).expect("a UTF-8 sitemap");
     let paths: Vec<String> = sitemap
         .split("<loc>")
@@ -33,8 +33,8 @@ fn sitemap_paths(sitemap: &[u8]) -> Vec<String> {
         .map(|rest| {
             let url = rest.split("</loc>").next().unwrap_or_default();
             let path = url
-                .strip_prefix(BASE_URL)
-                .unwrap_or_else(|| panic!("<loc>{url}</loc> does not start with {BASE_URL}"));
+                .strip_prefix(base)
+                .unwrap_or_else(|| panic!("<loc>{url}</loc> does not start with {base}"));
             path.replace("&amp;", "&")
         })
         .collect();
@@ -129,7 +129,12 @@ async fn every_markdown_body_passes_markdownlint() {
     command.current_dir(dir.path()).arg("--config");
     command.arg(dir.write(".markdownlint.json", config));
     let mut paths = vec!["/index.md".to_string(), "/api/index.md".to_string()];
-    paths.extend(KEYS.iter().map(|key| format!("/api/{key}.md")));
+    paths.extend(
+        refserve::table::production()
+            .keys()
+            .iter()
+            .map(|key| format!("/api/{key}.md")),
+    );
     paths.extend(["/llms.txt", "/llms-full.txt"].map(String::from));
     for path in paths {
         let name = file_name(path.trim_end_matches(".txt"), ".md");

@@ -52,7 +52,7 @@ use libfuzzer_sys::fuzz_target;
 use refserve::errors::ErrorKind;
 use refserve::negotiate::Coding;
 use refserve::respond::{select, Selection};
-use refserve::table::{self, Representation, Variant};
+use refserve::table::{production, Representation, Table, Variant};
 use std::cell::RefCell;
 use std::collections::HashSet;
 use std::io::Read;
@@ -90,7 +90,7 @@ fuzz_target!(|data: &[u8]| {
         }
     }
 
-    let selection = select(&method, path, &headers);
+    let selection = select(production(), &method, path, &headers);
     let response = selection.into_response();
     check(&method, &headers, selection, &response);
 });
@@ -98,7 +98,7 @@ fuzz_target!(|data: &[u8]| {
 fn check(
     method: &Method,
     headers: &HeaderMap,
-    selection: Selection,
+    selection: Selection<'static>,
     response: &Response<Full<Bytes>>,
 ) {
     let status = response.status();
@@ -132,7 +132,7 @@ fn check(
             if head {
                 assert!(body.is_empty(), "HEAD with content");
             } else {
-                assert_eq!(&body[..], variant.body, "the wire body is the variant's");
+                assert_eq!(&body[..], &variant.body[..], "the wire body is the variant's");
             }
             check_decodes(representation, variant);
             match error {
@@ -155,8 +155,9 @@ fn check(
             assert_eq!(response.headers().get(header::ETAG), Some(&variant.etag));
             check_not_modified(headers, variant);
         }
-        Selection::Redirect(location) => {
+        Selection::Redirect(target) => {
             assert_eq!(status, StatusCode::PERMANENT_REDIRECT);
+            let location = &target.id;
             assert_eq!(
                 response
                     .headers()
@@ -164,8 +165,10 @@ fn check(
                     .map(HeaderValue::as_bytes),
                 Some(location.as_bytes())
             );
-            let target = table::resource(location).expect("a redirect leads to the table");
-            assert!(target.is_page(), "only pages are redirected: {location}");
+            let found = production()
+                .resource(location)
+                .expect("a redirect leads to the table");
+            assert!(found.is_page(), "only pages are redirected: {location}");
         }
         Selection::Options => {
             assert_eq!(status, StatusCode::NO_CONTENT);
@@ -204,7 +207,7 @@ fn check_coding(headers: &HeaderMap, status: StatusCode, encoding: Option<&Heade
             assert!(contains(&text, coding.as_bytes()), "{coding:?} not named");
             let available: Vec<&HeaderValue> =
                 headers.get_all("available-dictionary").iter().collect();
-            let hash = &table::DICTIONARIES[0].hash;
+            let hash = &production().dictionaries()[0].hash;
             assert!(
                 matches!(available[..], [value] if names(value.as_bytes(), hash)),
                 "{coding:?} sent for {available:?}"
@@ -312,17 +315,17 @@ fn check_decodes(representation: &Representation, variant: &'static Variant) {
     if DECODED.with(|seen| seen.borrow().contains(&key)) {
         return;
     }
-    let identity = representation.identity().body;
+    let identity = &representation.identity().body;
     let mut decoded = Vec::new();
     match variant.coding {
-        Coding::Identity => decoded.extend_from_slice(variant.body),
+        Coding::Identity => decoded.extend_from_slice(&variant.body),
         Coding::Br => {
-            brotli::Decompressor::new(variant.body, 4096)
+            brotli::Decompressor::new(&variant.body[..], 4096)
                 .read_to_end(&mut decoded)
                 .expect("valid brotli");
         }
         Coding::Gzip => {
-            flate2::read::GzDecoder::new(variant.body)
+            flate2::read::GzDecoder::new(&variant.body[..])
                 .read_to_end(&mut decoded)
                 .expect("valid gzip");
         }
@@ -351,7 +354,7 @@ fn check_decodes(representation: &Representation, variant: &'static Variant) {
         }
     }
     assert!(
-        decoded == identity,
+        decoded == *identity,
         "{:?} body does not decode to identity",
         variant.coding
     );
@@ -359,18 +362,18 @@ fn check_decodes(representation: &Representation, variant: &'static Variant) {
 }
 
 /// The stream of a dcb or dcz body after its RFC 9842 header, which must be
-/// `magic` and the hash of the variant's dictionary.
-fn after_header(variant: &Variant, magic: &[u8]) -> &'static [u8] {
-    let body: &'static [u8] = variant.body;
-    let rest = body.strip_prefix(magic).expect("the RFC 9842 magic");
-    let dictionary = variant.dictionary.expect("a dictionary coding has one");
-    assert_eq!(&rest[..32], &dictionary.hash[..]);
+/// `magic` and the hash of the table's dictionary.
+fn after_header<'t>(variant: &'t Variant, magic: &[u8]) -> &'t [u8] {
+    let rest = variant.body.strip_prefix(magic).expect("the RFC 9842 magic");
+    assert_eq!(&rest[..32], &production().dictionaries()[0].hash[..]);
     &rest[32..]
 }
 
 /// The compression dictionary's bytes, as served.
 fn dictionary() -> &'static [u8] {
-    table::resource(table::DICTIONARIES[0].path)
+    let table: &'static Table = production();
+    &table
+        .resource(&table.dictionaries()[0].path)
         .expect("the dictionary is served")
         .representations[0]
         .identity()
@@ -379,7 +382,7 @@ fn dictionary() -> &'static [u8] {
 
 /// Property 5: the error's body explains it.
 fn check_error_body(kind: ErrorKind, representation: &Representation) {
-    let body = representation.identity().body;
+    let body = &representation.identity().body;
     let content_type = representation.content_type.to_str().expect("ASCII");
     if content_type.starts_with("application/json") {
         let value: serde_json::Value = serde_json::from_slice(body).expect("an error body is JSON");
@@ -446,7 +449,7 @@ fn unmodified_since(headers: &HeaderMap) -> Option<bool> {
         .and_then(|text| httpdate::parse_http_date(text.trim()).ok());
     Some(date.is_some_and(|date| {
         date.duration_since(std::time::UNIX_EPOCH)
-            .is_ok_and(|d| d.as_secs() >= table::LAST_MODIFIED_UNIX)
+            .is_ok_and(|d| d.as_secs() >= production().last_modified_unix())
     }))
 }
 

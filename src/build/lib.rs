@@ -51,7 +51,7 @@ pub const DEFAULT_BASE_URL: &str = "http://127.0.0.1:8080";
 /// Render, compress and store every response of `catalog`. With
 /// [`Encoding::Smallest`] the HTML pages are also compressed against a
 /// dictionary chosen among them; with [`Encoding::Identity`] there is none.
-pub fn build(catalog: &Catalog, encoding: &Encoding) -> Result<Table, ContentError> {
+pub fn build(catalog: &Catalog, encoding: &Encoding) -> Result<Table<'static>, ContentError> {
     let mut pages = site::resources(catalog);
     let mut errors = site::errors(catalog)?;
     let dictionary = match encoding {
@@ -59,6 +59,10 @@ pub fn build(catalog: &Catalog, encoding: &Encoding) -> Result<Table, ContentErr
         Encoding::Identity => None,
     };
     Ok(stored::table(
-        catalog, &pages, &errors, dictionary, encoding,
+        catalog,
+        &pages,
+        &errors,
+        dictionary.as_ref(),
+        encoding,
     ))
 }

@@ -2,9 +2,12 @@
 //! every body in every coding, and the complete header lists of its 200 and
 //! its 304 — as plain data.
 //!
-//! `emit.rs` writes this as Rust for the production binary; `refserve dev`
-//! turns it into the table it serves from memory. Resources stay in the
-//! order they were rendered in, so the output is deterministic.
+//! The types borrow or own their data (`Cow`): `emit.rs` writes a
+//! `Table<'static>` as Rust statics that borrow everything (the bodies
+//! included from `OUT_DIR`), and `refserve dev` holds the owned one this
+//! stage returns. The server turns either into the table it answers from,
+//! the same way. Resources stay in the order they were rendered in, so the
+//! output is deterministic.
 
 use crate::compress::{self, Encoded, Encoding};
 use crate::content::Catalog;
@@ -13,61 +16,82 @@ use crate::errors::ErrorKind;
 use crate::headers;
 use crate::negotiate::{negotiate_media_type, Coding, MediaType, COMMON_ACCEPTS};
 use crate::site::{Body, Resource};
+use std::borrow::Cow;
+
+/// A header as stored: its lowercase name and its value.
+pub type Header<'a> = (&'static str, Cow<'a, str>);
 
 /// Everything the server serves.
-#[derive(Debug)]
-pub struct Table {
+#[derive(Debug, Clone)]
+pub struct Table<'a> {
     /// The documents, keyed by path, in catalog order.
-    pub resources: Vec<StoredResource>,
+    pub resources: Cow<'a, [StoredResource<'a>]>,
     /// The error bodies, keyed by error id.
-    pub errors: Vec<StoredResource>,
-    /// The compression dictionary the HTML pages are compressed against.
-    pub dictionary: Option<Dictionary>,
+    pub errors: Cow<'a, [StoredResource<'a>]>,
+    /// The compression dictionaries the HTML pages are compressed against
+    /// (none or one; `dcb` and `dcz` bodies need the first).
+    pub dictionaries: Cow<'a, [StoredDictionary<'a>]>,
     /// `Last-Modified` of every resource, as an HTTP date.
-    pub last_modified: String,
+    pub last_modified: Cow<'a, str>,
     /// [`Table::last_modified`] in seconds since the Unix epoch.
     pub last_modified_unix: u64,
     /// The catalog keys, in catalog order.
-    pub keys: Vec<String>,
+    pub keys: Cow<'a, [Cow<'a, str>]>,
     /// The public address the bodies link to.
-    pub base_url: String,
+    pub base_url: Cow<'a, str>,
+    /// The start of a SHA-256 over every path and identity body: a name for
+    /// this content (`refserve_build_info`).
+    pub content_hash: Cow<'a, str>,
 }
 
 /// One URL's worth of responses (or one error's).
-#[derive(Debug)]
-pub struct StoredResource {
+#[derive(Debug, Clone)]
+pub struct StoredResource<'a> {
     /// The table key: a path, or an error id.
-    pub id: String,
+    pub id: Cow<'a, str>,
     /// The representations, in the server's order of preference.
-    pub representations: Vec<StoredRepresentation>,
+    pub representations: Cow<'a, [StoredRepresentation<'a>]>,
     /// Which representation each of [`COMMON_ACCEPTS`] chooses (`None`: a 406).
     pub common_choices: [Option<usize>; COMMON_ACCEPTS.len()],
 }
 
 /// One media type of a resource, in every coding it is stored in.
-#[derive(Debug)]
-pub struct StoredRepresentation {
+#[derive(Debug, Clone)]
+pub struct StoredRepresentation<'a> {
     /// Its media type, as negotiated.
     pub media_type: MediaType,
     /// `Content-Type`.
-    pub content_type: String,
+    pub content_type: Cow<'a, str>,
     /// The variants, smallest body first; one of them is identity.
-    pub variants: Vec<StoredVariant>,
+    pub variants: Cow<'a, [StoredVariant<'a>]>,
 }
 
 /// One body, exactly as it goes on the wire, with its headers.
-#[derive(Debug)]
-pub struct StoredVariant {
-    /// Its content coding.
+#[derive(Debug, Clone)]
+pub struct StoredVariant<'a> {
+    /// Its content coding; `dcb` and `dcz` bodies are compressed against
+    /// the table's first dictionary.
     pub coding: Coding,
     /// The bytes sent.
-    pub bytes: Vec<u8>,
+    pub bytes: Cow<'a, [u8]>,
     /// Its strong `ETag`, quotes included.
-    pub etag: String,
+    pub etag: Cow<'a, str>,
     /// Every header of a response carrying it, in the order sent.
-    pub headers: Vec<(&'static str, String)>,
+    pub headers: Cow<'a, [Header<'a>]>,
     /// The headers of a 304 about it (RFC 9110 §15.4.5).
-    pub not_modified: Vec<(&'static str, String)>,
+    pub not_modified: Cow<'a, [Header<'a>]>,
+}
+
+/// A compression dictionary (RFC 9842) as the server names it.
+#[derive(Debug, Clone)]
+pub struct StoredDictionary<'a> {
+    /// The SHA-256 of its bytes.
+    pub hash: [u8; 32],
+    /// That hash in base64 without padding, as `Available-Dictionary`
+    /// names it (between colons).
+    pub encoded_hash: Cow<'a, str>,
+    /// Where it is served.
+    pub path: Cow<'a, str>,
 }
 
 /// Compress every body of `pages` and `errors` as `encoding` says (against
@@ -76,19 +100,19 @@ pub fn table(
     catalog: &Catalog,
     pages: &[Resource],
     errors: &[Resource],
-    dictionary: Option<Dictionary>,
+    dictionary: Option<&Dictionary>,
     encoding: &Encoding,
-) -> Table {
+) -> Table<'static> {
     let bodies: Vec<&Body> = pages
         .iter()
         .chain(errors)
         .flat_map(|resource| &resource.representations)
         .collect();
-    let mut encoded = compress::encode(&bodies, dictionary.as_ref(), encoding).into_iter();
+    let mut encoded = compress::encode(&bodies, dictionary, encoding).into_iter();
     let last_modified = httpdate::fmt_http_date(
         std::time::UNIX_EPOCH + std::time::Duration::from_secs(catalog.last_modified),
     );
-    let mut store = |resources: &[Resource]| -> Vec<StoredResource> {
+    let mut store = |resources: &[Resource]| -> Vec<StoredResource<'static>> {
         resources
             .iter()
             .map(|resource| {
@@ -102,14 +126,28 @@ pub fn table(
     };
     let resources = store(pages);
     let errors = store(errors);
+    let dictionaries: Vec<StoredDictionary> = dictionary
+        .iter()
+        .map(|d| StoredDictionary {
+            hash: d.hash,
+            encoded_hash: d.encoded_hash().into(),
+            path: d.path.clone().into(),
+        })
+        .collect();
+    let content_hash = content_hash(resources.iter().chain(&errors)).into();
     Table {
-        resources,
-        errors,
-        dictionary,
-        last_modified,
+        resources: resources.into(),
+        errors: errors.into(),
+        dictionaries: dictionaries.into(),
+        last_modified: last_modified.into(),
         last_modified_unix: catalog.last_modified,
-        keys: catalog.entries.iter().map(|e| e.key.clone()).collect(),
-        base_url: catalog.base_url.clone(),
+        keys: catalog
+            .entries
+            .iter()
+            .map(|e| Cow::Owned(e.key.clone()))
+            .collect(),
+        base_url: catalog.base_url.clone().into(),
+        content_hash,
     }
 }
 
@@ -118,7 +156,7 @@ fn stored_resource(
     resource: &Resource,
     encoded: Vec<Encoded>,
     last_modified: &str,
-) -> StoredResource {
+) -> StoredResource<'static> {
     // Whether one body is compressed against the dictionary decides the
     // `Vary` of them all (RFC 9842 §6.2).
     let compressed_against_dictionary = encoded
@@ -134,13 +172,13 @@ fn stored_resource(
         (false, true) => "Accept-Encoding, Available-Dictionary",
         (false, false) => "Accept-Encoding",
     };
-    let representations: Vec<StoredRepresentation> = resource
+    let representations: Vec<StoredRepresentation<'static>> = resource
         .representations
         .iter()
         .zip(encoded)
         .map(|(body, variants)| {
             let content_type = body.media.content_type();
-            let variants = variants
+            let variants: Vec<StoredVariant> = variants
                 .into_iter()
                 .map(|(coding, bytes)| {
                     variant(
@@ -160,8 +198,8 @@ fn stored_resource(
                     subtype: body.media.subtype,
                     charset: body.media.charset,
                 },
-                content_type,
-                variants,
+                content_type: content_type.into(),
+                variants: variants.into(),
             }
         })
         .collect();
@@ -170,8 +208,8 @@ fn stored_resource(
     let offered: Vec<MediaType> = representations.iter().map(|r| r.media_type).collect();
     let common_choices = COMMON_ACCEPTS.map(|accept| negotiate_media_type([accept], &offered));
     StoredResource {
-        id: resource.id.clone(),
-        representations,
+        id: resource.id.clone().into(),
+        representations: representations.into(),
         common_choices,
     }
 }
@@ -185,85 +223,78 @@ fn variant(
     last_modified: &str,
     coding: Coding,
     bytes: Vec<u8>,
-) -> StoredVariant {
+) -> StoredVariant<'static> {
     let etag = format!(
         "\"{:016x}-{}\"",
         fnv1a(&[content_type.as_bytes(), coding.token().as_bytes(), &bytes]),
         coding.token()
     );
     // Every header a response carrying this body has, in the order sent.
-    let mut sent: Vec<(&'static str, String)> = vec![
-        ("content-type", content_type.to_string()),
-        ("content-length", bytes.len().to_string()),
+    let mut sent: Vec<Header> = vec![
+        ("content-type", content_type.to_string().into()),
+        ("content-length", bytes.len().to_string().into()),
     ];
     if coding != Coding::Identity {
-        sent.push(("content-encoding", coding.token().to_string()));
+        sent.push(("content-encoding", coding.token().into()));
     }
+    sent.extend([
+        ("vary", vary.into()),
+        ("cache-control", resource.cache_control.into()),
+        ("x-content-type-options", headers::NOSNIFF.into()),
+        ("access-control-allow-origin", headers::ANY_ORIGIN.into()),
+        ("access-control-expose-headers", headers::EXPOSED.into()),
+    ]);
     sent.extend(
-        [
-            ("vary", vary),
-            ("cache-control", resource.cache_control),
-            ("x-content-type-options", headers::NOSNIFF),
-            ("access-control-allow-origin", headers::ANY_ORIGIN),
-            ("access-control-expose-headers", headers::EXPOSED),
-        ]
-        .map(|(name, value)| (name, value.to_string())),
+        body.headers
+            .iter()
+            .map(|(name, value)| (*name, Cow::Owned(value.clone()))),
     );
-    sent.extend(body.headers.iter().cloned());
     match resource.error {
         None => sent.extend([
-            ("etag", etag.clone()),
-            ("last-modified", last_modified.to_string()),
+            ("etag", etag.clone().into()),
+            ("last-modified", last_modified.to_string().into()),
         ]),
-        Some(ErrorKind::MethodNotAllowed) => sent.push(("allow", headers::ALLOW.to_string())),
+        Some(ErrorKind::MethodNotAllowed) => sent.push(("allow", headers::ALLOW.into())),
         Some(_) => {}
     }
-    let not_modified = vec![
-        ("etag", etag.clone()),
-        ("vary", vary.to_string()),
-        ("cache-control", resource.cache_control.to_string()),
-        (
-            "access-control-allow-origin",
-            headers::ANY_ORIGIN.to_string(),
-        ),
-        (
-            "access-control-expose-headers",
-            headers::EXPOSED.to_string(),
-        ),
+    let not_modified: Vec<Header> = vec![
+        ("etag", etag.clone().into()),
+        ("vary", vary.into()),
+        ("cache-control", resource.cache_control.into()),
+        ("access-control-allow-origin", headers::ANY_ORIGIN.into()),
+        ("access-control-expose-headers", headers::EXPOSED.into()),
     ];
     StoredVariant {
         coding,
-        bytes,
-        etag,
-        headers: sent,
-        not_modified,
+        bytes: bytes.into(),
+        etag: etag.into(),
+        headers: sent.into(),
+        not_modified: not_modified.into(),
     }
 }
 
-impl Table {
-    /// The start of a SHA-256 over every resource's path and bodies, in
-    /// table order: a name for this content (`refserve_build_info`).
-    pub fn content_hash(&self) -> String {
-        use sha2::{Digest, Sha256};
-        let mut hash = Sha256::new();
-        for resource in self.resources.iter().chain(&self.errors) {
-            hash.update(resource.id.as_bytes());
-            hash.update([0]);
-            for representation in &resource.representations {
-                let identity = representation
-                    .variants
-                    .iter()
-                    .find(|v| v.coding == Coding::Identity)
-                    .expect("every representation stores its identity body");
-                hash.update((identity.bytes.len() as u64).to_be_bytes());
-                hash.update(&identity.bytes);
-            }
+/// The first 16 hex digits of a SHA-256 over every resource's path and
+/// identity bodies, in table order.
+fn content_hash<'r>(resources: impl Iterator<Item = &'r StoredResource<'static>>) -> String {
+    use sha2::{Digest, Sha256};
+    let mut hash = Sha256::new();
+    for resource in resources {
+        hash.update(resource.id.as_bytes());
+        hash.update([0]);
+        for representation in resource.representations.iter() {
+            let identity = representation
+                .variants
+                .iter()
+                .find(|v| v.coding == Coding::Identity)
+                .expect("every representation stores its identity body");
+            hash.update((identity.bytes.len() as u64).to_be_bytes());
+            hash.update(&identity.bytes);
         }
-        hash.finalize()[..8]
-            .iter()
-            .map(|byte| format!("{byte:02x}"))
-            .collect()
     }
+    hash.finalize()[..8]
+        .iter()
+        .map(|byte| format!("{byte:02x}"))
+        .collect()
 }
 
 /// FNV-1a, 64 bits, over the parts with a separator between them: a stable

@@ -31,12 +31,12 @@ pub const ENCODED_HASH_LENGTH: usize = 43;
 /// item, an unknown hash) is `None`.
 pub fn held_dictionary<'a>(
     available: impl IntoIterator<Item = &'a [u8]>,
-    hashes: &[&str],
+    hashes: &[impl AsRef<str>],
 ) -> Option<usize> {
     let encoded = encoded_hash(at_most_one(available)??)?;
     hashes
         .iter()
-        .position(|candidate| same_hash(encoded, candidate.as_bytes()))
+        .position(|candidate| same_hash(encoded, candidate.as_ref().as_bytes()))
 }
 
 /// The one line of a field: `Some(None)` when it has none, `None` when it
@@ -158,7 +158,7 @@ mod tests {
         assert_eq!(held(&[&other]), Some(0));
         let unknown = format!(":{}:", base64(&[8; 32], true));
         assert_eq!(held(&[&unknown]), None);
-        assert_eq!(held_dictionary([EXAMPLE.as_bytes()], &[]), None);
+        assert_eq!(held_dictionary([EXAMPLE.as_bytes()], &[] as &[&str]), None);
     }
 
     #[test]
