@@ -96,9 +96,10 @@ fn main() -> ExitCode {
             }
         }
         tokio::spawn(reload_on_hangup(tls.clone()));
+        let signalled = shutdown_signal();
         systemd::notify(Notice::Ready);
         let shutdown = Box::pin(async {
-            shutdown_signal().await;
+            signalled.await;
             systemd::notify(Notice::Stopping);
         });
         let listeners = Listeners {
@@ -155,56 +156,68 @@ fn from_service_manager(fd: Option<usize>) -> String {
         .unwrap_or_default()
 }
 
-/// On every SIGHUP, read the TLS files again (`systemctl reload`).
-async fn reload_on_hangup(tls: Option<Arc<Tls>>) {
+/// On every SIGHUP, read the TLS files again (`systemctl reload`). SIGHUP
+/// is watched from this call on, before `READY=1` is sent: a signal sent as
+/// soon as the service manager sees it is handled, not fatal.
+fn reload_on_hangup(tls: Option<Arc<Tls>>) -> impl std::future::Future<Output = ()> {
     #[cfg(unix)]
-    {
-        use tokio::signal::unix::{signal, SignalKind};
-        let mut hangups = match signal(SignalKind::hangup()) {
-            Ok(hangups) => hangups,
-            Err(error) => {
-                eprintln!("refserve: cannot watch SIGHUP: {error}");
-                return;
-            }
-        };
-        while hangups.recv().await.is_some() {
-            match &tls {
-                None => eprintln!("refserve: SIGHUP: nothing to reload (no --tls-cert)"),
-                Some(tls) => match tls.reload() {
-                    Ok(()) => eprintln!(
-                        "refserve: SIGHUP: reloaded the TLS certificate {}",
-                        tls.files().cert.display()
-                    ),
-                    Err(message) => {
-                        eprintln!("refserve: SIGHUP: {message}; keeping the last good certificate")
-                    }
-                },
-            }
-        }
-    }
-    #[cfg(not(unix))]
-    let _ = tls;
-}
-
-/// Completes on the first SIGINT or SIGTERM.
-async fn shutdown_signal() {
-    let interrupt = tokio::signal::ctrl_c();
-    #[cfg(unix)]
-    {
-        let mut terminate =
-            match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-                Ok(signal) => signal,
+    let hangups = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::hangup());
+    async move {
+        #[cfg(unix)]
+        {
+            let mut hangups = match hangups {
+                Ok(hangups) => hangups,
                 Err(error) => {
-                    eprintln!("refserve: cannot watch SIGTERM: {error}");
-                    let _ = interrupt.await;
+                    eprintln!("refserve: cannot watch SIGHUP: {error}");
                     return;
                 }
             };
-        tokio::select! {
-            _ = interrupt => {}
-            _ = terminate.recv() => {}
+            while hangups.recv().await.is_some() {
+                match &tls {
+                    None => eprintln!("refserve: SIGHUP: nothing to reload (no --tls-cert)"),
+                    Some(tls) => match tls.reload() {
+                        Ok(()) => eprintln!(
+                            "refserve: SIGHUP: reloaded the TLS certificate {}",
+                            tls.files().cert.display()
+                        ),
+                        Err(message) => {
+                            eprintln!(
+                                "refserve: SIGHUP: {message}; keeping the last good certificate"
+                            )
+                        }
+                    },
+                }
+            }
         }
+        #[cfg(not(unix))]
+        let _ = tls;
     }
-    #[cfg(not(unix))]
-    let _ = interrupt.await;
+}
+
+/// Completes on the first SIGINT or SIGTERM. Both are watched from this
+/// call on (see [`reload_on_hangup`]).
+fn shutdown_signal() -> impl std::future::Future<Output = ()> {
+    #[cfg(unix)]
+    let watched = {
+        use tokio::signal::unix::{signal, SignalKind};
+        signal(SignalKind::interrupt())
+            .and_then(|interrupt| Ok((interrupt, signal(SignalKind::terminate())?)))
+    };
+    async move {
+        #[cfg(unix)]
+        match watched {
+            Ok((mut interrupt, mut terminate)) => {
+                tokio::select! {
+                    _ = interrupt.recv() => {}
+                    _ = terminate.recv() => {}
+                }
+            }
+            Err(error) => {
+                eprintln!("refserve: cannot watch SIGINT and SIGTERM: {error}");
+                let _ = tokio::signal::ctrl_c().await;
+            }
+        }
+        #[cfg(not(unix))]
+        let _ = tokio::signal::ctrl_c().await;
+    }
 }

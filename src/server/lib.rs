@@ -1,0 +1,49 @@
+//! refserve's server: everything but the content.
+//!
+//! It answers from a response table it is handed ([`table::Table`]): in
+//! production the one `build.rs` wrote into the binary, in `refserve dev`
+//! one rendered from `content/` in memory. At run time a request is routed,
+//! negotiated and looked up — nothing is rendered, compressed or allocated
+//! for a body. Holding no content, this crate is not compiled again when
+//! the content changes.
+//!
+//! - [`negotiate`]: `Accept` and `Accept-Encoding` (RFC 9110 §12).
+//! - [`conditional`]: `If-None-Match` and `If-Modified-Since` (RFC 9110 §13).
+//! - [`route`]: path → resource or error.
+//! - [`table`]: the response table, and the handle a server answers from.
+//! - [`errors`]: error kinds, statuses and codes.
+//! - [`headers`]: header values shared by every response of a kind.
+//! - [`respond`]: the whole request → response selection, without I/O.
+//! - [`server`] and [`connection`]: the accept loop, each connection's
+//!   protocol, timeouts and the drain.
+//! - [`activity`] and [`watched`]: what a connection's watchdog reads: its
+//!   open requests and whether its responses move.
+//! - [`metrics`] and [`scrape`]: the operator's numbers and the separate
+//!   listener that serves them.
+//! - [`access_log`]: request lines, written by a thread of their own.
+//! - [`systemd`]: inherited sockets and readiness notifications.
+//! - [`tls`]: HTTPS: the certificate and key, and their reload.
+//! - [`config`]: command line and environment.
+//! - [`export`]: a table as static files.
+//!
+//! [`errors`], [`headers`] and [`negotiate`] live in the repository's
+//! `src/` and are compiled by the pipeline crate (`src/build/`,
+//! `refserve-build`): the tables it builds are made of their types.
+
+pub mod access_log;
+pub mod activity;
+pub mod conditional;
+pub mod config;
+pub mod connection;
+pub mod export;
+pub mod metrics;
+pub mod respond;
+pub mod route;
+pub mod scrape;
+pub mod server;
+pub mod systemd;
+pub mod table;
+pub mod tls;
+pub mod watched;
+
+pub use refserve_build::{errors, headers, negotiate};

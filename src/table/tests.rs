@@ -1,0 +1,318 @@
+//! The production table, tested whole: every resource, every variant,
+//! every header list, the choices the pipeline made ahead of time, and the
+//! file names an export gives them.
+
+/// The stored table and the server's reading of it.
+mod stored {
+    use super::super::*;
+    use crate::errors::ErrorKind;
+    use crate::negotiate::Coding;
+    use http::HeaderName;
+    use std::sync::{Arc, RwLock};
+
+    fn table() -> &'static Table {
+        production()
+    }
+
+    #[test]
+    fn every_error_kind_has_a_page_in_three_representations() {
+        for kind in ErrorKind::ALL {
+            let resource = table().page_error(kind);
+            let types: Vec<&str> = resource.media_types.iter().map(|m| m.subtype).collect();
+            assert_eq!(types, ["json", "html", "markdown"], "{kind:?}");
+            for representation in &resource.representations {
+                let body = std::str::from_utf8(&representation.identity().body).expect("UTF-8");
+                assert!(body.contains(kind.code()), "{kind:?}: {body}");
+            }
+        }
+    }
+
+    #[test]
+    fn every_error_kind_has_a_json_body() {
+        for kind in ErrorKind::ALL {
+            let resource = table().error(kind);
+            assert_eq!(resource.representations.len(), 1);
+            let body = &resource.representations[0].identity().body;
+            let text = std::str::from_utf8(body).expect("UTF-8");
+            assert!(
+                text.contains(&format!("\"code\":\"{}\"", kind.code())),
+                "{text}"
+            );
+        }
+    }
+
+    #[test]
+    fn suggestions_exist_for_every_key() {
+        let table = table();
+        for key in table.keys() {
+            for kind in [ErrorKind::ReferenceNotFound, ErrorKind::InvalidName] {
+                let resource = table.error_suggesting(kind, key);
+                assert!(!std::ptr::eq(resource, table.error(kind)), "{kind:?} {key}");
+                let body = &resource.representations[0].identity().body;
+                let text = std::str::from_utf8(body).expect("UTF-8");
+                assert!(
+                    text.contains(&format!("/api/reference/{key}.json")),
+                    "{text}"
+                );
+            }
+        }
+        assert!(std::ptr::eq(
+            table.error_suggesting(ErrorKind::NotFound, "select"),
+            table.error(ErrorKind::NotFound)
+        ));
+        assert!(std::ptr::eq(
+            table.error_suggesting(ErrorKind::ReferenceNotFound, &"x".repeat(80)),
+            table.error(ErrorKind::ReferenceNotFound)
+        ));
+    }
+
+    #[test]
+    fn every_variant_is_consistent() {
+        let table = table();
+        let all = table
+            .resources()
+            .chain(ErrorKind::ALL.map(|kind| table.error(kind)));
+        for resource in all {
+            assert_eq!(resource.media_types.len(), resource.representations.len());
+            for representation in &resource.representations {
+                let identity = representation.identity();
+                let mut sizes = representation.variants.iter().map(|v| v.body.len());
+                let mut previous = 0;
+                assert!(
+                    sizes.all(|s| std::mem::replace(&mut previous, s) <= s),
+                    "smallest first"
+                );
+                for variant in &representation.variants {
+                    assert!(
+                        variant.coding == Coding::Identity
+                            || variant.body.len() < identity.body.len()
+                    );
+                    let etag = variant.etag.to_str().expect("ASCII");
+                    assert!(
+                        etag.starts_with('"') && etag.ends_with('"') && !etag.starts_with("W/")
+                    );
+                }
+            }
+        }
+    }
+
+    /// The names in every response header list of `resource`.
+    fn names(resource: &Resource) -> Vec<Vec<&str>> {
+        let variants = resource.representations.iter().flat_map(|r| &r.variants);
+        variants
+            .map(|v| v.headers.keys().map(HeaderName::as_str).collect())
+            .collect()
+    }
+
+    #[test]
+    fn documents_carry_validators_and_errors_do_not() {
+        let table = table();
+        for resource in table.resources() {
+            for names in names(resource) {
+                assert!(
+                    names.contains(&"etag") && names.contains(&"last-modified"),
+                    "{}",
+                    resource.id
+                );
+                assert!(!names.contains(&"allow"), "{}", resource.id);
+            }
+        }
+        for resource in table.errors() {
+            let allowed = std::ptr::eq(resource, table.error(ErrorKind::MethodNotAllowed))
+                || std::ptr::eq(resource, table.page_error(ErrorKind::MethodNotAllowed));
+            for names in names(resource) {
+                assert!(!names.contains(&"etag") && !names.contains(&"last-modified"));
+                assert_eq!(names.contains(&"allow"), allowed, "{names:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn header_lists_agree_with_the_variant() {
+        let table = table();
+        for resource in table.resources().chain(table.errors()) {
+            for representation in &resource.representations {
+                for variant in &representation.variants {
+                    let map = &variant.headers;
+                    let length = variant.body.len().to_string();
+                    assert_eq!(map[http::header::CONTENT_LENGTH], length.as_str());
+                    assert_eq!(map[http::header::CONTENT_TYPE], representation.content_type);
+                    let vary = map[http::header::VARY].to_str().expect("ASCII");
+                    assert_eq!(vary.contains("Accept,"), resource.representations.len() > 1);
+                    assert_eq!(
+                        map.get(http::header::CONTENT_ENCODING).is_some(),
+                        variant.coding != Coding::Identity
+                    );
+                    assert_eq!(variant.not_modified[http::header::ETAG], variant.etag);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn etags_differ_between_the_variants_of_a_resource() {
+        for resource in table().resources() {
+            let mut seen = std::collections::HashSet::new();
+            for representation in &resource.representations {
+                for variant in &representation.variants {
+                    assert!(
+                        seen.insert(variant.etag.clone()),
+                        "{}: {:?}",
+                        resource.id,
+                        variant.etag
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_table_made_in_memory_answers_like_the_stored_one() {
+        let production = table();
+        let made = Table::new(&generated::STORED).expect("a valid table");
+        assert_eq!(made.resources().count(), production.resources().count());
+        for resource in production.resources() {
+            let found = made.resource(&resource.id).expect("every path");
+            assert_eq!(found.id, resource.id);
+            assert_eq!(found.representations.len(), resource.representations.len());
+            assert_eq!(
+                found.representations[0].identity().body,
+                resource.representations[0].identity().body
+            );
+        }
+        assert!(made.resource("/nowhere").is_none());
+        assert_eq!(made.keys(), production.keys());
+        let tables = Tables::Swappable(Arc::new(RwLock::new(Arc::new(made))));
+        let before = tables.current();
+        tables.replace(Table::new(&generated::STORED).expect("a valid table"));
+        let after = tables.current();
+        assert!(!std::ptr::eq::<Table>(&*before, &*after), "a new table");
+        assert!(before.resource("/").is_some(), "the old one lives on");
+    }
+}
+
+/// What the selection makes of the table.
+mod selection {
+    use super::super::production;
+    use crate::negotiate::{
+        negotiate_media_type, AcceptEncoding, COMMON_ACCEPTS, COMMON_ACCEPT_ENCODINGS,
+    };
+    use crate::respond::{select, Selection};
+    use http::header::{self, HeaderMap, HeaderValue};
+    use http::Method;
+
+    /// `value` with an empty list member after it: the same meaning
+    /// (RFC 9110 §5.6.1) in bytes no common value has.
+    fn respelled(value: &str) -> HeaderValue {
+        HeaderValue::from_str(&format!("{value},")).expect("a common value is a valid field value")
+    }
+
+    fn request(accept: HeaderValue, accept_encoding: HeaderValue) -> HeaderMap {
+        let mut headers = HeaderMap::new();
+        headers.insert(header::ACCEPT, accept);
+        headers.insert(header::ACCEPT_ENCODING, accept_encoding);
+        headers
+    }
+
+    /// What a selection chose, comparable.
+    fn chosen(selection: Selection<'_>) -> Option<(u16, &str)> {
+        match selection {
+            Selection::Body {
+                status, variant, ..
+            } => Some((status.as_u16(), variant.etag.to_str().expect("ASCII"))),
+            _ => None,
+        }
+    }
+
+    /// Every resource, every common `Accept` with every common
+    /// `Accept-Encoding`: the kept choice is the one the parsers make of
+    /// the same meaning spelled otherwise.
+    #[test]
+    fn common_values_choose_what_the_parsers_choose() {
+        let table = production();
+        let mut checked = 0;
+        for path in table.resources().map(|r| &r.id) {
+            for accept in COMMON_ACCEPTS {
+                for accept_encoding in COMMON_ACCEPT_ENCODINGS {
+                    let common = request(
+                        HeaderValue::from_static(accept),
+                        HeaderValue::from_static(accept_encoding),
+                    );
+                    let parsed = request(respelled(accept), respelled(accept_encoding));
+                    let kept = chosen(select(table, &Method::GET, path, &common));
+                    assert!(kept.is_some(), "{path} {accept} {accept_encoding}");
+                    assert_eq!(
+                        kept,
+                        chosen(select(table, &Method::GET, path, &parsed)),
+                        "{path} {accept} {accept_encoding}"
+                    );
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 1000, "{checked}");
+    }
+
+    /// The tables build.rs wrote hold the parsers' answers, for every
+    /// resource (errors included) and every common value.
+    #[test]
+    fn the_table_holds_the_parsers_answers_for_common_values() {
+        let table = production();
+        for resource in table.resources().chain(table.errors()) {
+            for (i, accept) in COMMON_ACCEPTS.into_iter().enumerate() {
+                assert_eq!(
+                    resource.common_choices[i],
+                    negotiate_media_type([accept], &resource.media_types),
+                    "{accept}"
+                );
+            }
+        }
+        for (i, accept_encoding) in COMMON_ACCEPT_ENCODINGS.into_iter().enumerate() {
+            assert_eq!(
+                table.common_accept_encoding_weights(i),
+                AcceptEncoding::parse([accept_encoding]).weights(),
+                "{accept_encoding}"
+            );
+        }
+    }
+}
+
+/// The export's file names for the table's resources.
+mod export {
+    use super::super::production;
+    use crate::export::file_name;
+
+    fn name(path: &str, index: usize) -> Option<String> {
+        let resource = production().resource(path).expect("a resource");
+        file_name(path, resource, index)
+    }
+
+    #[test]
+    fn file_names_follow_static_host_conventions() {
+        assert_eq!(name("/", 0).as_deref(), Some("index.html"));
+        assert_eq!(name("/", 1), None, "the Markdown of / is /index.md");
+        assert_eq!(name("/index.md", 0).as_deref(), Some("index.md"));
+        assert_eq!(name("/api/select", 0).as_deref(), Some("api/select.html"));
+        assert_eq!(name("/api/select", 1), None);
+        assert_eq!(
+            name("/api/reference.json", 0).as_deref(),
+            Some("api/reference.json")
+        );
+        assert_eq!(
+            name("/.well-known/api-catalog", 0).as_deref(),
+            Some(".well-known/api-catalog")
+        );
+    }
+
+    #[test]
+    fn file_names_are_unique() {
+        let mut seen = std::collections::HashSet::new();
+        for resource in production().resources() {
+            for index in 0..resource.representations.len() {
+                if let Some(name) = file_name(&resource.id, resource, index) {
+                    assert!(seen.insert(name.clone()), "{name}");
+                }
+            }
+        }
+    }
+}
