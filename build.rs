@@ -6,7 +6,7 @@
 //! the environment give it, runs the pipeline and writes `OUT_DIR`. Errors
 //! name the file and field.
 
-use refserve_build::{content, emit, Cache, Encoding, DEFAULT_BASE_URL};
+use refserve_build::{content, emit, Cache, DEFAULT_BASE_URL};
 use std::path::{Path, PathBuf};
 
 fn main() {
@@ -47,10 +47,8 @@ fn run() -> Result<(), String> {
     };
 
     let catalog = content::load(&root, "content", base_url, epoch).map_err(|e| e.to_string())?;
-    let encoding = Encoding::Smallest {
-        cache: cache(&root, &out_dir),
-    };
-    let table = refserve_build::build(&catalog, &encoding).map_err(|e| e.to_string())?;
+    let table =
+        refserve_build::build(&catalog, cache(&root, &out_dir)).map_err(|e| e.to_string())?;
     let code = emit::table(&out_dir, &table).map_err(|e| format!("writing OUT_DIR: {e}"))?;
     std::fs::write(out_dir.join("table.rs"), code)
         .map_err(|e| format!("writing OUT_DIR/table.rs: {e}"))?;

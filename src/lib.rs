@@ -14,6 +14,6 @@ pub mod service;
 pub mod table;
 
 pub use refserve_server::{
-    access_log, activity, conditional, config, connection, errors, export, headers, metrics,
+    access_log, activity, conditional, config, connection, dev, errors, export, headers, metrics,
     negotiate, respond, route, scrape, server, systemd, tls, watched,
 };

@@ -32,6 +32,7 @@ fn main() -> ExitCode {
                 }
             };
         }
+        Ok(Command::Dev(dev)) => return preview(&dev),
         Ok(Command::Version) => {
             println!("refserve {}", env!("CARGO_PKG_VERSION"));
             return ExitCode::SUCCESS;
@@ -148,6 +149,27 @@ async fn bind(addr: std::net::SocketAddr) -> Result<tokio::net::TcpListener, Str
     tokio::net::TcpListener::bind(addr)
         .await
         .map_err(|error| format!("cannot listen on {addr}: {error}"))
+}
+
+/// `refserve dev`: preview a content directory until stopped.
+fn preview(dev: &config::DevConfig) -> ExitCode {
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(error) => {
+            eprintln!("refserve dev: cannot start the runtime: {error}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match runtime.block_on(refserve::dev::run(dev)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("refserve dev: {message}");
+            ExitCode::FAILURE
+        }
+    }
 }
 
 /// `, on socket N from the service manager` for an inherited socket.

@@ -344,6 +344,27 @@ impl Drop for Scratch {
     }
 }
 
+/// A scratch directory holding a copy of `content/` as `content`.
+pub fn content_copy(name: &str) -> Scratch {
+    let scratch = Scratch::new(name);
+    let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("content");
+    copy_dir(&source, &scratch.path().join("content"));
+    scratch
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("mkdir");
+    for item in std::fs::read_dir(from).expect("read content") {
+        let item = item.expect("entry");
+        let target = to.join(item.file_name());
+        if item.path().is_dir() {
+            copy_dir(&item.path(), &target);
+        } else {
+            std::fs::copy(item.path(), target).expect("copy");
+        }
+    }
+}
+
 /// The directory the external test tools are installed in, after running
 /// `tests/tools/install.sh` once per process (a no-op when everything is
 /// installed already). The system tools it installs (xmllint, varnishd,

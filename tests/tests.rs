@@ -13,6 +13,7 @@ mod cli;
 mod conditional;
 mod crawl;
 mod deploy;
+mod dev;
 mod dictionary;
 mod errors;
 mod export;

@@ -1,10 +1,9 @@
 //! The build script's content validation: broken content is refused with a
 //! message that names the file and the field.
 
-use crate::support::Scratch;
+use crate::support::{content_copy, Scratch};
 use refserve_build::content::{self, parse_entry};
 use serde_json::{json, Value};
-use std::path::Path;
 
 const FILE: &str = "content/entries/select.json";
 
@@ -146,30 +145,9 @@ fn base_urls_are_checked() {
     }
 }
 
-/// A copy of the real `content/` in a scratch folder, to break on purpose.
-fn content_copy(name: &str) -> Scratch {
-    let scratch = Scratch::new(name);
-    let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("content");
-    copy_dir(&source, &scratch.path().join("content"));
-    scratch
-}
-
 /// Load the content of a scratch copy, as the build script would.
 fn load(scratch: &Scratch) -> Result<content::Catalog, String> {
     content::load(scratch.path(), "content", "http://x".into(), None).map_err(|e| e.to_string())
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).expect("mkdir");
-    for item in std::fs::read_dir(from).expect("read content") {
-        let item = item.expect("entry");
-        let target = to.join(item.file_name());
-        if item.path().is_dir() {
-            copy_dir(&item.path(), &target);
-        } else {
-            std::fs::copy(item.path(), target).expect("copy");
-        }
-    }
 }
 
 #[test]

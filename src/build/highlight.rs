@@ -6,7 +6,8 @@
 //! dark scheme.
 
 use crate::render_html::escape;
-use std::sync::OnceLock;
+use std::collections::BTreeMap;
+use std::sync::{Mutex, OnceLock, PoisonError};
 use syntect::easy::ScopeRangeIterator;
 use syntect::parsing::{ParseState, Scope, ScopeStack, SyntaxReference, SyntaxSet};
 use syntect::util::LinesWithEndings;
@@ -66,8 +67,22 @@ fn php_source(set: &SyntaxSet) -> &SyntaxReference {
 }
 
 /// `code` (PHP statements, no `<?php` opener) as escaped HTML with token
-/// spans; adjacent text of one class shares one span.
+/// spans; adjacent text of one class shares one span. Each text is
+/// highlighted once per process: `refserve dev` renders again on every
+/// edit, and examples seldom change.
 pub fn php(code: &str) -> String {
+    static DONE: Mutex<BTreeMap<String, String>> = Mutex::new(BTreeMap::new());
+    let done = || DONE.lock().unwrap_or_else(PoisonError::into_inner);
+    if let Some(html) = done().get(code) {
+        return html.clone();
+    }
+    let html = highlight(code);
+    done().insert(code.to_string(), html.clone());
+    html
+}
+
+/// [`php`], without the memory.
+fn highlight(code: &str) -> String {
     let Grammar { set, classes } = grammar();
     let mut state = ParseState::new(php_source(set));
     let mut stack = ScopeStack::new();

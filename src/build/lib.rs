@@ -14,13 +14,15 @@
 //!
 //! `build.rs` runs all five for the production binary ([`build`], then
 //! [`emit::table`]); `refserve dev` runs the first four in memory on every
-//! edit, with identity bodies and no dictionary ([`Encoding::Identity`]).
+//! edit ([`preview`]), with identity bodies, no dictionary, and the script
+//! that reloads its pages (`preview.rs`).
 
 mod compress;
 pub mod content;
 mod dictionary;
 pub mod emit;
 mod highlight;
+pub mod preview;
 mod render_crawlers;
 mod render_html;
 mod render_icon;
@@ -48,21 +50,36 @@ pub use stored::Table;
 /// Where the server links to when no base URL is given: itself.
 pub const DEFAULT_BASE_URL: &str = "http://127.0.0.1:8080";
 
-/// Render, compress and store every response of `catalog`. With
-/// [`Encoding::Smallest`] the HTML pages are also compressed against a
-/// dictionary chosen among them; with [`Encoding::Identity`] there is none.
-pub fn build(catalog: &Catalog, encoding: &Encoding) -> Result<Table<'static>, ContentError> {
+/// Render, compress and store every response of `catalog`, as small as
+/// the encoders allow, reusing the outputs in `cache`; the HTML pages are
+/// also compressed against a dictionary chosen among them.
+pub fn build(catalog: &Catalog, cache: Option<Cache>) -> Result<Table<'static>, ContentError> {
     let mut pages = site::resources(catalog);
     let mut errors = site::errors(catalog)?;
-    let dictionary = match encoding {
-        Encoding::Smallest { .. } => dictionary::attach(&mut pages, &mut errors),
-        Encoding::Identity => None,
-    };
+    let dictionary = dictionary::attach(&mut pages, &mut errors);
+    let encoding = Encoding::Smallest { cache };
     Ok(stored::table(
         catalog,
         &pages,
         &errors,
         dictionary.as_ref(),
-        encoding,
+        &encoding,
+    ))
+}
+
+/// Render and store every response of `catalog` for `refserve dev`:
+/// identity bodies, no dictionary, and HTML pages that reload after an
+/// edit (`preview.rs`).
+pub fn preview(catalog: &Catalog) -> Result<Table<'static>, ContentError> {
+    let mut pages = site::resources(catalog);
+    let mut errors = site::errors(catalog)?;
+    preview::inject(&mut pages);
+    preview::inject(&mut errors);
+    Ok(stored::table(
+        catalog,
+        &pages,
+        &errors,
+        None,
+        &Encoding::Identity,
     ))
 }

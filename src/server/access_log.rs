@@ -128,7 +128,7 @@ fn push_time(out: &mut String) {
 
 /// `text` as a JSON string (RFC 8259 §7): quotes, backslashes and control
 /// characters escaped, everything else as it is.
-fn push_json_string(out: &mut String, text: &str) {
+pub(crate) fn push_json_string(out: &mut String, text: &str) {
     out.push('"');
     let mut rest = text;
     // Every byte to escape is ASCII, so each is a char boundary.

@@ -17,6 +17,60 @@ pub enum Command {
     Version,
     /// Write every representation as static files under this directory.
     Export(std::path::PathBuf),
+    /// Preview a content directory, re-rendered on every edit.
+    Dev(DevConfig),
+}
+
+/// How `refserve dev` runs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DevConfig {
+    /// The content directory to render and watch.
+    pub content: std::path::PathBuf,
+    /// Address to listen on.
+    pub addr: SocketAddr,
+    /// Look for changes every 100 ms instead of waiting for the file
+    /// system's events (for file systems that send none).
+    pub poll: bool,
+}
+
+/// `refserve dev`'s usage.
+const DEV_USAGE: &str = "usage: refserve dev [--content <DIR>] [--addr <ADDR>] [--poll]";
+
+/// Read `refserve dev`'s arguments (after `dev`).
+fn parse_dev(args: impl IntoIterator<Item = String>) -> Result<Command, String> {
+    let mut dev = DevConfig {
+        content: "content".into(),
+        addr: DEFAULT_ADDR.parse().expect("the default address is valid"),
+        poll: false,
+    };
+    let mut args = args.into_iter();
+    while let Some(arg) = args.next() {
+        let (flag, inline) = match arg.split_once('=') {
+            Some((flag, value)) if flag.starts_with("--") => {
+                (flag.to_string(), Some(value.to_string()))
+            }
+            _ => (arg, None),
+        };
+        let mut value = || {
+            inline
+                .clone()
+                .or_else(|| args.next())
+                .ok_or(format!("{flag} needs a value; {DEV_USAGE}"))
+        };
+        match flag.as_str() {
+            "--content" => dev.content = value()?.into(),
+            "--addr" => {
+                let addr = value()?;
+                dev.addr = addr.parse().map_err(|_| {
+                    format!("--addr: `{addr}` is not an address like 127.0.0.1:8080")
+                })?;
+            }
+            "--poll" => dev.poll = true,
+            "-h" | "--help" => return Ok(Command::Help),
+            other => return Err(format!("unknown argument `{other}`; {DEV_USAGE}")),
+        }
+    }
+    Ok(Command::Dev(dev))
 }
 
 /// How the server runs.
@@ -161,6 +215,11 @@ or over HTTPS (HTTP/1.1 and h2) with --tls-cert and --tls-key.
 Usage: refserve [OPTIONS]
        refserve export <DIR>   write every representation as static files (index.html,
                                api/reference.json, api/reference.json.br, ….gz) and exit
+       refserve dev [--content <DIR>] [--addr <ADDR>] [--poll]
+                               preview DIR (default: content) at ADDR (default:
+                               {DEFAULT_ADDR}), rendered in memory and again on every edit;
+                               open pages reload, content errors show on them; --poll
+                               looks for changes every 100 ms where no file events come
 
 Options:
   --addr <ADDR>               address to listen on, unless sockets are inherited
@@ -204,6 +263,10 @@ pub fn parse(
     let mut addr = env("REFSERVE_ADDR").map(|a| (a, "REFSERVE_ADDR"));
     let (mut cert, mut key) = (None, None);
     let mut args = args.into_iter().peekable();
+    if args.peek().is_some_and(|a| a == "dev") {
+        args.next();
+        return parse_dev(args);
+    }
     if args.peek().is_some_and(|a| a == "export") {
         args.next();
         return match (args.next(), args.next()) {
@@ -430,5 +493,33 @@ mod tests {
         );
         assert!(run(&["export"], None).is_err());
         assert!(run(&["export", "a", "b"], None).is_err());
+    }
+
+    #[test]
+    fn dev_takes_a_directory_an_address_and_poll() {
+        let Ok(Command::Dev(dev)) = run(&["dev"], None) else {
+            panic!("dev parses");
+        };
+        assert_eq!(dev.content, std::path::PathBuf::from("content"));
+        assert_eq!(dev.addr.to_string(), DEFAULT_ADDR);
+        assert!(!dev.poll);
+        let Ok(Command::Dev(dev)) = run(
+            &[
+                "dev",
+                "--content",
+                "docs",
+                "--addr=127.0.0.1:9000",
+                "--poll",
+            ],
+            None,
+        ) else {
+            panic!("dev parses");
+        };
+        assert_eq!(dev.content, std::path::PathBuf::from("docs"));
+        assert_eq!(dev.addr.to_string(), "127.0.0.1:9000");
+        assert!(dev.poll);
+        assert!(run(&["dev", "--addr", "nowhere"], None).is_err());
+        assert!(run(&["dev", "--content"], None).is_err());
+        assert!(run(&["dev", "--tls-cert", "x"], None).is_err());
     }
 }

@@ -25,6 +25,7 @@
 //! - [`tls`]: HTTPS: the certificate and key, and their reload.
 //! - [`config`]: command line and environment.
 //! - [`export`]: a table as static files.
+//! - [`dev`]: `refserve dev`, a content directory rendered again on every edit.
 //!
 //! [`errors`], [`headers`] and [`negotiate`] live in the repository's
 //! `src/` and are compiled by the pipeline crate (`src/build/`,
@@ -35,6 +36,7 @@ pub mod activity;
 pub mod conditional;
 pub mod config;
 pub mod connection;
+pub mod dev;
 pub mod export;
 pub mod metrics;
 pub mod respond;

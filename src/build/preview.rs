@@ -1,0 +1,45 @@
+//! Build stage 2c, for `refserve dev` only: every HTML page loads the
+//! script that reloads it after an edit and shows content errors over it,
+//! and its `Content-Security-Policy` allows that one script, from the same
+//! origin. Production pages have neither: [`inject`] runs on the preview's
+//! resources alone, after they are rendered like any others.
+
+use crate::site::{Media, Resource};
+
+/// Where `refserve dev` serves the script.
+pub const RELOAD_SCRIPT: &str = "/_refserve/reload.js";
+
+/// Where `refserve dev` sends the events the script listens to.
+pub const EVENTS: &str = "/_refserve/events";
+
+/// The tag that loads the script, as it ends every preview page's body.
+pub fn script_tag() -> String {
+    format!("<script src=\"{RELOAD_SCRIPT}\"></script>")
+}
+
+/// Load the script on every HTML representation of `resources`, and let
+/// their policy allow it.
+pub fn inject(resources: &mut [Resource]) {
+    let tag = script_tag();
+    let html = resources
+        .iter_mut()
+        .flat_map(|resource| &mut resource.representations)
+        .filter(|body| body.media == Media::HTML);
+    for body in html {
+        let end = body
+            .bytes
+            .windows(b"</body>".len())
+            .rposition(|window| window == b"</body>")
+            .unwrap_or(body.bytes.len());
+        body.bytes.splice(end..end, tag.bytes());
+        for (name, value) in &mut body.headers {
+            if *name == "content-security-policy" {
+                *value = value.replacen(
+                    "default-src 'none'",
+                    "default-src 'none'; script-src 'self'",
+                    1,
+                );
+            }
+        }
+    }
+}

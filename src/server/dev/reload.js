@@ -1,0 +1,43 @@
+// refserve dev: reload this page once the content it shows has been
+// rendered again, and show a content error over it until it is fixed.
+// Served by `refserve dev` only; production pages load no script.
+"use strict";
+(() => {
+  const events = new EventSource("/_refserve/events");
+  // Marked for tests and tools: this page hears of the next edit.
+  events.addEventListener("open", () => {
+    document.documentElement.dataset.refserveDev = "listening";
+  });
+  events.addEventListener("reload", () => location.reload());
+  events.addEventListener("invalid", (event) => show(event.data));
+
+  function show(message) {
+    let overlay = document.getElementById("refserve-dev-error");
+    if (!overlay) {
+      overlay = document.createElement("div");
+      overlay.id = "refserve-dev-error";
+      overlay.setAttribute("role", "alert");
+      Object.assign(overlay.style, {
+        position: "fixed",
+        inset: "0",
+        zIndex: "2147483647",
+        overflow: "auto",
+        padding: "2rem",
+        background: "rgba(24, 24, 27, 0.94)",
+        color: "#fafafa",
+        font: "16px/1.5 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace",
+      });
+      const title = document.createElement("h2");
+      title.textContent = "The content does not build";
+      Object.assign(title.style, { margin: "0 0 1rem", color: "#fca5a5", font: "inherit", fontWeight: "bold" });
+      const text = document.createElement("pre");
+      Object.assign(text.style, { margin: "0", whiteSpace: "pre-wrap", font: "inherit" });
+      const hint = document.createElement("p");
+      hint.textContent = "The page shows the last content that built. Fix the file and save: this page reloads.";
+      Object.assign(hint.style, { margin: "1rem 0 0", color: "#d4d4d8" });
+      overlay.append(title, text, hint);
+      document.body.append(overlay);
+    }
+    overlay.querySelector("pre").textContent = message;
+  }
+})();
