@@ -151,7 +151,7 @@ async fn an_edit_and_a_rename_style_save_are_served_once_rendered() {
         line.contains("entries/select.json changed → rendered in "),
         "{line}"
     );
-    assert!(line.ends_with(" pages reloaded"), "{line}");
+    assert!(line.ends_with(" pages reloaded"), "none open: {line}");
     let reply = client.get("/api/reference/select.json", &[]).await;
     assert_eq!(reply.json()["data"]["description"], "Edited in place.");
 

@@ -20,7 +20,9 @@
 //!   open page; the next good render clears it and reloads them. Started
 //!   on invalid content, `dev` serves the error until the content is fixed.
 //!
-//! Each change is logged as `changed → rendered in N ms → M pages reloaded`.
+//! Each change is logged as `<files> changed → rendered in N ms → M pages
+//! reloaded`; the page shows the new render in place (`dev/reload.js`
+//! fetches it and swaps it in, which is quicker than a reload).
 
 use crate::access_log::push_json_string;
 use crate::config::DevConfig;
@@ -51,6 +53,10 @@ const SCRIPT: &str = include_str!("dev/reload.js");
 
 /// How long an edit's file events must be quiet before it is rendered.
 const SETTLE: Duration = Duration::from_millis(50);
+
+/// How often every open page's event stream is written to, to notice
+/// the closed ones.
+const KEEP_ALIVE: Duration = Duration::from_secs(5);
 
 /// How often `--poll` looks at the files.
 const POLL_INTERVAL: Duration = Duration::from_millis(100);
@@ -86,6 +92,7 @@ pub async fn run(config: &DevConfig) -> Result<(), String> {
     let first = preview.render();
     preview.apply(first, started.elapsed(), None);
     tokio::spawn(rerender(Arc::clone(&preview), changed));
+    tokio::spawn(keep_alive(Arc::clone(&preview)));
     loop {
         let Ok((stream, _)) = listener.accept().await else {
             continue;
@@ -147,16 +154,16 @@ impl Preview {
                     }
                 }
                 *lock(&self.problem) = None;
-                let reloaded = self.tell(&event("reload", ""));
-                eprintln!(
-                    "refserve dev: {changed}rendered in {took} ms → {reloaded} pages reloaded"
-                );
+                let reloaded = pages(self.tell(&event("reload", "")));
+                eprintln!("refserve dev: {changed}rendered in {took} ms → {reloaded} reloaded");
             }
             Err(message) => {
                 eprintln!("error: {message}");
-                let shown = self.tell(&event("invalid", &message));
+                let shown = pages(self.tell(&event("invalid", &message)));
                 *lock(&self.problem) = Some(message);
-                eprintln!("refserve dev: {changed}not rendered ({took} ms) → the error shown on {shown} pages");
+                eprintln!(
+                    "refserve dev: {changed}not rendered ({took} ms) → the error shown on {shown}"
+                );
             }
         }
     }
@@ -285,6 +292,17 @@ async fn rerender(preview: Arc<Preview>, mut changes: mpsc::UnboundedReceiver<Ve
     }
 }
 
+/// Every [`KEEP_ALIVE`], a comment to every open page: a page closed
+/// without a word (a tab killed) is noticed when the write fails, and the
+/// count of pages a change reaches stays true.
+async fn keep_alive(preview: Arc<Preview>) {
+    let mut ticks = tokio::time::interval(KEEP_ALIVE);
+    loop {
+        ticks.tick().await;
+        preview.tell(&Bytes::from_static(b": keep-alive\n\n"));
+    }
+}
+
 /// Watch `dir` and everything under it, sending the paths of every event
 /// that may change what renders; the watcher stops when the returned value
 /// is dropped.
@@ -350,6 +368,14 @@ pub fn is_editor_file(path: &Path) -> bool {
         || [".swp", ".swo", ".swx", ".tmp", ".bck", ".bak", ".orig"]
             .iter()
             .any(|suffix| name.ends_with(suffix))
+}
+
+/// `1 page`, `2 pages`.
+fn pages(count: usize) -> String {
+    match count {
+        1 => "1 page".to_string(),
+        n => format!("{n} pages"),
+    }
 }
 
 /// A Server-Sent Event named `name` carrying `data`, one `data:` line per

@@ -1,6 +1,11 @@
-// refserve dev: reload this page once the content it shows has been
+// refserve dev: show this page anew once the content it shows has been
 // rendered again, and show a content error over it until it is fixed.
 // Served by `refserve dev` only; production pages load no script.
+//
+// The new page is fetched and put in place of the old one (its head and
+// body), which shows it sooner than a reload and keeps the scroll position
+// and this script's event stream; anything but an HTML page (an error, a
+// changed media type) reloads instead.
 "use strict";
 (() => {
   const events = new EventSource("/_refserve/events");
@@ -8,8 +13,26 @@
   events.addEventListener("open", () => {
     document.documentElement.dataset.refserveDev = "listening";
   });
-  events.addEventListener("reload", () => location.reload());
+  events.addEventListener("reload", () => refresh().catch(() => location.reload()));
+  // A page left for another keeps no connection (browsers allow six per
+  // server); one shown again from the back-forward cache may be stale.
+  addEventListener("pagehide", () => events.close());
+  addEventListener("pageshow", (event) => {
+    if (event.persisted) location.reload();
+  });
   events.addEventListener("invalid", (event) => show(event.data));
+
+  async function refresh() {
+    const response = await fetch(location.href, { headers: { accept: "text/html" }, cache: "no-store" });
+    const type = response.headers.get("content-type") || "";
+    if (!response.ok || !type.startsWith("text/html")) {
+      location.reload();
+      return;
+    }
+    const next = new DOMParser().parseFromString(await response.text(), "text/html");
+    document.head.replaceWith(next.head);
+    document.body.replaceWith(next.body);
+  }
 
   function show(message) {
     let overlay = document.getElementById("refserve-dev-error");
