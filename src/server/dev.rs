@@ -40,6 +40,7 @@ use notify::event::{EventKind, MetadataKind, ModifyKind};
 use notify::{RecursiveMode, Watcher};
 use refserve_build::preview::{script_tag, EVENTS, RELOAD_SCRIPT};
 use std::convert::Infallible;
+use std::future::Future;
 use std::path::{Path, PathBuf};
 use std::pin::Pin;
 use std::sync::{Arc, Mutex, OnceLock};
@@ -65,8 +66,14 @@ const POLL_INTERVAL: Duration = Duration::from_millis(100);
 pub type Body = Either<Whole, Events>;
 
 /// Serve `config.content` on `config.addr` until the process is stopped;
-/// an error if the address or the directory cannot be used.
-pub async fn run(config: &DevConfig) -> Result<(), String> {
+/// an error if the address or the directory cannot be used. Boxed, like
+/// [`crate::server::run`], so the binary compiles none of it.
+pub fn run(config: &DevConfig) -> Pin<Box<dyn Future<Output = Result<(), String>> + Send + '_>> {
+    Box::pin(serve(config))
+}
+
+/// [`run`], unboxed.
+async fn serve(config: &DevConfig) -> Result<(), String> {
     let listener = TcpListener::bind(config.addr)
         .await
         .map_err(|e| format!("cannot listen on {}: {e}", config.addr))?;
