@@ -232,7 +232,7 @@ impl Preview {
                 "<!doctype html>\n<html lang=\"en\">\n<meta charset=\"utf-8\">\n\
                  <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
                  <title>The content does not build</title>\n<h1>The content does not build</h1>\n\
-                 <pre>{}</pre>\n<p>Fix the file and save: this page reloads.</p>\n{}\n",
+                 <pre>{}</pre>\n<p>Fix the file and save: this page updates.</p>\n{}\n",
                 escape_html(&message),
                 script_tag()
             );

@@ -46,18 +46,24 @@
         zIndex: "2147483647",
         overflow: "auto",
         padding: "2rem",
-        background: "rgba(24, 24, 27, 0.94)",
+        background: "rgba(24, 24, 27, 0.97)",
         color: "#fafafa",
         font: "16px/1.5 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace",
       });
       const title = document.createElement("h2");
       title.textContent = "The content does not build";
-      Object.assign(title.style, { margin: "0 0 1rem", color: "#fca5a5", font: "inherit", fontWeight: "bold" });
+      // Every style set here: the page's own would apply otherwise.
+      Object.assign(title.style, {
+        margin: "0 0 1rem", padding: "0", border: "0", color: "#fca5a5", font: "inherit", fontWeight: "bold",
+      });
       const text = document.createElement("pre");
-      Object.assign(text.style, { margin: "0", whiteSpace: "pre-wrap", font: "inherit" });
+      Object.assign(text.style, {
+        margin: "0", padding: "1rem", border: "0", borderRadius: "6px", whiteSpace: "pre-wrap",
+        background: "#27272a", color: "#fafafa", font: "inherit",
+      });
       const hint = document.createElement("p");
-      hint.textContent = "The page shows the last content that built. Fix the file and save: this page reloads.";
-      Object.assign(hint.style, { margin: "1rem 0 0", color: "#d4d4d8" });
+      hint.textContent = "The page shows the last content that built. Fix the file and save: this page updates.";
+      Object.assign(hint.style, { margin: "1rem 0 0", padding: "0", color: "#d4d4d8", font: "inherit" });
       overlay.append(title, text, hint);
       document.body.append(overlay);
     }
