@@ -33,6 +33,16 @@ pub struct DevConfig {
     pub poll: bool,
 }
 
+/// `--flag=value` as the flag and its value; any other argument as itself.
+fn split_flag(arg: &str) -> (String, Option<String>) {
+    match arg.split_once('=') {
+        Some((flag, value)) if flag.starts_with("--") => {
+            (flag.to_string(), Some(value.to_string()))
+        }
+        _ => (arg.to_string(), None),
+    }
+}
+
 /// `refserve dev`'s usage.
 const DEV_USAGE: &str = "usage: refserve dev [--content <DIR>] [--addr <ADDR>] [--poll]";
 
@@ -45,12 +55,7 @@ fn parse_dev(args: impl IntoIterator<Item = String>) -> Result<Command, String> 
     };
     let mut args = args.into_iter();
     while let Some(arg) = args.next() {
-        let (flag, inline) = match arg.split_once('=') {
-            Some((flag, value)) if flag.starts_with("--") => {
-                (flag.to_string(), Some(value.to_string()))
-            }
-            _ => (arg, None),
-        };
+        let (flag, inline) = split_flag(&arg);
         let mut value = || {
             inline
                 .clone()
@@ -275,12 +280,7 @@ pub fn parse(
         };
     }
     while let Some(arg) = args.next() {
-        let (flag, inline) = match arg.split_once('=') {
-            Some((flag, value)) if flag.starts_with("--") => {
-                (flag.to_string(), Some(value.to_string()))
-            }
-            _ => (arg.clone(), None),
-        };
+        let (flag, inline) = split_flag(&arg);
         let mut value = |name: &str| {
             inline
                 .clone()
