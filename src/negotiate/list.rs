@@ -3,51 +3,33 @@
 //! (§5.6.2), quoted strings (§5.6.4) and the parameters of a member
 //! (§5.6.6).
 //!
-//! [`members`] reads a field eight bytes at a time and cuts it from bit
-//! masks of its delimiters; a [`Cursor`] then reads one member in place.
+//! [`members`] cuts a field at its commas, byte by byte; a [`Cursor`] then
+//! reads one member in place.
 
 /// The members of one list-valued field (RFC 9110 §5.6.1): split at
 /// commas outside quoted strings, each from its first byte that is not
 /// optional whitespace; empty members are skipped. Whitespace before the
 /// comma is left on the member: its reader passes over it as it does over
 /// the whitespace around parameters.
-#[inline]
 pub(super) fn members(field: &[u8]) -> Members<'_> {
-    Members {
-        field,
-        start: 0,
-        word: 0,
-        delimiters: delimiters(field_word(field, 0)),
-    }
+    Members { rest: field }
 }
 
 /// The iterator behind [`members`].
-///
-/// The field is read eight bytes at a time: each word's delimiters (`,`
-/// and `"`) become the high bits of a mask, and members are cut by taking
-/// the mask's bits in order. Where the next member starts never waits on
-/// reading the one before it; only a quote moves the reading offset.
 #[derive(Clone, Copy)]
 pub(super) struct Members<'a> {
-    field: &'a [u8],
-    /// Where the next member begins.
-    start: usize,
-    /// The offset of the word the mask was taken from.
-    word: usize,
-    /// The delimiters of that word not yet consumed: the high bit of byte
-    /// `i` for byte `word + i`.
-    delimiters: u64,
+    /// The field after the members read so far.
+    rest: &'a [u8],
 }
 
 impl<'a> Iterator for Members<'a> {
     type Item = &'a [u8];
 
-    #[inline(always)]
     fn next(&mut self) -> Option<&'a [u8]> {
-        while self.start < self.field.len() {
-            let end = self.next_comma();
-            let member = trim_leading_ows(&self.field[self.start..end]);
-            self.start = end + 1;
+        while !self.rest.is_empty() {
+            let end = comma(self.rest);
+            let member = trim_leading_ows(&self.rest[..end]);
+            self.rest = self.rest.get(end + 1..).unwrap_or_default();
             if !member.is_empty() {
                 return Some(member);
             }
@@ -56,79 +38,23 @@ impl<'a> Iterator for Members<'a> {
     }
 }
 
-impl Members<'_> {
-    /// The index of the next comma outside quoted strings, or the length.
-    #[inline(always)]
-    fn next_comma(&mut self) -> usize {
-        loop {
-            while self.delimiters == 0 {
-                if self.word + WORD >= self.field.len() {
-                    return self.field.len();
-                }
-                self.read_word(self.word + WORD);
-            }
-            let at = self.word + (self.delimiters.trailing_zeros() / 8) as usize;
-            self.delimiters &= self.delimiters - 1;
-            if self.field[at] == b',' {
-                return at;
-            }
-            // A quote: read on from the end of its quoted string.
-            let end = at + quoted_string_length(&self.field[at..]);
-            if end >= self.field.len() {
-                return self.field.len();
-            }
-            self.read_word(end);
-        }
+/// The index of the first comma of `bytes` outside quoted strings, or its
+/// length.
+fn comma(bytes: &[u8]) -> usize {
+    let mut at = 0;
+    while let Some(&b) = bytes.get(at) {
+        at += match b {
+            b',' => return at,
+            b'"' => quoted_string_length(&bytes[at..]),
+            _ => 1,
+        };
     }
-
-    /// Take the mask of the word at `at`.
-    #[inline(always)]
-    fn read_word(&mut self, at: usize) {
-        self.word = at;
-        self.delimiters = delimiters(field_word(self.field, at));
-    }
-}
-
-/// How many bytes a word holds.
-const WORD: usize = 8;
-
-/// The delimiters (`,` and `"`) of a word: the high bit of each byte equal
-/// to one, exactly (no borrow between bytes).
-#[inline(always)]
-fn delimiters(word: u64) -> u64 {
-    const ONES: u64 = u64::from_le_bytes([0x01; 8]);
-    const LOW7: u64 = u64::from_le_bytes([0x7f; 8]);
-    let zero_bytes = |x: u64| !((x & LOW7).wrapping_add(LOW7) | x | LOW7);
-    zero_bytes(word ^ (ONES * u64::from(b','))) | zero_bytes(word ^ (ONES * u64::from(b'"')))
-}
-
-/// The eight bytes of `field` from `at` (`at` within the field, or 0) as a
-/// little-endian word, zero past the end (a zero byte is no delimiter). A
-/// word that would run past the end is read as the last eight bytes,
-/// shifted, so no byte is copied one by one unless the whole field is
-/// shorter than a word.
-#[inline(always)]
-fn field_word(field: &[u8], at: usize) -> u64 {
-    let read =
-        |from: usize| u64::from_le_bytes(field[from..from + 8].try_into().expect("eight bytes"));
-    let length = field.len();
-    if at + 8 <= length {
-        read(at)
-    } else if length >= 8 {
-        let last = length - 8;
-        read(last) >> (8 * (at - last))
-    } else {
-        field[at.min(length)..]
-            .iter()
-            .rev()
-            .fold(0, |word, &b| word << 8 | u64::from(b))
-    }
+    bytes.len()
 }
 
 /// The length of the quoted string (§5.6.4) that `bytes` opens with,
 /// quotes included and backslash escapes honoured; all of `bytes` if it is
 /// not closed.
-#[cold]
 fn quoted_string_length(bytes: &[u8]) -> usize {
     let mut at = 1;
     while let Some(&b) = bytes.get(at) {
@@ -297,7 +223,6 @@ mod tests {
     }
 
     proptest! {
-        // Every alignment of delimiters against the eight-byte words.
         #![proptest_config(ProptestConfig::with_cases(4096))]
 
         #[test]
@@ -305,19 +230,6 @@ mod tests {
             let field = field.as_bytes();
             let cut: Vec<_> = members(field).map(trim_trailing_ows).collect();
             prop_assert_eq!(cut, oracle_members(field));
-        }
-
-        #[test]
-        fn delimiter_masks_agree_with_a_byte_by_byte_reading(
-            field in "[a,\"]{0,40}",
-            at in 0usize..40,
-        ) {
-            let field = field.as_bytes();
-            let at = at.min(field.len().saturating_sub(1));
-            let expected = field.get(at..).unwrap_or_default().iter().take(WORD).enumerate()
-                .filter(|&(_, &b)| b == b',' || b == b'"')
-                .fold(0u64, |mask, (i, _)| mask | 0x80 << (8 * i));
-            prop_assert_eq!(delimiters(field_word(field, at)), expected);
         }
     }
 }

@@ -3,10 +3,9 @@
 //! (RFC 9842) it holds for the codings that need one.
 //!
 //! Everything here is a pure function over header bytes. Nothing allocates:
-//! each field value is split into its members once (eight bytes per
-//! step), members that cannot concern any offer are passed over on their
-//! first byte, and the few offers a resource has are scored in fixed-size
-//! arrays.
+//! each field value is split into its members once, byte by byte, members
+//! that cannot concern any offer are passed over on their first byte, and
+//! the few offers a resource has are scored in fixed-size arrays.
 //!
 //! - [`negotiate_encoding`] reads `Accept-Encoding` (§12.5.3); its two
 //!   steps, [`AcceptEncoding`] (the weight of each coding) and [`best`]
