@@ -89,7 +89,7 @@ async fn serve(config: &DevConfig) -> Result<(), String> {
     });
     eprintln!(
         "refserve dev: {} on http://{addr} (identity bodies, no compression dictionary, no TLS; \
-         pages reload after every edit; Ctrl-C stops)",
+         open pages update after every edit; Ctrl-C stops)",
         config.content.display()
     );
     // Watched before the first render, so an edit made during it is seen.
@@ -281,10 +281,12 @@ async fn rerender(preview: Arc<Preview>, mut changes: mpsc::UnboundedReceiver<Ve
         } else {
             json
         };
+        // Events name files by absolute paths; the log, within the directory.
+        let root = std::fs::canonicalize(&preview.content).unwrap_or_default();
         let names: Vec<String> = shown
             .iter()
             .map(|path| {
-                path.strip_prefix(&preview.content)
+                path.strip_prefix(&root)
                     .unwrap_or(path)
                     .display()
                     .to_string()
