@@ -11,7 +11,9 @@ use std::sync::LazyLock;
 
 mod generated {
     #![allow(missing_docs, clippy::unreadable_literal)]
+    use refserve_build::mcp::{StoredAnswer, StoredHit, StoredMcp};
     use refserve_build::negotiate::{Coding, MediaType};
+    use refserve_build::search::{Field, Posting};
     use refserve_build::stored::{
         Header, StoredDictionary, StoredRepresentation, StoredResource, StoredVariant, Table,
     };

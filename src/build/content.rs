@@ -5,15 +5,18 @@
 //!
 //! This file holds the catalog's types and reads `content/catalog.json`;
 //! beside it, `content/entry.rs` reads an entry file, `content/site.rs`
-//! `site.json` and `errors.json`, and `content/fields.rs` the JSON fields
+//! `site.json` and `errors.json`, `content/search.rs` `search.json`, and
+//! `content/fields.rs` the JSON fields
 //! and text rules they share.
 
 mod entry;
 mod fields;
+mod search;
 mod site;
 
 pub use entry::{is_key, parse_entry};
 use fields::{as_object, known_fields, parse_date, string};
+use search::parse_search;
 use serde_json::Value;
 use site::{parse_errors, parse_site};
 use std::fmt;
@@ -36,6 +39,24 @@ pub struct Catalog {
     pub errors: Vec<ErrorText>,
     /// The site's own texts and the grouping of methods on the homepage.
     pub site: Site,
+    /// What search knows beyond the entries (`content/search.json`).
+    pub search: Search,
+}
+
+/// `content/search.json`: the synonyms search indexes.
+#[derive(Debug, Clone)]
+pub struct Search {
+    /// Words an agent may use, each with the methods it should find.
+    pub synonyms: Vec<Synonym>,
+}
+
+/// Words that should find some methods.
+#[derive(Debug, Clone)]
+pub struct Synonym {
+    /// The words, separated by spaces; each is a term of its own.
+    pub words: String,
+    /// The catalog keys they find.
+    pub keys: Vec<String>,
 }
 
 /// `content/site.json`: what the homepage and the agent index say.
@@ -239,12 +260,15 @@ pub fn load(
     let errors = parse_errors(errors_file, &read_json(root, errors_file)?)?;
     let site_file = &format!("{dir}/site.json");
     let site = parse_site(site_file, &read_json(root, site_file)?, &entries)?;
+    let search_file = &format!("{dir}/search.json");
+    let search = parse_search(search_file, &read_json(root, search_file)?, &entries)?;
     Ok(Catalog {
         base_url,
         last_modified,
         entries,
         errors,
         site,
+        search,
     })
 }
 

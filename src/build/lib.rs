@@ -22,13 +22,16 @@ pub mod content;
 mod dictionary;
 pub mod emit;
 mod highlight;
+pub mod mcp;
 pub mod preview;
 mod render_crawlers;
 mod render_html;
 mod render_icon;
 mod render_json;
 mod render_markdown;
+mod render_mcp;
 mod render_openapi;
+pub mod search;
 mod site;
 pub mod stored;
 

@@ -18,6 +18,7 @@ use serde_json::{json, Map, Value};
 #[path = "render_openapi/components.rs"]
 mod components;
 use components::components;
+pub(crate) use components::reference_schema_alone;
 
 /// The version of the API description (specification §9).
 const API_VERSION: &str = "2.6.0";

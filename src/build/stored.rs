@@ -14,7 +14,9 @@ use crate::content::Catalog;
 use crate::dictionary::Dictionary;
 use crate::errors::ErrorKind;
 use crate::headers;
+use crate::mcp::StoredMcp;
 use crate::negotiate::{negotiate_media_type, Coding, MediaType, COMMON_ACCEPTS};
+use crate::render_mcp;
 use crate::site::{Body, Resource};
 use std::borrow::Cow;
 
@@ -42,6 +44,8 @@ pub struct Table<'a> {
     /// The start of a SHA-256 over every path and identity body: a name for
     /// this content (`refserve_build_info`).
     pub content_hash: Cow<'a, str>,
+    /// What `/mcp` answers from.
+    pub mcp: StoredMcp<'a>,
 }
 
 /// One URL's worth of responses (or one error's).
@@ -148,6 +152,7 @@ pub fn table(
             .collect(),
         base_url: catalog.base_url.clone().into(),
         content_hash,
+        mcp: render_mcp::render(catalog),
     }
 }
 

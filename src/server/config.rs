@@ -106,6 +106,8 @@ pub struct Config {
     pub metrics_addr: Option<SocketAddr>,
     /// Serve HTTPS with this certificate and key; cleartext without.
     pub tls: Option<crate::tls::TlsFiles>,
+    /// Origins a browser may call `/mcp` from besides the base URL's (`*`: any).
+    pub mcp_allow_origins: Vec<String>,
 }
 
 /// The address used when neither `--addr` nor `REFSERVE_ADDR` is given.
@@ -193,6 +195,7 @@ impl Default for Config {
             access_log: None,
             metrics_addr: None,
             tls: None,
+            mcp_allow_origins: Vec::new(),
         };
         for limit in LIMITS {
             (limit.set)(&mut config, limit.default);
@@ -239,6 +242,9 @@ Options:
                               asked) on this separate address, never the public one;
                               under systemd, the inherited socket named `metrics`
                               (FileDescriptorName=metrics) [default: off]
+  --mcp-allow-origin <ORIGIN> let browsers at ORIGIN (scheme://host[:port], or * for
+                              any) call POST /mcp; repeatable. Requests with another
+                              Origin get 403 [default: the base URL's origin only]
   --tls-cert <PATH>           serve HTTPS (TLS 1.2, 1.3; ALPN h2, http/1.1) with this PEM
                               certificate chain; needs --tls-key [default: cleartext]
   --tls-key <PATH>            the PEM private key of --tls-cert
@@ -256,6 +262,19 @@ REFSERVE_BASE_URL=https://docs.example.com cargo build --release
 ",
         version = env!("CARGO_PKG_VERSION")
     )
+}
+
+/// `scheme://host[:port]`: an origin as browsers send it.
+fn is_origin(text: &str) -> bool {
+    let Some((scheme, authority)) = text.split_once("://") else {
+        return false;
+    };
+    !scheme.is_empty()
+        && scheme
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"+-.".contains(&b))
+        && !authority.is_empty()
+        && !authority.contains(['/', '?', '#', ' '])
 }
 
 /// Parse the arguments (without the program name); `env` reads an
@@ -310,6 +329,15 @@ pub fn parse(
                 config.metrics_addr = Some(text.parse().map_err(|_| {
                     format!("--metrics-addr: `{text}` is not an address like 127.0.0.1:9090")
                 })?);
+            }
+            "--mcp-allow-origin" => {
+                let origin = value("--mcp-allow-origin")?;
+                if origin != "*" && !is_origin(&origin) {
+                    return Err(format!(
+                        "--mcp-allow-origin: `{origin}` is not an origin like https://app.example.com or *"
+                    ));
+                }
+                config.mcp_allow_origins.push(origin);
             }
             "--tls-cert" => cert = Some(value("--tls-cert")?),
             "--tls-key" => key = Some(value("--tls-key")?),

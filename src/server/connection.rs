@@ -38,14 +38,18 @@
 use crate::access_log::{AccessLog, Entry};
 use crate::activity::{Activity, Open, Tracked};
 use crate::config::Config;
+use crate::mcp::{self, Origins};
 use crate::metrics::Metrics;
+use crate::negotiate::Coding;
 use crate::respond;
 use crate::table::Tables;
 use crate::tls;
 use crate::watched::{Framing, Watched};
+use futures_util::future::Either;
 use http::header::{HeaderValue, CONNECTION, STRICT_TRANSPORT_SECURITY};
-use http::{Request, Response, Version};
+use http::{Method, Request, Response, Version};
 use http_body::Body as _;
+use hyper::body::Incoming;
 use hyper::server::conn::http1;
 use hyper::service::service_fn;
 use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
@@ -81,6 +85,8 @@ pub struct Shared {
     metrics: Option<Arc<Metrics>>,
     /// The table requests are answered from.
     tables: Tables,
+    /// The origins `/mcp` answers besides the base URL's.
+    mcp_origins: Origins,
     /// Set when the drain begins; read by every response.
     draining: AtomicBool,
 }
@@ -112,6 +118,7 @@ impl Shared {
                 .map(|format| AccessLog::start(format, metrics.clone())),
             metrics,
             tables,
+            mcp_origins: Origins::new(&config.mcp_allow_origins),
             draining: AtomicBool::new(false),
         }
     }
@@ -297,8 +304,21 @@ where
             Some(_) => peer.to_string(),
             None => String::new(),
         };
-        service_fn(move |request| {
-            std::future::ready(answer(&shared, &activity, &request, &peer, secure))
+        service_fn(move |request: Request<Incoming>| {
+            if request.uri().path() == mcp::PATH {
+                let (shared, activity) = (Arc::clone(&shared), Arc::clone(&activity));
+                Either::Right(Box::pin(answer_mcp(
+                    shared,
+                    activity,
+                    request,
+                    peer.clone(),
+                    secure,
+                )))
+            } else {
+                Either::Left(std::future::ready(answer(
+                    &shared, &activity, &request, &peer, secure,
+                )))
+            }
         })
     };
     match protocol {
@@ -444,13 +464,75 @@ fn answer<B>(
         request.headers(),
     );
     let coding = selection.coding();
-    let mut response = selection.into_response();
+    let response = selection.into_response();
+    let asked = Asked {
+        method: request.method(),
+        path: request.uri().path(),
+        version: request.version(),
+    };
+    Ok(deliver(
+        shared, open, &asked, peer, secure, coding, response,
+    ))
+}
+
+/// Answer a request to `/mcp`, whose body is read first (`crate::mcp`).
+async fn answer_mcp(
+    shared: Arc<Shared>,
+    activity: Arc<Activity>,
+    request: Request<Incoming>,
+    peer: String,
+    secure: bool,
+) -> Result<Response<Tracked>, Infallible> {
+    let open = Open::begin(&activity);
+    let (method, version) = (request.method().clone(), request.version());
+    let response = mcp::serve(
+        shared.tables.current(),
+        &shared.mcp_origins,
+        shared.header_read_timeout,
+        request,
+    )
+    .await;
+    let asked = Asked {
+        method: &method,
+        path: mcp::PATH,
+        version,
+    };
+    Ok(deliver(
+        &shared,
+        open,
+        &asked,
+        &peer,
+        secure,
+        Coding::Identity,
+        response,
+    ))
+}
+
+/// What the log and the metrics need of a request.
+struct Asked<'a> {
+    method: &'a Method,
+    path: &'a str,
+    version: Version,
+}
+
+/// The last steps of every answer: HSTS over HTTPS, `Connection: close` in
+/// a drain, the request counted and logged, and the body tracked until it
+/// has been handed over.
+fn deliver(
+    shared: &Shared,
+    open: Open,
+    asked: &Asked,
+    peer: &str,
+    secure: bool,
+    coding: Coding,
+    mut response: Response<respond::Body>,
+) -> Response<Tracked> {
     if secure {
         response
             .headers_mut()
             .insert(STRICT_TRANSPORT_SECURITY, HSTS);
     }
-    if shared.draining.load(Ordering::Relaxed) && request.version() < Version::HTTP_2 {
+    if shared.draining.load(Ordering::Relaxed) && asked.version < Version::HTTP_2 {
         response
             .headers_mut()
             .insert(CONNECTION, HeaderValue::from_static("close"));
@@ -459,14 +541,14 @@ fn answer<B>(
         let bytes = response.body().size_hint().exact().unwrap_or(0);
         if let Some(metrics) = &shared.metrics {
             let status = response.status();
-            metrics.request(request.version(), request.method(), status, coding, bytes);
+            metrics.request(asked.version, asked.method, status, coding, bytes);
         }
         if let Some(log) = &shared.access_log {
             log.record(&Entry {
                 peer,
-                method: request.method(),
-                path: request.uri().path(),
-                version: request.version(),
+                method: asked.method,
+                path: asked.path,
+                version: asked.version,
                 status: response.status().as_u16(),
                 bytes,
                 coding: coding.token(),
@@ -474,5 +556,5 @@ fn answer<B>(
             });
         }
     }
-    Ok(response.map(|body| Tracked::new(body, open)))
+    response.map(|body| Tracked::new(body, open))
 }

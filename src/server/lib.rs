@@ -14,6 +14,7 @@
 //! - [`errors`]: error kinds, statuses and codes.
 //! - [`headers`]: header values shared by every response of a kind.
 //! - [`respond`]: the whole request → response selection, without I/O.
+//! - [`mcp`]: `/mcp`, the Model Context Protocol endpoint for agents.
 //! - [`server`] and [`connection`]: the accept loop, each connection's
 //!   protocol, timeouts and the drain.
 //! - [`activity`] and [`watched`]: what a connection's watchdog reads: its
@@ -38,6 +39,7 @@ pub mod config;
 pub mod connection;
 pub mod dev;
 pub mod export;
+pub mod mcp;
 pub mod metrics;
 pub mod respond;
 pub mod route;

@@ -16,6 +16,7 @@
 //! present).
 
 use crate::errors::ErrorKind;
+use crate::mcp::Answers;
 use crate::negotiate::{
     AcceptEncoding, Coding, MediaType, COMMON_ACCEPTS, COMMON_ACCEPT_ENCODINGS,
 };
@@ -39,6 +40,7 @@ pub struct Table {
     last_modified_unix: u64,
     content_hash: Cow<'static, str>,
     common_accept_encoding_weights: [[u16; Coding::ALL.len()]; COMMON_ACCEPT_ENCODINGS.len()],
+    mcp: Answers,
 }
 
 /// From a resource's id to its index.
@@ -173,7 +175,13 @@ impl Table {
             content_hash: stored.content_hash.clone(),
             common_accept_encoding_weights: COMMON_ACCEPT_ENCODINGS
                 .map(|value| AcceptEncoding::parse([value]).weights()),
+            mcp: Answers::new(&stored.mcp),
         })
+    }
+
+    /// What `/mcp` answers from.
+    pub fn mcp(&self) -> &Answers {
+        &self.mcp
     }
 
     /// The resource served at `path` (already percent-decoded), if any.

@@ -177,15 +177,7 @@ fn schemas() -> Value {
     let codes: Vec<&str> = ErrorKind::ALL.iter().map(|kind| kind.code()).collect();
     json!({
         "Reference": reference_schema(),
-        "ParameterDescriptions": {
-            "type": "object",
-            "description": "The parameters of one signature, in signature order. Each label \
-                 reads `<name> [<type>]`, optionally followed by ` (optional)`; a type may \
-                 list alternatives separated by `/` (for example `array/string`). Each value \
-                 describes the parameter.",
-            "propertyNames": { "pattern": LABEL_PATTERN },
-            "additionalProperties": { "type": "string" },
-        },
+        "ParameterDescriptions": parameter_descriptions_schema(),
         "ReferenceCollection": {
             "type": "object",
             "description": "Every reference entry, in catalog order.",
@@ -242,6 +234,29 @@ fn schemas() -> Value {
             },
         },
     })
+}
+
+fn parameter_descriptions_schema() -> Value {
+    json!({
+        "type": "object",
+        "description": "The parameters of one signature, in signature order. Each label \
+             reads `<name> [<type>]`, optionally followed by ` (optional)`; a type may \
+             list alternatives separated by `/` (for example `array/string`). Each value \
+             describes the parameter.",
+        "propertyNames": { "pattern": LABEL_PATTERN },
+        "additionalProperties": { "type": "string" },
+    })
+}
+
+/// The Reference schema standing alone (JSON Schema 2020-12): the schemas
+/// it refers to under `$defs`, as an MCP tool's `outputSchema` needs it.
+pub(crate) fn reference_schema_alone() -> Value {
+    let text = reference_schema()
+        .to_string()
+        .replace("#/components/schemas/", "#/$defs/");
+    let mut schema: Value = serde_json::from_str(&text).expect("a schema just serialised");
+    schema["$defs"] = json!({ "ParameterDescriptions": parameter_descriptions_schema() });
+    schema
 }
 
 fn reference_schema() -> Value {

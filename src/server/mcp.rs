@@ -1,0 +1,428 @@
+//! `/mcp`: the Model Context Protocol over its Streamable HTTP transport,
+//! stateless (no session is ever issued), every answer `application/json`.
+//!
+//! This file is the HTTP side: what a request must be before its body is
+//! read, the body read within [`MAX_BODY`] bytes and the header read
+//! timeout, and the response around the JSON-RPC answer (`rpc.rs`).
+//!
+//! - `POST` carries one JSON-RPC message; `OPTIONS` is a CORS preflight;
+//!   `GET`, `HEAD`, `DELETE` and the rest get 405 with `Allow` (no event
+//!   stream is offered, so a client does not wait on one).
+//! - `Origin`, when present, must be the base URL's or one allowed with
+//!   `--mcp-allow-origin`, else 403 (the specification's defence against
+//!   DNS rebinding). `Content-Type` must be JSON (415), `Accept`, when
+//!   sent, must take it (406), and the body must fit [`MAX_BODY`] (413)
+//!   and arrive within the header read timeout (408).
+//! - Errors before the body is read are JSON-RPC errors without an id,
+//!   like those the specification shows for the transport.
+//!
+//! Answers are never stored by caches (`no-store`): they depend on the id.
+
+pub mod answers;
+pub mod rpc;
+mod search;
+mod tools;
+
+pub use answers::Answers;
+
+use crate::negotiate::{negotiate_media_type, MediaType};
+use crate::respond::Body;
+use crate::table::Current;
+use bytes::Bytes;
+use http::header::{self, HeaderMap, HeaderName, HeaderValue};
+use http::{Method, Request, Response, StatusCode};
+use http_body_util::{BodyExt as _, Full, Limited};
+use rpc::{code, error_reply, McpHeaders, Reply};
+use std::time::Duration;
+
+/// The endpoint's path.
+pub const PATH: &str = "/mcp";
+
+/// The largest request body read, in bytes: a tool call is a few hundred.
+pub const MAX_BODY: usize = 64 * 1024;
+
+/// `Allow` on `/mcp`.
+pub const ALLOW: &str = "POST, OPTIONS";
+
+/// The request headers a preflight may announce.
+const ALLOW_HEADERS: &str = "Content-Type, Accept, Authorization, MCP-Protocol-Version, \
+     Mcp-Method, Mcp-Name, Mcp-Session-Id, Last-Event-ID";
+
+/// The response headers a cross-origin script may read.
+const EXPOSE_HEADERS: &str = "MCP-Protocol-Version, Mcp-Session-Id";
+
+const JSON: MediaType = MediaType {
+    kind: "application",
+    subtype: "json",
+    charset: None,
+};
+
+/// Which origins may call `/mcp` from a browser, besides the base URL's.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Origins {
+    /// `*` was allowed: any origin.
+    pub any: bool,
+    /// Origins allowed by name (`scheme://host[:port]`, lowercase).
+    pub named: Vec<String>,
+}
+
+impl Origins {
+    /// The origins of `--mcp-allow-origin` (each an origin, or `*`).
+    pub fn new(allowed: &[String]) -> Self {
+        Origins {
+            any: allowed.iter().any(|origin| origin == "*"),
+            named: allowed
+                .iter()
+                .filter(|origin| *origin != "*")
+                .map(|origin| origin.trim_end_matches('/').to_ascii_lowercase())
+                .collect(),
+        }
+    }
+
+    /// Whether a request from `origin` may be answered, on a server whose
+    /// base URL is `base_url`.
+    pub fn allow(&self, origin: &[u8], base_url: &str) -> bool {
+        let Ok(origin) = std::str::from_utf8(origin) else {
+            return false;
+        };
+        self.any
+            || origin.eq_ignore_ascii_case(origin_of(base_url))
+            || self
+                .named
+                .iter()
+                .any(|named| origin.eq_ignore_ascii_case(named))
+    }
+}
+
+/// The origin of an absolute URL: scheme and authority.
+fn origin_of(url: &str) -> &str {
+    let after_scheme = url.find("://").map_or(0, |i| i + 3);
+    let end = url[after_scheme..]
+        .find('/')
+        .map_or(url.len(), |i| after_scheme + i);
+    &url[..end]
+}
+
+/// Answer `request` to `/mcp` from `table`; the body must come within
+/// `body_timeout`.
+pub async fn serve<B>(
+    table: Current,
+    origins: &Origins,
+    body_timeout: Duration,
+    request: Request<B>,
+) -> Response<Body>
+where
+    B: http_body::Body<Data = Bytes>,
+    B::Error: std::error::Error + Send + Sync + 'static,
+{
+    let (parts, body) = request.into_parts();
+    let origin = parts.headers.get(header::ORIGIN).cloned();
+    if let Err(refusal) = admit(&parts.method, &parts.headers, origins, table.base_url()) {
+        return response(refusal, origin.as_ref());
+    }
+    if parts.method == Method::OPTIONS {
+        return preflight(origin.as_ref());
+    }
+    let body =
+        match tokio::time::timeout(body_timeout, Limited::new(body, MAX_BODY).collect()).await {
+            Ok(Ok(collected)) => collected.to_bytes(),
+            Ok(Err(e))
+                if e.downcast_ref::<http_body_util::LengthLimitError>()
+                    .is_some() =>
+            {
+                return response(too_large(), origin.as_ref());
+            }
+            Ok(Err(_)) => {
+                let reply = refusal(
+                    StatusCode::BAD_REQUEST,
+                    "The request body could not be read.",
+                );
+                return response(reply, origin.as_ref());
+            }
+            Err(_) => {
+                let reply = refusal(
+                    StatusCode::REQUEST_TIMEOUT,
+                    "The request body did not arrive in time.",
+                );
+                let mut answer = response(reply, origin.as_ref());
+                answer
+                    .headers_mut()
+                    .insert(header::CONNECTION, HeaderValue::from_static("close"));
+                return answer;
+            }
+        };
+    let reply = rpc::answer(
+        table.mcp(),
+        table.keys(),
+        &mcp_headers(&parts.headers),
+        &body,
+    );
+    response(reply, origin.as_ref())
+}
+
+/// What a request must be before its body is read: a `POST` or a
+/// preflight, from an allowed origin, of JSON, from a client that takes
+/// JSON, not over [`MAX_BODY`].
+pub fn admit(
+    method: &Method,
+    headers: &HeaderMap,
+    origins: &Origins,
+    base_url: &str,
+) -> Result<(), Reply> {
+    if *method != Method::POST && *method != Method::OPTIONS {
+        return Err(refusal(
+            StatusCode::METHOD_NOT_ALLOWED,
+            "/mcp takes POST (one JSON-RPC message per request); it offers no event stream.",
+        ));
+    }
+    if let Some(origin) = headers.get(header::ORIGIN) {
+        if !origins.allow(origin.as_bytes(), base_url) {
+            return Err(refusal(
+                StatusCode::FORBIDDEN,
+                "This origin may not call /mcp (the server allows its own and those given with --mcp-allow-origin).",
+            ));
+        }
+    }
+    if *method == Method::OPTIONS {
+        return Ok(());
+    }
+    if !headers.get(header::CONTENT_TYPE).is_some_and(is_json) {
+        return Err(refusal(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "The body must be sent as Content-Type: application/json.",
+        ));
+    }
+    let accept = headers.get_all(header::ACCEPT);
+    if accept.iter().next().is_some() && negotiate_media_type(&accept, &[JSON]).is_none() {
+        return Err(refusal(
+            StatusCode::NOT_ACCEPTABLE,
+            "Every answer is application/json, which Accept does not take.",
+        ));
+    }
+    let length = headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|value| value.to_str().ok())
+        .and_then(|value| value.parse::<u64>().ok());
+    if length.is_some_and(|length| length > MAX_BODY as u64) {
+        return Err(too_large());
+    }
+    Ok(())
+}
+
+/// Whether a `Content-Type` names `application/json` (any parameters).
+fn is_json(content_type: &HeaderValue) -> bool {
+    let essence = content_type
+        .as_bytes()
+        .split(|&b| b == b';')
+        .next()
+        .unwrap_or_default();
+    essence
+        .trim_ascii()
+        .eq_ignore_ascii_case(b"application/json")
+}
+
+fn too_large() -> Reply {
+    refusal(
+        StatusCode::PAYLOAD_TOO_LARGE,
+        &format!("The body is over {MAX_BODY} bytes; one JSON-RPC message is far smaller."),
+    )
+}
+
+/// An HTTP-level refusal: a JSON-RPC error without an id.
+fn refusal(status: StatusCode, message: &str) -> Reply {
+    error_reply(status, None, code::INVALID_REQUEST, message, None)
+}
+
+/// The MCP headers of a request, as text.
+fn mcp_headers(headers: &HeaderMap) -> McpHeaders<'_> {
+    const VERSION: HeaderName = HeaderName::from_static("mcp-protocol-version");
+    const METHOD: HeaderName = HeaderName::from_static("mcp-method");
+    const NAME: HeaderName = HeaderName::from_static("mcp-name");
+    // A value that is not UTF-8 is compared as a string no body holds.
+    let text = |name: HeaderName| {
+        headers
+            .get(name)
+            .map(|value| value.to_str().unwrap_or("\u{fffd}"))
+    };
+    McpHeaders {
+        protocol_version: text(VERSION),
+        method: text(METHOD),
+        name: text(NAME),
+    }
+}
+
+/// The response carrying `reply`, readable by `origin` when it was allowed.
+fn response(reply: Reply, origin: Option<&HeaderValue>) -> Response<Body> {
+    let mut response = Response::new(Full::new(Bytes::from(reply.body)));
+    *response.status_mut() = reply.status;
+    let headers = response.headers_mut();
+    if reply.status != StatusCode::ACCEPTED {
+        headers.insert(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("application/json"),
+        );
+    }
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    headers.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static(crate::headers::NOSNIFF),
+    );
+    if reply.status == StatusCode::METHOD_NOT_ALLOWED {
+        headers.insert(header::ALLOW, HeaderValue::from_static(ALLOW));
+    }
+    cors(headers, origin, reply.status);
+    response
+}
+
+/// 204 to a preflight from an allowed origin.
+fn preflight(origin: Option<&HeaderValue>) -> Response<Body> {
+    let mut response = Response::new(Body::default());
+    *response.status_mut() = StatusCode::NO_CONTENT;
+    let headers = response.headers_mut();
+    headers.insert(header::ALLOW, HeaderValue::from_static(ALLOW));
+    headers.insert(
+        header::ACCESS_CONTROL_ALLOW_METHODS,
+        HeaderValue::from_static(ALLOW),
+    );
+    headers.insert(
+        header::ACCESS_CONTROL_ALLOW_HEADERS,
+        HeaderValue::from_static(ALLOW_HEADERS),
+    );
+    headers.insert(
+        header::ACCESS_CONTROL_MAX_AGE,
+        HeaderValue::from_static(crate::headers::PREFLIGHT_MAX_AGE),
+    );
+    cors(headers, origin, StatusCode::NO_CONTENT);
+    response
+}
+
+/// `Access-Control-Allow-Origin` for an origin that was let in (a refused
+/// one gets none), and `Vary: Origin` always: the answer depends on it.
+fn cors(headers: &mut HeaderMap, origin: Option<&HeaderValue>, status: StatusCode) {
+    headers.insert(header::VARY, HeaderValue::from_static("Origin"));
+    if let Some(origin) = origin.filter(|_| status != StatusCode::FORBIDDEN) {
+        headers.insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, origin.clone());
+        headers.insert(
+            header::ACCESS_CONTROL_EXPOSE_HEADERS,
+            HeaderValue::from_static(EXPOSE_HEADERS),
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn headers(pairs: &[(&'static str, &'static str)]) -> HeaderMap {
+        pairs
+            .iter()
+            .map(|(name, value)| {
+                (
+                    HeaderName::from_static(name),
+                    HeaderValue::from_static(value),
+                )
+            })
+            .collect()
+    }
+
+    const BASE: &str = "https://docs.example.com";
+
+    fn status(method: Method, pairs: &[(&'static str, &'static str)]) -> Option<StatusCode> {
+        admit(
+            &method,
+            &headers(pairs),
+            &Origins::new(&["http://localhost:6274".into()]),
+            BASE,
+        )
+        .err()
+        .map(|reply| reply.status)
+    }
+
+    #[test]
+    fn only_post_and_preflights_are_taken() {
+        let json = [("content-type", "application/json")];
+        assert_eq!(status(Method::POST, &json), None);
+        assert_eq!(status(Method::OPTIONS, &[]), None);
+        for method in [Method::GET, Method::HEAD, Method::DELETE, Method::PUT] {
+            assert_eq!(status(method, &json), Some(StatusCode::METHOD_NOT_ALLOWED));
+        }
+    }
+
+    #[test]
+    fn an_origin_must_be_the_base_urls_or_allowed() {
+        let with = |origin: &'static str| {
+            status(
+                Method::POST,
+                &[("content-type", "application/json"), ("origin", origin)],
+            )
+        };
+        assert_eq!(with("https://docs.example.com"), None);
+        assert_eq!(with("HTTPS://DOCS.EXAMPLE.COM"), None);
+        assert_eq!(with("http://localhost:6274"), None);
+        assert_eq!(with("https://evil.example"), Some(StatusCode::FORBIDDEN));
+        assert_eq!(with("null"), Some(StatusCode::FORBIDDEN));
+        let any = Origins::new(&["*".into()]);
+        assert!(any.allow(b"https://anywhere.example", BASE));
+    }
+
+    #[test]
+    fn the_body_must_be_json_for_a_client_that_takes_json() {
+        assert_eq!(
+            status(Method::POST, &[]),
+            Some(StatusCode::UNSUPPORTED_MEDIA_TYPE)
+        );
+        assert_eq!(
+            status(Method::POST, &[("content-type", "text/plain")]),
+            Some(StatusCode::UNSUPPORTED_MEDIA_TYPE)
+        );
+        assert_eq!(
+            status(
+                Method::POST,
+                &[("content-type", "application/json; charset=utf-8")]
+            ),
+            None
+        );
+        assert_eq!(
+            status(
+                Method::POST,
+                &[
+                    ("content-type", "application/json"),
+                    ("accept", "application/json, text/event-stream")
+                ]
+            ),
+            None
+        );
+        assert_eq!(
+            status(
+                Method::POST,
+                &[
+                    ("content-type", "application/json"),
+                    ("accept", "text/event-stream")
+                ]
+            ),
+            Some(StatusCode::NOT_ACCEPTABLE)
+        );
+        assert_eq!(
+            status(
+                Method::POST,
+                &[
+                    ("content-type", "application/json"),
+                    ("content-length", "70000")
+                ]
+            ),
+            Some(StatusCode::PAYLOAD_TOO_LARGE)
+        );
+    }
+
+    #[test]
+    fn an_origin_is_scheme_and_authority() {
+        assert_eq!(
+            origin_of("https://docs.example.com"),
+            "https://docs.example.com"
+        );
+        assert_eq!(
+            origin_of("http://127.0.0.1:8080/base"),
+            "http://127.0.0.1:8080"
+        );
+    }
+}

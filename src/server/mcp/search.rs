@@ -1,0 +1,73 @@
+//! The `search` tool at run time: the query cut into terms the way the
+//! pipeline cut the reference (`refserve_build::search::terms`), at most
+//! [`MAX_QUERY_TERMS`] of them looked up, and their build-time weights
+//! summed per method. Nothing else is scored here.
+
+use super::answers::Answers;
+use refserve_build::search::{terms, Field, MAX_QUERY_BYTES, MAX_QUERY_TERMS};
+
+/// One method a query found.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Found {
+    /// Its position in the catalog.
+    pub method: usize,
+    /// The sum of its terms' weights.
+    pub score: f32,
+    /// Each query word that found it, and where it counted most.
+    pub why: Vec<(String, Field)>,
+}
+
+/// The methods `query` finds, best first (ties in catalog order), at most
+/// `limit`.
+pub fn rank(answers: &Answers, query: &str, limit: usize) -> Vec<Found> {
+    let mut found: Vec<Found> = (0..answers.hits().len())
+        .map(|method| Found {
+            method,
+            score: 0.0,
+            why: Vec::new(),
+        })
+        .collect();
+    let mut seen: Vec<String> = Vec::new();
+    for (word, stem) in terms(head(query, MAX_QUERY_BYTES)) {
+        if seen.contains(&stem) {
+            continue;
+        }
+        if seen.len() == MAX_QUERY_TERMS {
+            break;
+        }
+        for posting in answers.postings(&stem) {
+            if let Some(method) = found.get_mut(usize::from(posting.method)) {
+                method.score += posting.weight;
+                method.why.push((word.clone(), posting.field));
+            }
+        }
+        seen.push(stem);
+    }
+    found.retain(|f| f.score > 0.0);
+    // Stable: equal scores keep catalog order.
+    found.sort_by(|a, b| b.score.total_cmp(&a.score));
+    found.truncate(limit);
+    found
+}
+
+/// The first `max` bytes of `text`, cut back to a character boundary.
+fn head(text: &str, max: usize) -> &str {
+    let mut end = text.len().min(max);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    &text[..end]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::head;
+
+    #[test]
+    fn a_long_query_is_cut_at_a_character_boundary() {
+        assert_eq!(head("abc", 10), "abc");
+        assert_eq!(head("aé", 2), "a");
+        assert_eq!(head("aé", 3), "aé");
+        assert_eq!(head("", 0), "");
+    }
+}

@@ -1,0 +1,195 @@
+//! `tools/call`: the three tools' arguments checked, and their answers —
+//! stored by the pipeline for `list_methods` and `get_method`, completed
+//! here for `search` from each method's stored pieces.
+//!
+//! A tool name that does not exist is a JSON-RPC error (`-32602`). Wrong
+//! arguments are the tool's own error (`isError`, so a model can correct
+//! them; MCP 2025-11-25 and later), or `-32602` for a client that speaks
+//! 2025-06-18.
+
+use super::rpc::{code, Call, Reply};
+use super::search::rank;
+use crate::access_log::push_json_string;
+use crate::route::suggest;
+use refserve_build::mcp::{answer_key, Era, DEFAULT_LIMIT, TOOLS};
+use serde_json::{Map, Value};
+
+/// Answer a `tools/call` with `params`.
+pub fn call(call: &Call, params: &Map<String, Value>) -> Reply {
+    let Some(name) = params.get("name").and_then(Value::as_str) else {
+        return call.error(
+            code::INVALID_PARAMS,
+            "`params.name` must be a string: the tool to call.",
+            None,
+        );
+    };
+    let empty = Map::new();
+    let arguments = match params.get("arguments") {
+        None | Some(Value::Null) => &empty,
+        Some(Value::Object(arguments)) => arguments,
+        Some(_) => return invalid(call, "`arguments` must be an object."),
+    };
+    match name {
+        "list_methods" => match unexpected(arguments, &[]) {
+            Some(problem) => invalid(call, &problem),
+            None => stored(call, "list_methods"),
+        },
+        "get_method" => get_method(call, arguments),
+        "search" => search(call, arguments),
+        _ => {
+            let shown: String = name.chars().take(64).collect();
+            call.error(
+                code::INVALID_PARAMS,
+                &format!(
+                    "Unknown tool: `{shown}`. The tools are {}.",
+                    TOOLS.join(", ")
+                ),
+                None,
+            )
+        }
+    }
+}
+
+fn stored(call: &Call, argument: &str) -> Reply {
+    call.stored(&answer_key("tools/call", argument))
+        .expect("the pipeline stores every fixed tool answer (tested in tests/mcp.rs)")
+}
+
+fn get_method(call: &Call, arguments: &Map<String, Value>) -> Reply {
+    if let Some(problem) = unexpected(arguments, &["name"]) {
+        return invalid(call, &problem);
+    }
+    let Some(name) = arguments.get("name").and_then(Value::as_str) else {
+        return invalid(
+            call,
+            "`name` is required: the method's name, like `select` (list_methods gives them all).",
+        );
+    };
+    let key = name.trim().to_ascii_lowercase();
+    if let Some(reply) = call.stored(&answer_key("tools/call", &format!("get_method {key}"))) {
+        return reply;
+    }
+    let shown: String = name.chars().take(64).collect();
+    let problem = match suggest(&key, call.keys) {
+        Some(meant) => format!("No method is named `{shown}`; did you mean `{meant}`?"),
+        None => format!(
+            "No method is named `{shown}`. The methods: {}.",
+            call.keys.join(", ")
+        ),
+    };
+    invalid(call, &problem)
+}
+
+fn search(call: &Call, arguments: &Map<String, Value>) -> Reply {
+    if let Some(problem) = unexpected(arguments, &["query", "limit"]) {
+        return invalid(call, &problem);
+    }
+    let query = match arguments.get("query").and_then(Value::as_str) {
+        Some(query) if !query.trim().is_empty() => query.trim(),
+        _ => {
+            return invalid(
+                call,
+                "`query` is required: what you want to do or know, in words.",
+            )
+        }
+    };
+    let most = call.answers.hits().len();
+    let limit = match arguments.get("limit") {
+        None | Some(Value::Null) => DEFAULT_LIMIT,
+        Some(limit) => match limit.as_u64().and_then(|n| usize::try_from(n).ok()) {
+            Some(n) if (1..=most).contains(&n) => n,
+            _ => {
+                return invalid(
+                    call,
+                    &format!("`limit` must be an integer from 1 to {most}."),
+                )
+            }
+        },
+    };
+    let found = rank(call.answers, query, limit);
+    let hits = call.answers.hits();
+    let mut text = String::new();
+    let mut results = String::from("[");
+    if found.is_empty() {
+        text.push_str("No method matches the query. Search looks for its words in the methods' names, descriptions, signatures, parameters, return values, notes, example titles and common synonyms; try other words, or pick from the ");
+        text.push_str(&hits.len().to_string());
+        text.push_str(
+            " methods (get_method gives one whole, list_methods all with their descriptions): ",
+        );
+        let names: Vec<&str> = hits.iter().map(|hit| hit.name.as_ref()).collect();
+        text.push_str(&names.join(", "));
+        text.push_str(".\n");
+    } else {
+        text.push_str("Methods for the query, best first (get_method gives one whole):\n\n");
+    }
+    for (rank, found) in found.iter().enumerate() {
+        let hit = &hits[found.method];
+        let why: Vec<String> = found
+            .why
+            .iter()
+            .map(|(word, field)| format!("“{word}” in {}", field.label()))
+            .collect();
+        let why = format!("Matched {}.", why.join("; "));
+        text.push_str(&format!("{}. {}   {why}\n", rank + 1, hit.text));
+        if rank > 0 {
+            results.push(',');
+        }
+        results.push_str(&hit.json);
+        results.push_str(",\"why\":");
+        push_json_string(&mut results, &why);
+        results.push_str(&format!(",\"score\":{:.3}}}", found.score));
+    }
+    results.push(']');
+    let mut structured = String::from("{\"query\":");
+    push_json_string(&mut structured, query);
+    structured.push_str(",\"results\":");
+    structured.push_str(&results);
+    if found.is_empty() {
+        let names: Vec<String> = hits.iter().map(|hit| format!("\"{}\"", hit.name)).collect();
+        structured.push_str(",\"methods\":[");
+        structured.push_str(&names.join(","));
+        structured.push(']');
+    }
+    structured.push('}');
+    let mut result = String::from("{\"content\":[{\"type\":\"text\",\"text\":");
+    push_json_string(&mut result, &text);
+    result.push_str("}],\"structuredContent\":");
+    result.push_str(&structured);
+    finish(call, result)
+}
+
+/// Wrong arguments: the tool's own error, or `-32602` for 2025-06-18.
+fn invalid(call: &Call, problem: &str) -> Reply {
+    if call.era == Era::Legacy && call.legacy_version == Some("2025-06-18") {
+        return call.error(code::INVALID_PARAMS, problem, None);
+    }
+    let mut result = String::from("{\"content\":[{\"type\":\"text\",\"text\":");
+    push_json_string(&mut result, problem);
+    result.push_str("}],\"isError\":true");
+    finish(call, result)
+}
+
+/// Close `result` (an object without its closing brace) in the request's
+/// era, and answer with it.
+fn finish(call: &Call, mut result: String) -> Reply {
+    if call.era == Era::Modern {
+        result.push_str(call.answers.modern_members());
+    }
+    result.push('}');
+    call.result(result.as_bytes())
+}
+
+/// The first argument not in `known`, as a problem.
+fn unexpected(arguments: &Map<String, Value>, known: &[&str]) -> Option<String> {
+    let name = arguments
+        .keys()
+        .find(|name| !known.contains(&name.as_str()))?;
+    let shown: String = name.chars().take(64).collect();
+    Some(match known {
+        [] => format!("Unknown argument `{shown}`: this tool takes none."),
+        _ => format!(
+            "Unknown argument `{shown}`: this tool takes {}.",
+            known.join(" and ")
+        ),
+    })
+}
