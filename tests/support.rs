@@ -2,7 +2,7 @@
 
 use bytes::Bytes;
 use http::{HeaderMap, Method, Request};
-use http_body_util::{BodyExt, Empty};
+use http_body_util::{BodyExt, Full};
 use hyper_util::client::legacy::{connect::HttpConnector, Client};
 use hyper_util::rt::TokioExecutor;
 use std::io::Read;
@@ -17,7 +17,7 @@ pub struct Server {
     /// `127.0.0.1:<port>` of the metrics listener, when the configuration
     /// has a `metrics_addr` (its port is chosen afresh).
     pub metrics_addr: Option<String>,
-    client: Client<HttpConnector, Empty<Bytes>>,
+    client: Client<HttpConnector, Full<Bytes>>,
     _stop: tokio::sync::oneshot::Sender<()>,
 }
 
@@ -117,13 +117,36 @@ impl Server {
 
     /// Any method.
     pub async fn request(&self, method: Method, path: &str, headers: &[(&str, &str)]) -> Reply {
+        self.send(method, path, headers, Vec::new()).await
+    }
+
+    /// `POST` of `body`.
+    pub async fn post(
+        &self,
+        path: &str,
+        headers: &[(&str, &str)],
+        body: impl Into<Vec<u8>>,
+    ) -> Reply {
+        self.send(Method::POST, path, headers, body.into()).await
+    }
+
+    /// Any method, with a body.
+    pub async fn send(
+        &self,
+        method: Method,
+        path: &str,
+        headers: &[(&str, &str)],
+        body: Vec<u8>,
+    ) -> Reply {
         let mut request = Request::builder()
             .method(method)
             .uri(format!("{}{path}", self.origin));
         for (name, value) in headers {
             request = request.header(*name, *value);
         }
-        let request = request.body(Empty::new()).expect("a valid request");
+        let request = request
+            .body(Full::new(Bytes::from(body)))
+            .expect("a valid request");
         let response = self
             .client
             .request(request)

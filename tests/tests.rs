@@ -20,6 +20,8 @@ mod export;
 mod hostile;
 mod idle;
 mod limits;
+mod mcp;
+mod mcp_clients;
 mod methods;
 mod metrics;
 mod negotiation;

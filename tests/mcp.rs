@@ -1,0 +1,620 @@
+//! `/mcp`: the JSON-RPC protocol over real HTTP in both eras, the answers
+//! against the documents they repeat, bad input, and the quality of search.
+
+use crate::support::{start_server, start_server_with, Reply, Server};
+use serde_json::{json, Value};
+
+const JSON_HEADERS: [(&str, &str); 2] = [
+    ("content-type", "application/json"),
+    ("accept", "application/json, text/event-stream"),
+];
+
+/// A legacy request, after the handshake at `version`.
+async fn legacy(server: &Server, version: &str, method: &str, params: Value) -> Reply {
+    let mut headers = JSON_HEADERS.to_vec();
+    headers.push(("mcp-protocol-version", version));
+    let body = json!({ "jsonrpc": "2.0", "id": 7, "method": method, "params": params });
+    server.post("/mcp", &headers, body.to_string()).await
+}
+
+/// A 2026-07-28 request with its `_meta` and its headers.
+async fn modern(server: &Server, method: &str, mut params: Value) -> Reply {
+    params["_meta"] = json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {},
+    });
+    let name = params["name"]
+        .as_str()
+        .or(params["uri"].as_str())
+        .unwrap_or_default()
+        .to_string();
+    let mut headers = JSON_HEADERS.to_vec();
+    headers.extend([
+        ("mcp-protocol-version", "2026-07-28"),
+        ("mcp-method", method),
+    ]);
+    if !name.is_empty() {
+        headers.push(("mcp-name", &name));
+    }
+    let body = json!({ "jsonrpc": "2.0", "id": "m-1", "method": method, "params": params });
+    server.post("/mcp", &headers, body.to_string()).await
+}
+
+async fn call(server: &Server, tool: &str, arguments: Value) -> Value {
+    let reply = legacy(
+        server,
+        "2025-11-25",
+        "tools/call",
+        json!({ "name": tool, "arguments": arguments }),
+    )
+    .await;
+    assert_eq!(
+        reply.status,
+        200,
+        "{}",
+        String::from_utf8_lossy(&reply.body)
+    );
+    reply.json()["result"].clone()
+}
+
+fn error_code(reply: &Reply) -> i64 {
+    reply.json()["error"]["code"]
+        .as_i64()
+        .unwrap_or_else(|| panic!("a JSON-RPC error: {}", String::from_utf8_lossy(&reply.body)))
+}
+
+#[tokio::test]
+async fn the_handshake_echoes_a_served_version_and_offers_the_newest_otherwise() {
+    let server = start_server().await;
+    for (asked, given) in [
+        ("2025-06-18", "2025-06-18"),
+        ("2025-11-25", "2025-11-25"),
+        ("2024-11-05", "2025-11-25"),
+    ] {
+        let body = json!({ "jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": asked, "capabilities": {}, "clientInfo": { "name": "t", "version": "1" } } });
+        let reply = server.post("/mcp", &JSON_HEADERS, body.to_string()).await;
+        assert_eq!(reply.status, 200);
+        assert_eq!(reply.header("content-type"), "application/json");
+        assert_eq!(reply.header("mcp-session-id"), "", "stateless: no session");
+        let result = &reply.json()["result"];
+        assert_eq!(result["protocolVersion"], given);
+        assert_eq!(result["capabilities"]["tools"]["listChanged"], false);
+        assert_eq!(result["serverInfo"]["name"], "refserve");
+    }
+    let initialized = json!({ "jsonrpc": "2.0", "method": "notifications/initialized" });
+    let reply = server
+        .post("/mcp", &JSON_HEADERS, initialized.to_string())
+        .await;
+    assert_eq!((reply.status, reply.body.len()), (202, 0));
+    let pong = legacy(&server, "2025-06-18", "ping", json!({})).await;
+    assert_eq!(
+        pong.json(),
+        json!({ "jsonrpc": "2.0", "id": 7, "result": {} })
+    );
+}
+
+#[tokio::test]
+async fn a_modern_request_is_answered_statelessly_with_its_era_s_members() {
+    let server = start_server().await;
+    let reply = modern(&server, "server/discover", json!({})).await;
+    assert_eq!(reply.status, 200);
+    let result = &reply.json()["result"];
+    assert_eq!(result["supportedVersions"], json!(["2026-07-28"]));
+    assert_eq!(result["resultType"], "complete");
+    assert_eq!(result["cacheScope"], "public");
+    assert!(result["ttlMs"].as_u64().is_some());
+    assert_eq!(reply.json()["id"], "m-1");
+    let tools = modern(&server, "tools/list", json!({})).await.json();
+    assert_eq!(tools["result"]["resultType"], "complete");
+    let called = modern(
+        &server,
+        "tools/call",
+        json!({ "name": "get_method", "arguments": { "name": "sum" } }),
+    )
+    .await;
+    assert_eq!(called.json()["result"]["structuredContent"]["key"], "sum");
+    assert_eq!(called.json()["result"]["resultType"], "complete");
+    // `initialize` is legacy: not offered in the modern era's discover, but still served.
+    assert!(legacy(&server, "2025-11-25", "server/discover", json!({}))
+        .await
+        .json()["error"]
+        .is_object());
+}
+
+#[tokio::test]
+async fn a_modern_request_whose_version_headers_or_meta_do_not_hold_gets_400() {
+    let server = start_server().await;
+    let post = |headers: Vec<(&'static str, &'static str)>, body: Value| {
+        let server = &server;
+        async move {
+            let mut all = JSON_HEADERS.to_vec();
+            all.extend(headers);
+            server.post("/mcp", &all, body.to_string()).await
+        }
+    };
+    let meta = |version: &str| {
+        json!({
+            "io.modelcontextprotocol/protocolVersion": version,
+            "io.modelcontextprotocol/clientCapabilities": {},
+        })
+    };
+    let discover = |version: &str| json!({ "jsonrpc": "2.0", "id": 1, "method": "server/discover", "params": { "_meta": meta(version) } });
+    // No Mcp-Method header.
+    let reply = post(
+        vec![("mcp-protocol-version", "2026-07-28")],
+        discover("2026-07-28"),
+    )
+    .await;
+    assert_eq!((reply.status, error_code(&reply)), (400, -32020));
+    // A version nobody serves.
+    let reply = post(
+        vec![
+            ("mcp-protocol-version", "1900-01-01"),
+            ("mcp-method", "server/discover"),
+        ],
+        discover("1900-01-01"),
+    )
+    .await;
+    assert_eq!((reply.status, error_code(&reply)), (400, -32022));
+    assert_eq!(reply.json()["error"]["data"]["requested"], "1900-01-01");
+    assert!(reply.json()["error"]["data"]["supported"]
+        .as_array()
+        .is_some_and(|v| v.contains(&json!("2026-07-28"))));
+    // No client capabilities.
+    let mut body = discover("2026-07-28");
+    body["params"]["_meta"] = json!({ "io.modelcontextprotocol/protocolVersion": "2026-07-28" });
+    let reply = post(
+        vec![
+            ("mcp-protocol-version", "2026-07-28"),
+            ("mcp-method", "server/discover"),
+        ],
+        body,
+    )
+    .await;
+    assert_eq!((reply.status, error_code(&reply)), (400, -32602));
+    // Mcp-Name disagreeing with the tool called; then in base64, agreeing.
+    let call = json!({ "jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
+        "name": "list_methods", "arguments": {}, "_meta": meta("2026-07-28") } });
+    let headers = vec![
+        ("mcp-protocol-version", "2026-07-28"),
+        ("mcp-method", "tools/call"),
+    ];
+    let mut wrong = headers.clone();
+    wrong.push(("mcp-name", "search"));
+    let reply = post(wrong, call.clone()).await;
+    assert_eq!((reply.status, error_code(&reply)), (400, -32020));
+    let mut encoded = headers;
+    encoded.push(("mcp-name", "=?base64?bGlzdF9tZXRob2Rz?="));
+    assert_eq!(post(encoded, call).await.status, 200);
+    // An unknown method: 404 in this era.
+    let reply = modern(&server, "prompts/list", json!({})).await;
+    assert_eq!((reply.status, error_code(&reply)), (404, -32601));
+}
+
+#[tokio::test]
+async fn the_tools_are_listed_in_order_read_only_with_their_schemas() {
+    let server = start_server().await;
+    let reply = legacy(&server, "2025-06-18", "tools/list", json!({})).await;
+    let tools = reply.json()["result"]["tools"].clone();
+    let names: Vec<&str> = tools
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|t| t["name"].as_str())
+        .collect();
+    assert_eq!(names, ["list_methods", "get_method", "search"]);
+    for tool in tools.as_array().into_iter().flatten() {
+        let hints = &tool["annotations"];
+        assert_eq!(
+            (
+                hints["readOnlyHint"].as_bool(),
+                hints["idempotentHint"].as_bool()
+            ),
+            (Some(true), Some(true)),
+            "{tool}"
+        );
+        assert_eq!(
+            (
+                hints["destructiveHint"].as_bool(),
+                hints["openWorldHint"].as_bool()
+            ),
+            (Some(false), Some(false)),
+            "{tool}"
+        );
+        assert_eq!(tool["inputSchema"]["type"], "object");
+        assert_eq!(tool["outputSchema"]["type"], "object");
+    }
+    // get_method's output schema is the Reference of /openapi.json.
+    let openapi = server.get("/openapi.json", &[]).await.json();
+    let reference = &openapi["components"]["schemas"]["Reference"];
+    let output = &tools[1]["outputSchema"];
+    assert_eq!(output["required"], reference["required"]);
+    assert_eq!(
+        output["properties"]
+            .as_object()
+            .map(|p| p.keys().collect::<Vec<_>>()),
+        reference["properties"]
+            .as_object()
+            .map(|p| p.keys().collect::<Vec<_>>())
+    );
+}
+
+#[tokio::test]
+async fn get_method_gives_each_method_s_page_and_reference() {
+    let server = start_server().await;
+    let list = call(&server, "list_methods", json!({})).await;
+    let methods = list["structuredContent"]["methods"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(methods.len(), 24);
+    for method in methods {
+        let name = method["name"].as_str().expect("a name");
+        let result = call(&server, "get_method", json!({ "name": name })).await;
+        let page = server.get(&format!("/api/{name}.md"), &[]).await;
+        assert_eq!(
+            result["content"][0]["text"].as_str().map(str::as_bytes),
+            Some(page.body.as_slice())
+        );
+        assert_eq!(result["content"][1]["type"], "resource_link");
+        let reference = server
+            .get(&format!("/api/reference/{name}.json"), &[])
+            .await
+            .json();
+        assert_eq!(result["structuredContent"], reference["data"], "{name}");
+    }
+}
+
+#[tokio::test]
+async fn every_resource_reads_as_the_document_it_names() {
+    let server = start_server().await;
+    let list = legacy(&server, "2025-11-25", "resources/list", json!({}))
+        .await
+        .json();
+    let resources = list["result"]["resources"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(resources.len(), 25);
+    for resource in resources {
+        let uri = resource["uri"].as_str().expect("a uri");
+        let read = legacy(
+            &server,
+            "2025-11-25",
+            "resources/read",
+            json!({ "uri": uri }),
+        )
+        .await
+        .json();
+        let contents = &read["result"]["contents"][0];
+        assert_eq!(contents["mimeType"], resource["mimeType"]);
+        let path = uri.trim_start_matches("http://127.0.0.1:8080");
+        let document = server.get(path, &[]).await;
+        assert_eq!(
+            contents["text"].as_str().map(str::as_bytes),
+            Some(document.body.as_slice()),
+            "{uri}"
+        );
+        assert_eq!(resource["size"].as_u64(), Some(document.body.len() as u64));
+    }
+    let missing = legacy(
+        &server,
+        "2025-11-25",
+        "resources/read",
+        json!({ "uri": "http://127.0.0.1:8080/nope.md" }),
+    )
+    .await;
+    assert_eq!(error_code(&missing), -32002);
+    let missing = modern(
+        &server,
+        "resources/read",
+        json!({ "uri": "http://127.0.0.1:8080/nope.md" }),
+    )
+    .await;
+    assert_eq!(error_code(&missing), -32602);
+}
+
+#[tokio::test]
+async fn every_answer_stays_far_below_ten_thousand_tokens() {
+    let server = start_server().await;
+    // About four bytes a token: 10,000 tokens would be some 40,000 bytes.
+    let mut largest = 0;
+    let mut answers = vec![
+        legacy(&server, "2025-11-25", "tools/list", json!({})).await,
+        legacy(&server, "2025-11-25", "resources/list", json!({})).await,
+        legacy(&server, "2025-11-25", "tools/call", json!({ "name": "list_methods" })).await,
+        legacy(&server, "2025-11-25", "tools/call", json!({ "name": "search", "arguments": { "query": "table rows column value", "limit": 24 } })).await,
+    ];
+    for name in ["select", "update", "action"] {
+        answers.push(
+            legacy(
+                &server,
+                "2025-11-25",
+                "tools/call",
+                json!({ "name": "get_method", "arguments": { "name": name } }),
+            )
+            .await,
+        );
+    }
+    for answer in answers {
+        assert_eq!(answer.status, 200);
+        largest = largest.max(answer.body.len());
+    }
+    assert!(largest < 20_000, "the largest answer is {largest} bytes");
+}
+
+#[tokio::test]
+async fn wrong_tools_and_arguments_are_answered_as_the_specification_says() {
+    let server = start_server().await;
+    let unknown = legacy(
+        &server,
+        "2025-11-25",
+        "tools/call",
+        json!({ "name": "drop_database" }),
+    )
+    .await;
+    assert_eq!((unknown.status, error_code(&unknown)), (200, -32602));
+    // 2025-11-25 and later: the tool's own error, naming the close method.
+    let result = call(&server, "get_method", json!({ "name": "selct" })).await;
+    assert_eq!(result["isError"], true);
+    assert!(
+        result["content"][0]["text"]
+            .as_str()
+            .is_some_and(|t| t.contains("`select`")),
+        "{result}"
+    );
+    // 2025-06-18: a protocol error.
+    let old = legacy(
+        &server,
+        "2025-06-18",
+        "tools/call",
+        json!({ "name": "get_method", "arguments": { "name": "selct" } }),
+    )
+    .await;
+    assert_eq!(error_code(&old), -32602);
+    for arguments in [
+        json!({}),
+        json!({ "query": "  " }),
+        json!({ "query": "x", "limit": 0 }),
+        json!({ "query": "x", "limit": 25 }),
+        json!({ "query": "x", "colour": 1 }),
+    ] {
+        assert_eq!(
+            call(&server, "search", arguments.clone()).await["isError"],
+            true,
+            "{arguments}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_search_that_finds_nothing_says_so_and_lists_every_method() {
+    let server = start_server().await;
+    let result = call(
+        &server,
+        "search",
+        json!({ "query": "kubernetes helm chart" }),
+    )
+    .await;
+    assert_eq!(result["structuredContent"]["results"], json!([]));
+    assert_eq!(
+        result["structuredContent"]["methods"]
+            .as_array()
+            .map(Vec::len),
+        Some(24)
+    );
+    assert!(result["content"][0]["text"]
+        .as_str()
+        .is_some_and(|t| t.starts_with("No method matches")));
+    assert!(
+        result.get("isError").is_none(),
+        "no match is an answer, not an error"
+    );
+    // A long query is read up to its limits, and answered.
+    let long = "rows ".repeat(2_000);
+    let result = call(&server, "search", json!({ "query": long })).await;
+    assert!(!result["structuredContent"]["results"]
+        .as_array()
+        .is_some_and(Vec::is_empty));
+}
+
+/// The questions of `tests/data/search_questions.tsv`: top-1 and top-3.
+#[tokio::test]
+async fn search_finds_the_method_for_natural_questions() {
+    let server = start_server().await;
+    let questions = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/search_questions.tsv"
+    ))
+    .expect("the question set");
+    let (mut asked, mut first, mut top3, mut misses) = (0, 0, 0, Vec::new());
+    for line in questions
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
+        let (question, expected) = line.split_once('\t').expect("question TAB method");
+        let result = call(&server, "search", json!({ "query": question, "limit": 3 })).await;
+        let names: Vec<String> = result["structuredContent"]["results"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|r| r["name"].as_str().map(String::from))
+            .collect();
+        asked += 1;
+        first += usize::from(names.first().is_some_and(|n| n == expected));
+        top3 += usize::from(names.iter().any(|n| n == expected));
+        if names.first().is_none_or(|n| n != expected) {
+            misses.push(format!("{question} → {names:?} (wanted {expected})"));
+        }
+    }
+    println!(
+        "search quality: top-1 {first}/{asked}, top-3 {top3}/{asked}; not first:\n  {}",
+        misses.join("\n  ")
+    );
+    assert!(asked >= 40);
+    assert!(top3 * 100 >= asked * 90, "top-3 {top3}/{asked}");
+    assert!(first * 100 >= asked * 75, "top-1 {first}/{asked}");
+}
+
+/// Request headers, body, and the status and JSON-RPC error code expected.
+type Case = (
+    &'static [(&'static str, &'static str)],
+    &'static str,
+    u16,
+    Option<i64>,
+);
+
+#[tokio::test]
+async fn bad_input_gets_a_clear_error_and_the_next_request_is_served() {
+    let server = start_server().await;
+    let post = |headers: &'static [(&'static str, &'static str)], body: &'static str| {
+        server.post("/mcp", headers, body)
+    };
+    let cases: [Case; 7] = [
+        (&JSON_HEADERS, "{\"jsonrpc\":\"2.0\",", 400, Some(-32700)),
+        (
+            &JSON_HEADERS,
+            "[{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}]",
+            400,
+            Some(-32600),
+        ),
+        (
+            &JSON_HEADERS,
+            "{\"jsonrpc\":\"1.0\",\"id\":1,\"method\":\"ping\"}",
+            400,
+            Some(-32600),
+        ),
+        (
+            &JSON_HEADERS,
+            "{\"jsonrpc\":\"2.0\",\"id\":null,\"method\":\"ping\"}",
+            400,
+            Some(-32600),
+        ),
+        (
+            &JSON_HEADERS,
+            "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"resources/subscribe\"}",
+            200,
+            Some(-32601),
+        ),
+        (&[("content-type", "text/plain")], "{}", 415, Some(-32600)),
+        (
+            &[
+                ("content-type", "application/json"),
+                ("accept", "text/event-stream"),
+            ],
+            "{}",
+            406,
+            Some(-32600),
+        ),
+    ];
+    for (headers, body, status, code) in cases {
+        let reply = post(headers, body).await;
+        assert_eq!(
+            reply.status,
+            status,
+            "{body}: {}",
+            String::from_utf8_lossy(&reply.body)
+        );
+        assert_eq!(reply.json()["error"]["code"].as_i64(), code, "{body}");
+        assert!(reply.json()["error"]["message"]
+            .as_str()
+            .is_some_and(|m| !m.is_empty()));
+    }
+    let huge = format!(
+        "{{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"pad\":\"{}\"}}",
+        "x".repeat(70_000)
+    );
+    assert_eq!(server.post("/mcp", &JSON_HEADERS, huge).await.status, 413);
+    for method in [http::Method::GET, http::Method::HEAD, http::Method::DELETE] {
+        let reply = server.request(method.clone(), "/mcp", &[]).await;
+        assert_eq!(
+            (reply.status, reply.header("allow")),
+            (405, "POST, OPTIONS"),
+            "{method}"
+        );
+    }
+    let ping = legacy(&server, "2025-06-18", "ping", json!({})).await;
+    assert_eq!(ping.status, 200, "still serving");
+}
+
+#[tokio::test]
+async fn an_origin_must_be_allowed_and_a_preflight_names_the_mcp_headers() {
+    let server =
+        start_server_with(|config| config.mcp_allow_origins = vec!["http://localhost:6274".into()])
+            .await;
+    let ping = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}";
+    let from = |origin: &'static str| {
+        let mut headers = JSON_HEADERS.to_vec();
+        headers.push(("origin", origin));
+        headers
+    };
+    let refused = server
+        .post("/mcp", &from("https://attacker.example"), ping)
+        .await;
+    assert_eq!(refused.status, 403);
+    assert_eq!(refused.header("access-control-allow-origin"), "");
+    let allowed = server
+        .post("/mcp", &from("http://localhost:6274"), ping)
+        .await;
+    assert_eq!(allowed.status, 200);
+    assert_eq!(
+        allowed.header("access-control-allow-origin"),
+        "http://localhost:6274"
+    );
+    let own = server
+        .post("/mcp", &from("http://127.0.0.1:8080"), ping)
+        .await;
+    assert_eq!(own.status, 200, "the base URL's own origin");
+    let preflight = server
+        .request(
+            http::Method::OPTIONS,
+            "/mcp",
+            &[
+                ("origin", "http://localhost:6274"),
+                ("access-control-request-method", "POST"),
+            ],
+        )
+        .await;
+    assert_eq!(preflight.status, 204);
+    assert!(preflight
+        .header("access-control-allow-headers")
+        .contains("Mcp-Method"));
+    assert_eq!(
+        preflight.header("access-control-allow-methods"),
+        "POST, OPTIONS"
+    );
+}
+
+#[tokio::test]
+async fn a_body_that_never_comes_is_answered_within_the_header_read_timeout() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let server = start_server_with(|config| {
+        config.header_read_timeout = std::time::Duration::from_secs(1);
+    })
+    .await;
+    // The head promises 100 bytes; 10 come, and the connection stays open.
+    let mut stream = tokio::net::TcpStream::connect(server.addr())
+        .await
+        .expect("connect");
+    stream
+        .write_all(b"POST /mcp HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"jsonrpc\"")
+        .await
+        .expect("send");
+    let mut answer = Vec::new();
+    let _ = stream.read_to_end(&mut answer).await;
+    let answer = String::from_utf8_lossy(&answer);
+    assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+    assert!(answer.contains("connection: close"), "{answer}");
+    // A body cut short by the client is a 400.
+    let cut = server
+        .raw(b"POST /mcp HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{")
+        .await;
+    assert!(String::from_utf8_lossy(&cut).starts_with("HTTP/1.1 400"));
+    assert_eq!(
+        legacy(&server, "2025-06-18", "ping", json!({}))
+            .await
+            .status,
+        200
+    );
+}

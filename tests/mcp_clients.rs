@@ -1,0 +1,1 @@
+//! `/mcp` with the official MCP SDKs as clients.
