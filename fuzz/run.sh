@@ -16,7 +16,7 @@ seconds="${1:-60}"
 case "$seconds" in
   '' | *[!0-9]*) echo "usage: fuzz/run.sh [SECONDS]" >&2; exit 2 ;;
 esac
-targets=(select service)
+targets=(select service mcp)
 
 if ! cargo fuzz --version >/dev/null 2>&1; then
   echo "fuzz/run.sh: installing cargo-fuzz" >&2
@@ -24,6 +24,9 @@ if ! cargo fuzz --version >/dev/null 2>&1; then
 fi
 
 export RUSTC_BOOTSTRAP=1
+# The build script's compressed bodies are the same in this build as in the
+# main one: share its cache rather than compress everything again.
+export REFSERVE_BUILD_CACHE=${REFSERVE_BUILD_CACHE:-$PWD/target/refserve-build-cache}
 cargo fuzz build
 for target in "${targets[@]}"; do
   corpus="fuzz/corpus/$target"

@@ -14,6 +14,6 @@ pub mod service;
 pub mod table;
 
 pub use refserve_server::{
-    access_log, activity, conditional, config, connection, dev, errors, export, headers, metrics,
-    negotiate, respond, route, scrape, server, systemd, tls, watched,
+    access_log, activity, conditional, config, connection, dev, errors, export, headers, mcp,
+    metrics, negotiate, respond, route, scrape, server, systemd, tls, watched,
 };

@@ -33,11 +33,14 @@ pub fn home(catalog: &Catalog) -> String {
     md.push_str("| `GET /api/reference.json` | Every method reference, in catalog order, with `meta.count` |\n");
     md.push_str("| `GET /api/reference/{name}.json` | One method reference; `name` is lowercase, like `select` |\n");
     md.push_str("| `GET /api/{name}` | The method's page: HTML, or Markdown with `Accept: text/markdown` |\n");
-    md.push_str("| `GET /api/{name}.md` | The method's page as Markdown |\n\n");
+    md.push_str("| `GET /api/{name}.md` | The method's page as Markdown |\n");
+    md.push_str("| `POST /mcp` | The Model Context Protocol endpoint for agents (below) |\n\n");
     md.push_str("Responses are compressed with Brotli or gzip when the client allows it, carry an `ETag` for ");
     md.push_str(
         "revalidation, and errors come back as JSON with a `code`, a `message` and a `hint`.\n\n",
     );
+    md.push_str("## For agents: MCP\n\n");
+    md.push_str(&mcp_howto(base));
     md.push_str("## Methods\n\n");
     md.push_str(&groups(catalog, "###"));
     md.push_str("## Machine-readable resources\n\n");
@@ -45,6 +48,18 @@ pub fn home(catalog: &Catalog) -> String {
         let _ = writeln!(md, "- [`{path}`]({path}): {what}");
     }
     md
+}
+
+/// How an agent reaches `/mcp`: what it offers and a client's entry for it.
+fn mcp_howto(base: &str) -> String {
+    format!(
+        "Agents that speak the Model Context Protocol can use `{base}/mcp` (Streamable HTTP, \
+         no session, no sign-in). Its tools: `search` finds the methods for a task asked in \
+         plain words, `get_method` gives one method's whole reference, `list_methods` all of \
+         them at a glance; every method page and `llms.txt` are resources. Most clients take \
+         an entry like this in their MCP settings:\n\n\
+         ```json\n{{ \"mcpServers\": {{ \"method-reference\": {{ \"type\": \"http\", \"url\": \"{base}/mcp\" }} }} }}\n```\n\n"
+    )
 }
 
 /// The index of methods `/api/` (and `/api/index.md`): every method with
@@ -212,7 +227,9 @@ pub fn llms(catalog: &Catalog) -> String {
          `GET {base}/api/reference/{{name}}.json` for one (`name` is lowercase, like `select`).\n\
          - Errors are JSON objects with `error.code`, `error.message` and `error.hint`.\n\
          - Send `Accept-Encoding: br` or `gzip` for smaller responses, and `If-None-Match` with the \
-         `ETag` you got to revalidate.\n\n",
+         `ETag` you got to revalidate.\n\
+         - Over MCP: add `{base}/mcp` as a Streamable HTTP server; its tools `search`, `get_method` \
+         and `list_methods` answer from the same reference.\n\n",
         escape(&site.about)
     );
     for group in &site.groups {
@@ -230,7 +247,11 @@ pub fn llms(catalog: &Catalog) -> String {
     );
     let _ = writeln!(
         md,
-        "- [API catalog]({base}/.well-known/api-catalog): RFC 9727 linkset\n"
+        "- [API catalog]({base}/.well-known/api-catalog): RFC 9727 linkset"
+    );
+    let _ = writeln!(
+        md,
+        "- [MCP endpoint]({base}/mcp): Model Context Protocol (POST, Streamable HTTP): tools `search`, `get_method`, `list_methods`\n"
     );
     md.push_str("## Optional\n\n");
     let _ = writeln!(

@@ -26,6 +26,7 @@
 
 use crate::access_log::push_json_string;
 use crate::config::DevConfig;
+use crate::mcp;
 use crate::respond::{respond, Body as Whole};
 use crate::table::{Table, Tables};
 use bytes::Bytes;
@@ -33,6 +34,7 @@ use http::header::{self, HeaderValue};
 use http::{HeaderMap, Request, Response, StatusCode};
 use http_body::Frame;
 use http_body_util::Either;
+use hyper::body::Incoming;
 use hyper::service::service_fn;
 use hyper_util::rt::{TokioExecutor, TokioIo};
 use hyper_util::server::conn::auto;
@@ -106,9 +108,9 @@ async fn serve(config: &DevConfig) -> Result<(), String> {
         };
         let preview = Arc::clone(&preview);
         tokio::spawn(async move {
-            let service = service_fn(move |request| {
+            let service = service_fn(move |request: Request<Incoming>| {
                 let preview = Arc::clone(&preview);
-                async move { Ok::<_, Infallible>(preview.answer(&request)) }
+                async move { Ok::<_, Infallible>(preview.serve(request).await) }
             });
             let _ = auto::Builder::new(TokioExecutor::new())
                 .serve_connection(TokioIo::new(stream), service)
@@ -116,6 +118,9 @@ async fn serve(config: &DevConfig) -> Result<(), String> {
         });
     }
 }
+
+/// How long `/mcp` waits for a request's body.
+const MCP_BODY_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// What the preview serves and whom it tells.
 struct Preview {
@@ -180,6 +185,20 @@ impl Preview {
         let mut pages = lock(&self.pages);
         pages.retain(|page| page.send(event.clone()).is_ok());
         pages.len()
+    }
+
+    /// The response to `request`: `/mcp` reads a body first; everything
+    /// else is answered at once.
+    async fn serve(&self, request: Request<Incoming>) -> Response<Body> {
+        match self.tables.get() {
+            Some(tables) if request.uri().path() == mcp::PATH => {
+                let origins = mcp::Origins::default();
+                mcp::serve(tables.current(), &origins, MCP_BODY_TIMEOUT, request)
+                    .await
+                    .map(Either::Left)
+            }
+            _ => self.answer(&request),
+        }
     }
 
     /// The response to `request`.
