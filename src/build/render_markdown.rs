@@ -58,7 +58,7 @@ fn mcp_howto(base: &str) -> String {
          plain words, `get_method` gives one method's whole reference, `list_methods` all of \
          them at a glance; every method page and `llms.txt` are resources. Most clients take \
          an entry like this in their MCP settings:\n\n\
-         ```json\n{{ \"mcpServers\": {{ \"method-reference\": {{ \"type\": \"http\", \"url\": \"{base}/mcp\" }} }} }}\n```\n\n"
+         ```json\n{{\n  \"mcpServers\": {{\n    \"method-reference\": {{ \"type\": \"http\", \"url\": \"{base}/mcp\" }}\n  }}\n}}\n```\n\n"
     )
 }
 
