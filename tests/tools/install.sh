@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # Installs the external validators that tests/validators.rs runs, into DIR:
 #
-#   DIR/venv    a Python venv: openapi-spec-validator, schemathesis, redbot
+#   DIR/venv    a Python venv: openapi-spec-validator, schemathesis, redbot,
+#               and mcp, the official MCP Python SDK (tests/mcp_clients.rs)
 #   DIR/node    npm packages: @redocly/cli, markdownlint-cli2, sitemap (for
 #               schema/sitemap.xsd), vnu-jar (the Nu HTML checker's vnu.jar),
-#               lighthouse, axe-core and puppeteer-core (which drives Chromium)
+#               lighthouse, axe-core and puppeteer-core (which drives Chromium),
+#               and @modelcontextprotocol/client, the official MCP TypeScript
+#               SDK (tests/mcp_clients.rs)
 #   xmllint     from Debian's libxml2-utils, when it is not on PATH already
 #   varnishd    from Debian's varnish (tests/varnish.rs), when it is missing
 #   nginx       from Debian's nginx and libnginx-mod-http-brotli-static
@@ -63,11 +66,12 @@ step() {
     fi
 }
 
-# Python: the three tools and every dependency, exactly.
+# Python: the three tools, the MCP SDK and every dependency, exactly.
 python_pins=(
     openapi-spec-validator==0.9.0
     schemathesis==4.32.5
     redbot==2.7.1
+    mcp==2.3.0
 )
 python_constraints='
 annotated-types==0.8.0
@@ -83,9 +87,12 @@ click==8.5.1
 cryptography==50.0.2
 dnspython==2.9.2
 graphql-core==3.3.2
+h11==0.16.0
 harfile==0.6.0
 http-sf==1.5.0
+httpcore2==2.16.2
 httplint==2026.10.4
+httpx2==2.16.2
 hypothesis==6.170.15
 hypothesis-graphql==0.13.5
 idna==3.20
@@ -99,9 +106,11 @@ lazy-object-proxy==1.13.0
 Markdown==3.11.3
 markdown-it-py==4.3.0
 MarkupSafe==3.0.4
+mcp-types==2.3.0
 mdurl==0.1.2
 netaddr==1.3.0
 openapi-schema-validator==0.9.0
+opentelemetry-api==1.45.2
 packaging==26.3
 pathable==0.6.0
 pluggy==1.7.0
@@ -110,9 +119,11 @@ pydantic==2.14.3
 pydantic-settings==2.16.3
 pydantic_core==2.50.4
 Pygments==2.21.0
+PyJWT==2.15.1
 pyrate-limiter==4.5.1
 pytest==9.2.0
 python-dotenv==1.2.4
+python-multipart==0.0.34
 PyYAML==6.0.3
 referencing==0.37.0
 requests==2.34.2
@@ -122,16 +133,22 @@ rpds-py==2026.9.1
 six==1.17.0
 sniffpy==1.0.0
 sortedcontainers==2.4.0
+sse-starlette==3.7.0
+starlette==1.10.0
 thor==0.17.0
+truststore==0.10.5
 typing-inspection==0.4.5
 typing_extensions==4.16.0
 urllib3==2.8.0
+uvicorn==0.54.0
 Werkzeug==3.1.9
 '
 
 # npm: installed without lifecycle scripts (vnu-jar's would fetch a JDK when
 # java looks too old; the machine's java is used instead).
 npm_pins=(
+    @modelcontextprotocol/client@2.4.0
+    @modelcontextprotocol/core@2.4.0
     @redocly/cli@2.77.0
     axe-core@4.11.0
     lighthouse@12.8.2
@@ -189,5 +206,8 @@ step prometheus --version
 step promtool --version
 step "$dir/node/node_modules/.bin/lighthouse" --version
 step test -f "$dir/node/node_modules/axe-core/axe.min.js"
+step "$dir/venv/bin/python" -c 'import mcp; mcp.Client'
+step env NODE_PATH="$dir/node/node_modules" node -e \
+    "require('@modelcontextprotocol/client').StreamableHTTPClientTransport"
 
 echo "$want" >"$dir/.stamp"
