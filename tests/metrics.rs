@@ -267,8 +267,9 @@ impl Prometheus {
                 .build_http::<http_body_util::Empty<bytes::Bytes>>();
         let response = client.get(url.parse().ok()?).await.ok()?;
         let reply = Reply::read(response).await;
-        let value = &reply.json()["data"]["result"][0]["value"][1];
-        value.as_str()?.parse().ok()
+        // Until it is ready, Prometheus answers 503 in plain text.
+        let answer: serde_json::Value = serde_json::from_slice(&reply.body).ok()?;
+        answer["data"]["result"][0]["value"][1].as_str()?.parse().ok()
     }
 }
 

@@ -28,14 +28,18 @@ use libfuzzer_sys::fuzz_target;
 use refserve::mcp::rpc::{answer, McpHeaders};
 use serde_json::Value;
 
+/// A header field as text; one that is not UTF-8 as a value no body holds.
+fn header(field: &[u8]) -> &str {
+    std::str::from_utf8(field).unwrap_or("\u{fffd}")
+}
+
 fuzz_target!(|data: &[u8]| {
     let mut fields = data.split(|&b| b == 0xFF);
     let body = fields.next().unwrap_or_default();
-    let header = |field: Option<&[u8]>| field.map(|f| std::str::from_utf8(f).unwrap_or("\u{fffd}"));
     let headers = McpHeaders {
-        protocol_version: header(fields.next()),
-        method: header(fields.next()),
-        name: header(fields.next()),
+        protocol_version: fields.next().map(header),
+        method: fields.next().map(header),
+        name: fields.next().map(header),
     };
     let table = refserve::table::production();
     let reply = answer(table.mcp(), table.keys(), &headers, body);
