@@ -16,7 +16,8 @@ vcl 4.1;
 # (Vary). This file makes the request headers canonical so that Vary
 # matches, makes Varnish keep exactly what Cache-Control allows (308s and
 # 400s too, no grace beyond it), adds X-Cache (HIT, MISS or PASS), and never
-# touches ETag, Vary or Cache-Control.
+# touches ETag, Vary or Cache-Control. /mcp, the Model Context Protocol
+# endpoint (POST), is passed to refserve as sent and never stored.
 #
 # The canonical request headers, as refserve would decide:
 #
@@ -72,6 +73,17 @@ backend refserve {
 }
 
 sub vcl_recv {
+    # /mcp (the Model Context Protocol endpoint), whatever the method and
+    # the query string, goes to refserve exactly as sent, before anything
+    # below rewrites it, and is never stored nor coalesced: each answer
+    # depends on the request's body and its JSON-RPC id, and an agent's
+    # Accept (`application/json, text/event-stream`) is not a page's.
+    # `pass`, not `pipe`: Varnish 7 sends a POST's body on a pass, and
+    # keeps the connection to answer the next request (X-Cache: PASS).
+    if (req.url ~ "^/mcp(\?|$)") {
+        return (pass);
+    }
+
     # OPTIONS (CORS preflights), and the methods refserve refuses with a 405,
     # go to refserve as they are and are never stored.
     if (req.method != "GET" && req.method != "HEAD") {
@@ -290,7 +302,7 @@ sub vcl_backend_response {
 
 sub vcl_deliver {
     # HIT: from the cache; MISS: fetched and stored; PASS: fetched, not
-    # stored (not GET/HEAD, or refserve said no-store).
+    # stored (/mcp, not GET/HEAD, or refserve said no-store).
     if (obj.uncacheable) {
         set resp.http.X-Cache = "PASS";
     } elsif (obj.hits > 0) {

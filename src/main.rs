@@ -24,6 +24,7 @@ fn main() -> ExitCode {
                 Ok(files) => {
                     eprintln!("refserve: wrote {files} files to {}", dir.display());
                     eprintln!("refserve: {}", refserve::export::DICTIONARY_NOTE);
+                    eprintln!("refserve: {}", refserve::export::MCP_NOTE);
                     ExitCode::SUCCESS
                 }
                 Err(error) => {

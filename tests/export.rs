@@ -1,5 +1,6 @@
 //! `refserve export` served by nginx gives the bytes refserve sends: every
-//! path, every representation with a file, every coding.
+//! path, every representation with a file, every coding; and the export
+//! says what it leaves out (dictionary-compressed bodies, `/mcp`).
 
 use crate::support::{start_server, system_tool, tools, Scratch, Server};
 use refserve::export::file_name;
@@ -186,5 +187,40 @@ async fn the_export_says_what_it_leaves_out_for_dictionaries() {
     assert!(
         said.contains(&format!("wrote {expected} files")),
         "{expected} files: {said}"
+    );
+}
+
+#[tokio::test]
+async fn the_export_says_mcp_needs_the_running_server() {
+    let export = Scratch::new("export-mcp");
+    let output = Command::new(env!("CARGO_BIN_EXE_refserve"))
+        .arg("export")
+        .arg(export.path())
+        .output()
+        .expect("refserve export runs");
+    assert!(output.status.success());
+    let said = String::from_utf8_lossy(&output.stderr);
+    let note = "/mcp is not exported: a static host cannot answer POST requests";
+    assert_eq!(said.matches(note).count(), 1, "{said}");
+    assert!(
+        said.contains("agents must use the running server"),
+        "{said}"
+    );
+    // No file stands for /mcp, whatever its suffix.
+    let root: Vec<String> = std::fs::read_dir(export.path())
+        .expect("the export")
+        .map(|entry| {
+            entry
+                .expect("an entry")
+                .file_name()
+                .to_string_lossy()
+                .into_owned()
+        })
+        .collect();
+    assert!(
+        !root
+            .iter()
+            .any(|name| name == "mcp" || name.starts_with("mcp.")),
+        "{root:?}"
     );
 }

@@ -269,7 +269,10 @@ impl Prometheus {
         let reply = Reply::read(response).await;
         // Until it is ready, Prometheus answers 503 in plain text.
         let answer: serde_json::Value = serde_json::from_slice(&reply.body).ok()?;
-        answer["data"]["result"][0]["value"][1].as_str()?.parse().ok()
+        answer["data"]["result"][0]["value"][1]
+            .as_str()?
+            .parse()
+            .ok()
     }
 }
 

@@ -1,8 +1,8 @@
 //! refserve behind a real shared cache: `varnishd` running
 //! `deploy/varnish.vcl` in front of the server under test. Through the cache,
 //! each coding and each representation is its own object, header spellings
-//! that mean the same thing share one, 304s still work, and errors are kept
-//! no longer than their `Cache-Control` says.
+//! that mean the same thing share one, 304s still work, errors are kept
+//! no longer than their `Cache-Control` says, and `/mcp` is passed through.
 //!
 //! `tests/tools/install.sh` installs Varnish (Debian's `varnish`) when
 //! `varnishd` is missing; if it cannot, these tests fail with its output.
@@ -10,7 +10,7 @@
 use crate::support::{start_server, Reply, Scratch, Server};
 use bytes::Bytes;
 use http::{Method, Request};
-use http_body_util::Empty;
+use http_body_util::Full;
 use hyper_util::client::legacy::{connect::HttpConnector, Client};
 use hyper_util::rt::TokioExecutor;
 use std::io::{BufRead, BufReader, Read};
@@ -37,9 +37,11 @@ fn varnishd() -> &'static Path {
 
 /// `deploy/varnish.vcl` pointed at `backend` (its `.port = "8080";` is
 /// replaced), plus a test-only `vcl_deliver` that shows the remaining TTL
-/// and grace of the object served. VCL appends a second definition of a
-/// subroutine to the first, so it runs after the file's own (which must
-/// therefore not `return`).
+/// and grace of the object served, and whether the request was looked up
+/// and found a hit-for-miss object (the mark of an unstorable answer)
+/// rather than passed. VCL appends a second definition of a subroutine to
+/// the first, so it runs after the file's own (which must therefore not
+/// `return`).
 fn vcl_for(backend: &Server) -> String {
     let vcl = include_str!("../deploy/varnish.vcl");
     let port = backend.addr().rsplit(':').next().expect("host:port");
@@ -56,6 +58,7 @@ fn vcl_for(backend: &Server) -> String {
          sub vcl_deliver {\n\
          \x20   set resp.http.X-Test-TTL = obj.ttl;\n\
          \x20   set resp.http.X-Test-Grace = obj.grace;\n\
+         \x20   set resp.http.X-Test-Hitmiss = req.is_hitmiss;\n\
          }\n",
     );
     vcl
@@ -66,7 +69,7 @@ fn vcl_for(backend: &Server) -> String {
 struct Varnish {
     /// `http://127.0.0.1:<port>`.
     origin: String,
-    client: Client<HttpConnector, Empty<Bytes>>,
+    client: Client<HttpConnector, Full<Bytes>>,
     process: Child,
     /// Everything varnishd printed so far.
     output: Arc<Mutex<String>>,
@@ -203,13 +206,31 @@ impl Varnish {
 
     /// Any method through the cache.
     async fn request(&self, method: Method, path: &str, headers: &[(&str, &str)]) -> Reply {
+        self.send(method, path, headers, Vec::new()).await
+    }
+
+    /// `POST` of `body` through the cache.
+    async fn post(&self, path: &str, headers: &[(&str, &str)], body: String) -> Reply {
+        self.send(Method::POST, path, headers, body.into()).await
+    }
+
+    /// Any method, with a body, through the cache.
+    async fn send(
+        &self,
+        method: Method,
+        path: &str,
+        headers: &[(&str, &str)],
+        body: Vec<u8>,
+    ) -> Reply {
         let mut request = Request::builder()
             .method(method.clone())
             .uri(format!("{}{path}", self.origin));
         for (name, value) in headers {
             request = request.header(*name, *value);
         }
-        let request = request.body(Empty::new()).expect("a valid request");
+        let request = request
+            .body(Full::new(Bytes::from(body)))
+            .expect("a valid request");
         let response = match self.client.request(request).await {
             Ok(response) => response,
             Err(e) => panic!("{method} {path} through varnishd: {e:?}\n{}", self.output()),
@@ -777,5 +798,82 @@ async fn a_dictionary_compressed_body_only_reaches_a_client_holding_the_dictiona
                 assert_eq!(reply.decoded(), plain.body, "{what}");
             }
         }
+    }
+}
+
+/// The headers of an MCP request in the legacy era (no protocol version).
+const MCP: Headers = &[
+    ("content-type", "application/json"),
+    ("accept", "application/json, text/event-stream"),
+];
+
+/// A JSON-RPC ping with `id`.
+fn ping(id: u64) -> String {
+    format!("{{\"jsonrpc\":\"2.0\",\"id\":{id},\"method\":\"ping\"}}")
+}
+
+#[tokio::test]
+async fn mcp_posts_are_passed_to_refserve_and_never_stored() {
+    let server = start_server().await;
+    let varnish = Varnish::start(&server).await;
+    let direct = server.post("/mcp", MCP, ping(1)).await;
+    assert_eq!(direct.status, 200, "{direct:?}");
+    // The same message but for its id, one after the other, again, and
+    // with a query string: each answered by refserve, with its own id.
+    for (path, id) in [
+        ("/mcp", 1),
+        ("/mcp", 2),
+        ("/mcp", 1),
+        ("/mcp?utm_source=feed", 2),
+    ] {
+        let reply = varnish.post(path, MCP, ping(id)).await;
+        let what = format!("POST {path} id {id}");
+        assert_eq!(reply.status, 200, "{what}: {reply:?}");
+        assert_eq!(cache_state(&reply), "PASS", "{what}");
+        assert_eq!(reply.header("content-type"), "application/json", "{what}");
+        assert_eq!(reply.header("cache-control"), "no-store", "{what}");
+        assert_eq!(
+            reply.json(),
+            serde_json::json!({"jsonrpc": "2.0", "id": id, "result": {}}),
+            "{what}"
+        );
+        if id == 1 {
+            assert_eq!(reply.body, direct.body, "{what}");
+        }
+    }
+    // At the same time: nothing coalesced either.
+    let (three, four) = tokio::join!(
+        varnish.post("/mcp", MCP, ping(3)),
+        varnish.post("/mcp", MCP, ping(4)),
+    );
+    for (reply, id) in [(three, 3), (four, 4)] {
+        assert_eq!(reply.status, 200, "id {id}: {reply:?}");
+        assert_eq!(cache_state(&reply), "PASS", "id {id}");
+        assert_eq!(reply.json()["id"], id, "{reply:?}");
+    }
+}
+
+#[tokio::test]
+async fn other_methods_on_mcp_get_refserves_405() {
+    let server = start_server().await;
+    let varnish = Varnish::start(&server).await;
+    for (method, path) in [
+        (Method::GET, "/mcp"),
+        (Method::GET, "/mcp"),
+        (Method::GET, "/mcp?x=1"),
+        (Method::HEAD, "/mcp"),
+        (Method::DELETE, "/mcp"),
+    ] {
+        let direct = server.request(method.clone(), path, &[]).await;
+        let reply = varnish.request(method.clone(), path, &[]).await;
+        let what = format!("{method} {path}");
+        assert_eq!(reply.status, 405, "{what}: {reply:?}");
+        assert_eq!(cache_state(&reply), "PASS", "{what}");
+        assert_eq!(reply.header("allow"), "POST, OPTIONS", "{what}");
+        assert_eq!(reply.header("cache-control"), "no-store", "{what}");
+        assert_eq!(reply.body, direct.body, "{what}");
+        // Passed, not looked up: a GET after a GET did not find the
+        // hit-for-miss object a stored 405 would leave.
+        assert_eq!(reply.header("x-test-hitmiss"), "false", "{what}");
     }
 }

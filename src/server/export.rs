@@ -18,6 +18,9 @@
 //! every page, `Vary: Available-Dictionary`); without them no browser ever
 //! asks for a dictionary-compressed body, so the pages cost their brotli
 //! bytes there. [`DICTIONARY_NOTE`] says so at the end of an export.
+//!
+//! `/mcp` is not written either: it answers `POST` requests, each from its
+//! body, which a static host cannot do. [`MCP_NOTE`] says so too.
 
 use crate::negotiate::Coding;
 use crate::table::{Resource, Table};
@@ -53,6 +56,10 @@ pub const fn suffix(coding: Coding) -> Option<&'static str> {
 /// What an export tells its user about compression dictionaries.
 pub const DICTIONARY_NOTE: &str = "dictionary-compressed bodies (dcb, dcz) are not exported: \
 a static host cannot choose them by Available-Dictionary; the pages cost their .br bytes there";
+
+/// What an export tells its user about `/mcp`.
+pub const MCP_NOTE: &str = "/mcp is not exported: a static host cannot answer POST requests; \
+agents must use the running server (refserve) for MCP";
 
 /// Write every representation of `table` under `dir`; returns the number
 /// of files written.
