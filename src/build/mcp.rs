@@ -102,7 +102,8 @@ pub struct StoredHit<'a> {
     /// Its structured result without the closing brace: `{"name": …,
     /// "description": …, "signatures": […], "url": …`.
     pub json: Cow<'a, str>,
-    /// Its Markdown lines, the first starting after the rank: name and
-    /// description, then signatures and address.
+    /// Its Markdown lines, the first starting after the rank (name and
+    /// description, then signatures and address), escaped for a JSON
+    /// string: the server copies them into the text it answers with.
     pub text: Cow<'a, str>,
 }

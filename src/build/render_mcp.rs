@@ -432,6 +432,12 @@ fn hit(catalog: &Catalog, entry: &Entry) -> StoredHit<'static> {
     StoredHit {
         name: Cow::Owned(entry.key.clone()),
         json: Cow::Owned(json),
-        text: Cow::Owned(summary_text(catalog, entry)),
+        text: Cow::Owned(json_escaped(&summary_text(catalog, entry))),
     }
+}
+
+/// `text` escaped for a JSON string, without the quotes.
+fn json_escaped(text: &str) -> String {
+    let quoted = serde_json::to_string(text).expect("a string always serialises");
+    quoted[1..quoted.len() - 1].to_string()
 }

@@ -8,7 +8,7 @@
 //! 2025-06-18.
 
 use super::rpc::{code, Call, Reply};
-use super::search::rank;
+use super::search::{query_terms, rank};
 use crate::access_log::push_json_string;
 use crate::route::suggest;
 use refserve_build::mcp::{answer_key, Era, DEFAULT_LIMIT, TOOLS};
@@ -106,57 +106,77 @@ fn search(call: &Call, arguments: &Map<String, Value>) -> Reply {
             }
         },
     };
-    let found = rank(call.answers, query, limit);
+    let terms = query_terms(query);
+    let found = rank(call.answers, &terms, limit);
     let hits = call.answers.hits();
-    let mut text = String::new();
-    let mut results = String::from("[");
+    // The text is written escaped for a JSON string as it goes: the
+    // methods' lines were escaped by the pipeline, only the words of the
+    // query are escaped here.
+    let mut text = String::with_capacity(512 * (found.len() + 1));
+    let mut results = String::with_capacity(512 * (found.len() + 1));
+    results.push('[');
     if found.is_empty() {
-        text.push_str("No method matches the query. Search looks for its words in the methods' names, descriptions, signatures, parameters, return values, notes, example titles and common synonyms; try other words, or pick from the ");
-        text.push_str(&hits.len().to_string());
-        text.push_str(
-            " methods (get_method gives one whole, list_methods all with their descriptions): ",
-        );
+        text.push_str(NO_MATCH);
         let names: Vec<&str> = hits.iter().map(|hit| hit.name.as_ref()).collect();
         text.push_str(&names.join(", "));
-        text.push_str(".\n");
+        text.push_str(".\\n");
     } else {
-        text.push_str("Methods for the query, best first (get_method gives one whole):\n\n");
+        text.push_str("Methods for the query, best first (get_method gives one whole):\\n\\n");
     }
     for (rank, found) in found.iter().enumerate() {
         let hit = &hits[found.method];
-        let why: Vec<String> = found
-            .why
-            .iter()
-            .map(|(word, field)| format!("“{word}” in {}", field.label()))
-            .collect();
-        let why = format!("Matched {}.", why.join("; "));
-        text.push_str(&format!("{}. {}   {why}\n", rank + 1, hit.text));
+        let mut why = String::from("Matched ");
+        for (i, (word, field)) in found.why.iter().enumerate() {
+            if i > 0 {
+                why.push_str("; ");
+            }
+            why.push('“');
+            why.push_str(word);
+            why.push_str("” in ");
+            why.push_str(field.label());
+        }
+        why.push('.');
+        let mut escaped_why = String::new();
+        push_json_string(&mut escaped_why, &why);
+        let escaped_why = &escaped_why[1..escaped_why.len() - 1];
+        text.push_str(&(rank + 1).to_string());
+        text.push_str(". ");
+        text.push_str(&hit.text);
+        text.push_str("   ");
+        text.push_str(escaped_why);
+        text.push_str("\\n");
         if rank > 0 {
             results.push(',');
         }
         results.push_str(&hit.json);
-        results.push_str(",\"why\":");
-        push_json_string(&mut results, &why);
-        results.push_str(&format!(",\"score\":{:.3}}}", found.score));
+        results.push_str(",\"why\":\"");
+        results.push_str(escaped_why);
+        results.push_str(&format!("\",\"score\":{:.3}}}", found.score));
     }
     results.push(']');
-    let mut structured = String::from("{\"query\":");
-    push_json_string(&mut structured, query);
-    structured.push_str(",\"results\":");
-    structured.push_str(&results);
+    let mut result = String::with_capacity(text.len() + results.len() + 256);
+    result.push_str("{\"content\":[{\"type\":\"text\",\"text\":\"");
+    result.push_str(&text);
+    result.push_str("\"}],\"structuredContent\":{\"query\":");
+    push_json_string(&mut result, query);
+    result.push_str(",\"results\":");
+    result.push_str(&results);
     if found.is_empty() {
         let names: Vec<String> = hits.iter().map(|hit| format!("\"{}\"", hit.name)).collect();
-        structured.push_str(",\"methods\":[");
-        structured.push_str(&names.join(","));
-        structured.push(']');
+        result.push_str(",\"methods\":[");
+        result.push_str(&names.join(","));
+        result.push(']');
     }
-    structured.push('}');
-    let mut result = String::from("{\"content\":[{\"type\":\"text\",\"text\":");
-    push_json_string(&mut result, &text);
-    result.push_str("}],\"structuredContent\":");
-    result.push_str(&structured);
+    result.push('}');
     finish(call, result)
 }
+
+/// The start of the answer to a search that found nothing (escaped for a
+/// JSON string); the methods' names follow.
+const NO_MATCH: &str = "No method matches the query. Search looks for its words in the methods' \
+     names, descriptions, signatures, parameters, return values, notes, example titles and \
+     common synonyms; try other words, or pick from these (get_method gives one whole, \
+     list_methods all with their descriptions): ";
 
 /// Wrong arguments: the tool's own error, or `-32602` for 2025-06-18.
 fn invalid(call: &Call, problem: &str) -> Reply {
