@@ -316,3 +316,115 @@ mod export {
         }
     }
 }
+
+/// `/mcp`'s stored answers and search index.
+mod mcp {
+    use super::super::generated::STORED;
+    use refserve_build::mcp::{answer_key, HANDSHAKE_VERSIONS, TOOLS};
+    use serde_json::Value;
+
+    fn parsed(bytes: &[u8], key: &str) -> serde_json::Map<String, Value> {
+        match serde_json::from_slice(bytes) {
+            Ok(Value::Object(object)) => object,
+            other => panic!("{key}: not a JSON object: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn every_answer_is_an_object_in_its_era_s_form() {
+        let answers = &STORED.mcp.answers;
+        assert!(
+            answers.windows(2).all(|w| w[0].key < w[1].key),
+            "sorted, unique keys"
+        );
+        for answer in answers.iter() {
+            assert!(
+                !answer.legacy.is_empty() || !answer.modern.is_empty(),
+                "{}",
+                answer.key
+            );
+            if !answer.legacy.is_empty() {
+                let legacy = parsed(&answer.legacy, &answer.key);
+                assert!(!legacy.contains_key("resultType"), "{}", answer.key);
+            }
+            if !answer.modern.is_empty() {
+                let modern = parsed(&answer.modern, &answer.key);
+                assert_eq!(modern["resultType"], "complete", "{}", answer.key);
+                let listed = answer.key.ends_with("/list")
+                    || answer.key.starts_with("resources/read ")
+                    || answer.key == "server/discover";
+                assert_eq!(modern.contains_key("ttlMs"), listed, "{}", answer.key);
+            }
+        }
+    }
+
+    #[test]
+    fn every_request_the_server_answers_from_the_table_is_there() {
+        let has = |key: &str| STORED.mcp.answers.iter().any(|a| a.key == key);
+        for version in HANDSHAKE_VERSIONS {
+            assert!(has(&answer_key("initialize", version)), "{version}");
+        }
+        for key in [
+            "server/discover",
+            "ping",
+            "tools/list",
+            "resources/list",
+            "resources/templates/list",
+        ] {
+            assert!(has(key), "{key}");
+        }
+        assert!(has(&answer_key("tools/call", "list_methods")));
+        for key in STORED.keys.iter() {
+            assert!(
+                has(&answer_key("tools/call", &format!("get_method {key}"))),
+                "{key}"
+            );
+            let uri = format!("{}/api/{key}.md", STORED.base_url);
+            assert!(has(&answer_key("resources/read", &uri)), "{uri}");
+        }
+        let listed = STORED.mcp.answers.iter().find(|a| a.key == "tools/list");
+        let tools = parsed(&listed.expect("tools/list").legacy, "tools/list");
+        let names: Vec<&str> = tools["tools"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|tool| tool["name"].as_str())
+            .collect();
+        assert_eq!(names, TOOLS);
+    }
+
+    #[test]
+    fn the_search_index_is_sorted_and_weighs_every_method() {
+        let terms = &STORED.mcp.terms;
+        assert!(
+            terms.windows(2).all(|w| w[0].0 < w[1].0),
+            "sorted, unique terms"
+        );
+        let mut found = vec![false; STORED.keys.len()];
+        for (term, postings) in terms.iter() {
+            assert!(!postings.is_empty(), "{term}");
+            for posting in postings.iter() {
+                assert!(posting.weight > 0.0 && posting.weight.is_finite(), "{term}");
+                found[usize::from(posting.method)] = true;
+            }
+        }
+        assert!(
+            found.iter().all(|&f| f),
+            "every method is found by some term"
+        );
+        // Each method is found by its own name, there most of all.
+        for (method, key) in STORED.keys.iter().enumerate() {
+            let stem = &refserve_build::search::terms(key)[0].1;
+            let postings = &terms
+                .iter()
+                .find(|(t, _)| t == stem)
+                .expect("a name is a term")
+                .1;
+            let best = postings
+                .iter()
+                .max_by(|a, b| a.weight.total_cmp(&b.weight))
+                .expect("postings");
+            assert_eq!(usize::from(best.method), method, "{key}");
+        }
+    }
+}
