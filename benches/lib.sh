@@ -46,6 +46,48 @@ install_packages() { # package...
         { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null; }
 }
 
+# Build the release binary; REFSERVE := its path.
+build_refserve() {
+    say "building (cargo build --release)"
+    cargo build --release --quiet
+    REFSERVE=$(cargo metadata --format-version 1 --no-deps |
+        python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')/release/refserve
+}
+
+# The user-space instructions refserve executes, under valgrind's cachegrind,
+# while h2load sends it REQUESTS requests over 64 HTTP/1.1 connections: the
+# whole run, start and exit included, so the difference of two runs over
+# their requests is what one request costs. The server listens on PORT with
+# ARGS...; h2load gets H2LOAD_ARGS... (headers, -d FILE) and the URL of PATH.
+instructions_under_load() { # port path requests args... -- h2load_args...
+    local port=$1 path=$2 requests=$3 args=() pid log=$WORK/valgrind.out
+    shift 3
+    while (($#)) && [[ $1 != -- ]]; do
+        args+=("$1")
+        shift
+    done
+    shift
+    valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null --log-file="$log" \
+        "$REFSERVE" --addr "127.0.0.1:$port" "${args[@]}" >/dev/null 2>"$WORK/access.log" &
+    pid=$!
+    PIDS+=("$pid")
+    # Polls refused before the server listens cost it nothing; the one
+    # answered costs one request in every run.
+    for _ in $(seq 600); do
+        curl -s -o /dev/null -m 5 "http://127.0.0.1:$port/robots.txt" && break
+        sleep 0.1
+    done
+    h2load --h1 -n "$requests" -c 64 "$@" "http://127.0.0.1:$port$path" >"$WORK/h2load.out" ||
+        die "h2load failed: $(cat "$WORK/h2load.out")"
+    grep -q "succeeded, 0 failed, 0 errored" "$WORK/h2load.out" &&
+        grep -q "status codes: $requests 2xx" "$WORK/h2load.out" ||
+        die "$path: not every request was answered with a 2xx: $(grep -E 'requests:|status codes' "$WORK/h2load.out")"
+    kill -TERM "$pid"
+    wait "$pid" || true
+    forget "$pid"
+    awk '/I *refs/ { gsub(",", "", $NF); print $NF }' "$log"
+}
+
 # Servers and load generator inherit this.
 free_ports() { # count → that many free loopback ports, on one line
     python3 -c '

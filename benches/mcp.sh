@@ -30,10 +30,7 @@ command -v valgrind >/dev/null || install_packages valgrind
 for tool in wrk h2load valgrind taskset curl cargo python3; do
     command -v "$tool" >/dev/null || die "$tool is required"
 done
-say "building (cargo build --release)"
-cargo build --release --quiet
-REFSERVE=$(cargo metadata --format-version 1 --no-deps |
-    python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')/release/refserve
+build_refserve
 read -r PORT < <(free_ports 1)
 ORIGIN=http://127.0.0.1:$PORT
 
@@ -91,17 +88,8 @@ timed() { # case → "rps µs_per_request", one fresh process
 }
 
 instructions() { # case requests → instructions of the whole run
-    local log=$WORK/valgrind.out
     case_of "$1"
-    start valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null --log-file="$log" "$REFSERVE"
-    h2load --h1 -n "$2" -c 64 "${H2ARGS[@]}" "$ORIGIN$URL_PATH" >"$WORK/h2load.out" ||
-        die "h2load failed: $(cat "$WORK/h2load.out")"
-    grep -q "succeeded, 0 failed, 0 errored" "$WORK/h2load.out" ||
-        die "$1: not every request succeeded: $(grep 'requests:' "$WORK/h2load.out")"
-    grep -q "status codes: $2 2xx" "$WORK/h2load.out" ||
-        die "$1: not every answer was a 2xx: $(grep 'status codes' "$WORK/h2load.out")"
-    stop
-    awk '/I *refs/ { gsub(",", "", $NF); print $NF }' "$log"
+    instructions_under_load "$PORT" "$URL_PATH" "$2" -- "${H2ARGS[@]}"
 }
 
 echo "| Request | req/s (median of $ROUNDS) | CPU µs/req | instructions/req |"

@@ -13,7 +13,9 @@
 pub mod service;
 pub mod table;
 
+#[cfg(feature = "dev")]
+pub use refserve_server::dev;
 pub use refserve_server::{
-    access_log, activity, conditional, config, connection, dev, errors, export, headers, mcp,
-    metrics, negotiate, respond, route, scrape, server, systemd, tls, watched,
+    access_log, activity, conditional, config, connection, errors, export, headers, mcp, metrics,
+    negotiate, respond, route, scrape, server, systemd, tls, watched,
 };

@@ -153,6 +153,7 @@ async fn bind(addr: std::net::SocketAddr) -> Result<tokio::net::TcpListener, Str
 }
 
 /// `refserve dev`: preview a content directory until stopped.
+#[cfg(feature = "dev")]
 fn preview(dev: &config::DevConfig) -> ExitCode {
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -171,6 +172,13 @@ fn preview(dev: &config::DevConfig) -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// `refserve dev` in a binary built without it.
+#[cfg(not(feature = "dev"))]
+fn preview(_: &config::DevConfig) -> ExitCode {
+    eprintln!("refserve dev: this binary was built without the `dev` feature");
+    ExitCode::FAILURE
 }
 
 /// `, on socket N from the service manager` for an inherited socket.

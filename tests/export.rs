@@ -151,16 +151,23 @@ async fn nginx_serving_the_export_sends_the_same_bytes() {
     assert!(compared > 100, "{compared} bodies compared");
 }
 
-#[tokio::test]
-async fn the_export_says_what_it_leaves_out_for_dictionaries() {
-    let export = Scratch::new("export-dictionary");
+/// Run `refserve export` into a new scratch directory: the directory and
+/// what the command said on standard error.
+fn export_into(name: &str) -> (Scratch, String) {
+    let export = Scratch::new(name);
     let output = Command::new(env!("CARGO_BIN_EXE_refserve"))
         .arg("export")
         .arg(export.path())
         .output()
         .expect("refserve export runs");
     assert!(output.status.success());
-    let said = String::from_utf8_lossy(&output.stderr);
+    let said = String::from_utf8_lossy(&output.stderr).into_owned();
+    (export, said)
+}
+
+#[tokio::test]
+async fn the_export_says_what_it_leaves_out_for_dictionaries() {
+    let (export, said) = export_into("export-dictionary");
     assert!(
         said.contains("dictionary-compressed bodies (dcb, dcz) are not exported"),
         "{said}"
@@ -192,14 +199,7 @@ async fn the_export_says_what_it_leaves_out_for_dictionaries() {
 
 #[tokio::test]
 async fn the_export_says_mcp_needs_the_running_server() {
-    let export = Scratch::new("export-mcp");
-    let output = Command::new(env!("CARGO_BIN_EXE_refserve"))
-        .arg("export")
-        .arg(export.path())
-        .output()
-        .expect("refserve export runs");
-    assert!(output.status.success());
-    let said = String::from_utf8_lossy(&output.stderr);
+    let (export, said) = export_into("export-mcp");
     let note = "/mcp is not exported: a static host cannot answer POST requests";
     assert_eq!(said.matches(note).count(), 1, "{said}");
     assert!(

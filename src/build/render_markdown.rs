@@ -251,7 +251,7 @@ pub fn llms(catalog: &Catalog) -> String {
     );
     let _ = writeln!(
         md,
-        "- [MCP endpoint]({base}/mcp): Model Context Protocol (POST, Streamable HTTP): tools `search`, `get_method`, `list_methods`\n"
+        "- MCP endpoint: `{base}/mcp`, the Model Context Protocol over Streamable HTTP (POST only, so not a link): tools `search`, `get_method`, `list_methods`\n"
     );
     md.push_str("## Optional\n\n");
     let _ = writeln!(

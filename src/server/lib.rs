@@ -37,6 +37,7 @@ pub mod activity;
 pub mod conditional;
 pub mod config;
 pub mod connection;
+#[cfg(feature = "dev")]
 pub mod dev;
 pub mod export;
 pub mod mcp;
