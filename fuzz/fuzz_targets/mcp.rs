@@ -42,7 +42,7 @@ fuzz_target!(|data: &[u8]| {
         name: fields.next().map(header),
     };
     let table = refserve::table::production();
-    let reply = answer(table.mcp(), table.keys(), &headers, body);
+    let reply = answer(table, &headers, body);
     let status = reply.status.as_u16();
     assert!([200, 202, 400, 404].contains(&status), "status {status}");
     assert_eq!(status == 202, reply.body.is_empty(), "202 and only 202 has no body");

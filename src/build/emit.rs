@@ -210,8 +210,8 @@ fn mcp(mcp: &StoredMcp, dir: &Path, code: &mut String) -> std::io::Result<String
         .iter()
         .map(|hit| {
             format!(
-                "StoredHit {{ name: Cow::Borrowed({:?}), json: Cow::Borrowed({:?}), text: Cow::Borrowed({:?}) }}",
-                hit.name, hit.json, hit.text
+                "StoredHit {{ json: Cow::Borrowed({:?}), text: Cow::Borrowed({:?}) }}",
+                hit.json, hit.text
             )
         })
         .collect();
@@ -235,8 +235,9 @@ fn mcp(mcp: &StoredMcp, dir: &Path, code: &mut String) -> std::io::Result<String
     }
     Ok(format!(
         "StoredMcp {{ answers: Cow::Borrowed(&MCP_ANSWERS), terms: Cow::Borrowed(&MCP_TERMS), \
-         hits: Cow::Borrowed(&MCP_HITS), modern_members: Cow::Borrowed({:?}) }}",
-        mcp.modern_members
+         hits: Cow::Borrowed(&MCP_HITS), modern_members: Cow::Borrowed({:?}), \
+         no_match_text: Cow::Borrowed({:?}), methods_json: Cow::Borrowed({:?}) }}",
+        mcp.modern_members, mcp.no_match_text, mcp.methods_json
     ))
 }
 

@@ -65,6 +65,10 @@ pub struct StoredMcp<'a> {
     /// and `_meta`), as members to insert before its closing brace: for
     /// the results the server completes itself (searches, tool errors).
     pub modern_members: Cow<'a, str>,
+    /// The text of a search that finds nothing, escaped for a JSON string.
+    pub no_match_text: Cow<'a, str>,
+    /// Every method's name, as a JSON array.
+    pub methods_json: Cow<'a, str>,
 }
 
 /// A search term (a stem) and the methods it finds.
@@ -97,8 +101,6 @@ impl StoredAnswer<'_> {
 /// line that says why it matched.
 #[derive(Debug, Clone)]
 pub struct StoredHit<'a> {
-    /// Its name.
-    pub name: Cow<'a, str>,
     /// Its structured result without the closing brace: `{"name": …,
     /// "description": …, "signatures": […], "url": …`.
     pub json: Cow<'a, str>,

@@ -55,7 +55,9 @@ pub fn render(catalog: &Catalog) -> StoredMcp<'static> {
         Some(tools),
         true,
     );
-    let resources = json!({ "resources": resources(catalog) });
+    let readable = readable(catalog);
+    let listed: Vec<Value> = readable.iter().map(Readable::listed).collect();
+    let resources = json!({ "resources": listed });
     add(
         answer_key("resources/list", ""),
         Some(resources.clone()),
@@ -85,10 +87,12 @@ pub fn render(catalog: &Catalog) -> StoredMcp<'static> {
             false,
         );
     }
-    for (uri, mime, text) in readable(catalog) {
-        let read = json!({ "contents": [{ "uri": uri, "mimeType": mime, "text": text }] });
+    for resource in &readable {
+        let read = json!({ "contents": [{
+            "uri": resource.uri, "mimeType": resource.mime, "text": resource.text,
+        }] });
         add(
-            answer_key("resources/read", &uri),
+            answer_key("resources/read", &resource.uri),
             Some(read.clone()),
             Some(read),
             true,
@@ -104,6 +108,11 @@ pub fn render(catalog: &Catalog) -> StoredMcp<'static> {
         terms: Cow::Owned(terms),
         hits: Cow::Owned(catalog.entries.iter().map(|e| hit(catalog, e)).collect()),
         modern_members: Cow::Owned(modern_members()),
+        no_match_text: Cow::Owned(json_escaped(&no_match_text(catalog))),
+        methods_json: Cow::Owned(
+            serde_json::to_string(&catalog.entries.iter().map(|e| &e.key).collect::<Vec<_>>())
+                .expect("strings always serialise"),
+        ),
     }
 }
 
@@ -227,7 +236,7 @@ fn tools(catalog: &Catalog) -> Vec<Value> {
                 "title": "List every method",
                 "description": format!(
                     "Every one of the {count} documented methods with its one-line description, \
-                     its call signatures and the address of its page. About 2,000 tokens."
+                     its call signatures and the address of its page."
                 ),
                 "inputSchema": { "type": "object", "additionalProperties": false },
                 "outputSchema": {
@@ -320,51 +329,54 @@ fn markdown_uri(catalog: &Catalog, entry: &Entry) -> String {
     format!("{}{}.md", catalog.base_url, page_path(entry))
 }
 
-/// Every readable resource: (URI, media type, text).
-fn readable(catalog: &Catalog) -> Vec<(String, &'static str, String)> {
-    let mut list: Vec<(String, &'static str, String)> = catalog
-        .entries
-        .iter()
-        .map(|entry| {
-            (
-                markdown_uri(catalog, entry),
-                "text/markdown",
-                render_markdown::method(catalog, entry),
-            )
-        })
-        .collect();
-    list.push((
-        format!("{}/llms.txt", catalog.base_url),
-        "text/plain",
-        render_markdown::llms(catalog),
-    ));
-    list
+/// One resource: its entry in `resources/list` and its text.
+struct Readable {
+    uri: String,
+    name: String,
+    title: String,
+    description: String,
+    mime: &'static str,
+    text: String,
 }
 
-fn resources(catalog: &Catalog) -> Vec<Value> {
-    let mut list: Vec<Value> = catalog
+impl Readable {
+    /// Its entry in `resources/list`.
+    fn listed(&self) -> Value {
+        json!({
+            "uri": self.uri,
+            "name": self.name,
+            "title": self.title,
+            "description": self.description,
+            "mimeType": self.mime,
+            "size": self.text.len(),
+        })
+    }
+}
+
+/// Every resource, each rendered once: the method pages, then `llms.txt`.
+fn readable(catalog: &Catalog) -> Vec<Readable> {
+    let mut list: Vec<Readable> = catalog
         .entries
         .iter()
-        .map(|entry| {
-            json!({
-                "uri": markdown_uri(catalog, entry),
-                "name": entry.key,
-                "title": format!("{} — method reference", entry.name),
-                "description": entry.description,
-                "mimeType": "text/markdown",
-                "size": render_markdown::method(catalog, entry).len(),
-            })
+        .map(|entry| Readable {
+            uri: markdown_uri(catalog, entry),
+            name: entry.key.clone(),
+            title: format!("{} — method reference", entry.name),
+            description: entry.description.clone(),
+            mime: "text/markdown",
+            text: render_markdown::method(catalog, entry),
         })
         .collect();
-    let llms = render_markdown::llms(catalog);
-    list.push(json!({
-        "uri": format!("{}/llms.txt", catalog.base_url),
-        "name": "llms.txt",
-        "title": "Index for agents",
-        "description": "Where everything is: every method's Markdown page, the JSON API and the OpenAPI description.",
-        "mimeType": "text/plain",
-        "size": llms.len(),
-    }));
+    list.push(Readable {
+        uri: format!("{}/llms.txt", catalog.base_url),
+        name: "llms.txt".into(),
+        title: "Index for agents".into(),
+        description: "Where everything is: every method's Markdown page, the JSON API and the \
+            OpenAPI description."
+            .into(),
+        mime: "text/plain",
+        text: render_markdown::llms(catalog),
+    });
     list
 }
 
@@ -426,11 +438,23 @@ fn get_method(catalog: &Catalog, entry: &Entry) -> Value {
     })
 }
 
+/// What a search that finds nothing says: how search reads a query, and
+/// every method to pick from.
+fn no_match_text(catalog: &Catalog) -> String {
+    let keys: Vec<&str> = catalog.entries.iter().map(|e| e.key.as_str()).collect();
+    format!(
+        "No method matches the query. Search looks for its words in the methods' names, \
+         descriptions, signatures, parameters, return values, notes, example titles and common \
+         synonyms; try other words, or pick from these (get_method gives one whole, \
+         list_methods all with their descriptions): {}.\n",
+        keys.join(", ")
+    )
+}
+
 fn hit(catalog: &Catalog, entry: &Entry) -> StoredHit<'static> {
     let mut json = summary(catalog, entry).to_string();
     json.pop(); // the closing brace: the server adds `why` and `score`.
     StoredHit {
-        name: Cow::Owned(entry.key.clone()),
         json: Cow::Owned(json),
         text: Cow::Owned(json_escaped(&summary_text(catalog, entry))),
     }

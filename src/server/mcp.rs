@@ -74,7 +74,7 @@ impl Origins {
             named: allowed
                 .iter()
                 .filter(|origin| *origin != "*")
-                .map(|origin| origin.trim_end_matches('/').to_ascii_lowercase())
+                .map(|origin| origin.to_ascii_lowercase())
                 .collect(),
         }
     }
@@ -151,12 +151,7 @@ where
                 return answer;
             }
         };
-    let reply = rpc::answer(
-        table.mcp(),
-        table.keys(),
-        &mcp_headers(&parts.headers),
-        &body,
-    );
+    let reply = rpc::answer(&table, &mcp_headers(&parts.headers), &body);
     response(reply, origin.as_ref())
 }
 

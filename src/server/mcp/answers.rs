@@ -55,6 +55,16 @@ impl Answers {
         &self.stored.modern_members
     }
 
+    /// What a search that finds nothing says, escaped for a JSON string.
+    pub fn no_match_text(&self) -> &str {
+        &self.stored.no_match_text
+    }
+
+    /// Every method's name, as a JSON array.
+    pub fn methods_json(&self) -> &str {
+        &self.stored.methods_json
+    }
+
     /// Every method as a search result, in catalog order.
     pub fn hits(&self) -> &[StoredHit<'static>] {
         &self.stored.hits

@@ -15,6 +15,7 @@
 
 use super::answers::Answers;
 use super::tools;
+use crate::table::Table;
 use http::StatusCode;
 use refserve_build::mcp::{answer_key, Era, HANDSHAKE_VERSIONS, MODERN_VERSION};
 use serde_json::{json, Map, Value};
@@ -103,13 +104,8 @@ impl Call<'_> {
     }
 }
 
-/// Answer one message, `body`, sent with `headers`.
-pub fn answer(
-    answers: &Answers,
-    keys: &[std::borrow::Cow<'static, str>],
-    headers: &McpHeaders,
-    body: &[u8],
-) -> Reply {
+/// Answer one message, `body`, sent with `headers`, from `table`.
+pub fn answer(table: &Table, headers: &McpHeaders, body: &[u8]) -> Reply {
     let message: Value = match serde_json::from_slice(body) {
         Ok(message) => message,
         Err(e) => {
@@ -201,8 +197,8 @@ pub fn answer(
         id,
         era,
         legacy_version: headers.protocol_version,
-        answers,
-        keys,
+        answers: table.mcp(),
+        keys: table.keys(),
     };
     dispatch(&call, method, params)
 }

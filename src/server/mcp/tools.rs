@@ -116,10 +116,7 @@ fn search(call: &Call, arguments: &Map<String, Value>) -> Reply {
     let mut results = String::with_capacity(512 * (found.len() + 1));
     results.push('[');
     if found.is_empty() {
-        text.push_str(NO_MATCH);
-        let names: Vec<&str> = hits.iter().map(|hit| hit.name.as_ref()).collect();
-        text.push_str(&names.join(", "));
-        text.push_str(".\\n");
+        text.push_str(call.answers.no_match_text());
     } else {
         text.push_str("Methods for the query, best first (get_method gives one whole):\\n\\n");
     }
@@ -162,21 +159,12 @@ fn search(call: &Call, arguments: &Map<String, Value>) -> Reply {
     result.push_str(",\"results\":");
     result.push_str(&results);
     if found.is_empty() {
-        let names: Vec<String> = hits.iter().map(|hit| format!("\"{}\"", hit.name)).collect();
-        result.push_str(",\"methods\":[");
-        result.push_str(&names.join(","));
-        result.push(']');
+        result.push_str(",\"methods\":");
+        result.push_str(call.answers.methods_json());
     }
     result.push('}');
     finish(call, result)
 }
-
-/// The start of the answer to a search that found nothing (escaped for a
-/// JSON string); the methods' names follow.
-const NO_MATCH: &str = "No method matches the query. Search looks for its words in the methods' \
-     names, descriptions, signatures, parameters, return values, notes, example titles and \
-     common synonyms; try other words, or pick from these (get_method gives one whole, \
-     list_methods all with their descriptions): ";
 
 /// Wrong arguments: the tool's own error, or `-32602` for 2025-06-18.
 fn invalid(call: &Call, problem: &str) -> Reply {
