@@ -189,19 +189,19 @@ impl Drop for Open {
 }
 
 /// A response body that ends its request when hyper is done with it.
-pub struct Tracked {
-    body: Body,
+pub struct Tracked<B = Body> {
+    body: B,
     _open: Open,
 }
 
-impl Tracked {
+impl<B> Tracked<B> {
     /// `body`, ending `open` when dropped.
-    pub fn new(body: Body, open: Open) -> Self {
+    pub fn new(body: B, open: Open) -> Self {
         Tracked { body, _open: open }
     }
 }
 
-impl http_body::Body for Tracked {
+impl<B: http_body::Body<Data = Bytes, Error = Infallible> + Unpin> http_body::Body for Tracked<B> {
     type Data = Bytes;
     type Error = Infallible;
 

@@ -78,9 +78,7 @@ pub const DRAIN_IDLE_GRACE: Duration = Duration::from_millis(250);
 pub struct Shared {
     http1: http1::Builder,
     auto: auto::Builder<TokioExecutor>,
-    header_read_timeout: Duration,
-    idle_timeout: Duration,
-    send_timeout: Duration,
+    timeouts: Timeouts,
     access_log: Option<AccessLog>,
     metrics: Option<Arc<Metrics>>,
     /// The table requests are answered from.
@@ -110,9 +108,7 @@ impl Shared {
         Shared {
             http1,
             auto,
-            header_read_timeout: config.header_read_timeout,
-            idle_timeout: config.idle_timeout,
-            send_timeout: config.send_timeout,
+            timeouts: Timeouts::of(config),
             access_log: config
                 .access_log
                 .map(|format| AccessLog::start(format, metrics.clone())),
@@ -136,6 +132,28 @@ impl Shared {
     pub fn flush_access_log(&self) {
         if let Some(log) = &self.access_log {
             log.flush();
+        }
+    }
+}
+
+/// The clocks a connection is held to (see the module's doc).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Timeouts {
+    /// To the first complete request (or TLS handshake), from the accept.
+    pub header_read: Duration,
+    /// With no request open, after the first.
+    pub idle: Duration,
+    /// Sending without progress.
+    pub send: Duration,
+}
+
+impl Timeouts {
+    /// The timeouts `config` sets.
+    pub fn of(config: &Config) -> Self {
+        Timeouts {
+            header_read: config.header_read_timeout,
+            idle: config.idle_timeout,
+            send: config.send_timeout,
         }
     }
 }
@@ -268,7 +286,7 @@ async fn before_drain<F: std::future::Future>(
     activity: &Activity,
     drain: &mut watch::Receiver<bool>,
 ) -> Result<F::Output, Close> {
-    let deadline = activity.accepted() + shared.header_read_timeout;
+    let deadline = activity.accepted() + shared.timeouts.header_read;
     let step = tokio::time::timeout_at(deadline.into(), step);
     tokio::pin!(step);
     tokio::select! {
@@ -324,12 +342,19 @@ where
     match protocol {
         Protocol::Http1 => {
             let connection = shared.http1.serve_connection(TokioIo::new(stream), service);
-            supervise(connection, &shared, &activity, drain, protocol).await
+            supervise(connection, shared.timeouts, &activity, drain, protocol).await
         }
         Protocol::Auto => {
             let connection = shared.auto.serve_connection(TokioIo::new(stream), service);
             // Boxed: the auto builder's connection is large and rare.
-            Box::pin(supervise(connection, &shared, &activity, drain, protocol)).await
+            Box::pin(supervise(
+                connection,
+                shared.timeouts,
+                &activity,
+                drain,
+                protocol,
+            ))
+            .await
         }
     }
 }
@@ -358,17 +383,18 @@ async fn drained(drain: &mut watch::Receiver<bool>) {
 
 /// Which builder serves a connection.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Protocol {
+pub enum Protocol {
     /// hyper's HTTP/1 builder.
     Http1,
     /// hyper-util's auto builder: HTTP/2, or HTTP/1.1 that starts with `P`.
     Auto,
 }
 
-/// Run `connection` to its end under the watchdog; returns why it ended.
-async fn supervise<C: GracefulConnection>(
+/// Run `connection` to its end under the watchdog, which holds it to
+/// `timeouts` and closes it in a drain; returns why it ended.
+pub async fn supervise<C: GracefulConnection>(
     connection: C,
-    shared: &Shared,
+    timeouts: Timeouts,
     activity: &Activity,
     mut drain: watch::Receiver<bool>,
     protocol: Protocol,
@@ -379,9 +405,9 @@ async fn supervise<C: GracefulConnection>(
         let (limit, reason) = if draining {
             (DRAIN_IDLE_GRACE, Close::Drain)
         } else if activity.has_served() {
-            (shared.idle_timeout, Close::Idle)
+            (timeouts.idle, Close::Idle)
         } else {
-            (shared.header_read_timeout, Close::HeaderTimeout)
+            (timeouts.header_read, Close::HeaderTimeout)
         };
         // With a request open, look again in `limit`: it cannot end sooner.
         // Before the first request, look again within the idle timeout too,
@@ -390,7 +416,7 @@ async fn supervise<C: GracefulConnection>(
         let deadline = activity
             .idle_since()
             .map_or(now + limit, |since| since + limit)
-            .min(now + shared.idle_timeout);
+            .min(now + timeouts.idle);
         tokio::select! {
             ended = &mut connection => {
                 return match ended {
@@ -406,7 +432,7 @@ async fn supervise<C: GracefulConnection>(
                 }
             }
             // A client that will not read gets no grace to close.
-            () = stalled(activity, shared.send_timeout) => return Close::SendTimeout,
+            () = stalled(activity, timeouts.send) => return Close::SendTimeout,
             () = drained(&mut drain), if !draining => {
                 draining = true;
                 if protocol == Protocol::Auto {
@@ -423,7 +449,7 @@ async fn supervise<C: GracefulConnection>(
         // shutdown bound, unless they stall.
         tokio::select! {
             _ = connection => {}
-            () = stalled(activity, shared.send_timeout) => return Close::SendTimeout,
+            () = stalled(activity, timeouts.send) => return Close::SendTimeout,
         }
     }
     close
@@ -488,7 +514,7 @@ async fn answer_mcp(
     let response = mcp::serve(
         shared.tables.current(),
         &shared.mcp_origins,
-        shared.header_read_timeout,
+        shared.timeouts.header_read,
         request,
     )
     .await;
