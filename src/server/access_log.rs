@@ -1,13 +1,17 @@
 //! The access log (`--access-log`), written off the request path.
 //!
 //! A worker appends its request's line to a shared buffer of at most
-//! [`BUFFER_LINES`] lines and goes on; a thread of the log's own takes
-//! the whole buffer every [`WRITE_INTERVAL`] (or when it is half full) and
-//! writes it to standard error in one write. A worker never waits on the
-//! write, nor wakes the writer for a line: when the buffer is full the line
-//! is dropped and counted (`refserve_access_log_dropped_lines_total`, and a
+//! [`BUFFER_BYTES`] and goes on; a thread of the log's own takes the whole
+//! buffer every [`WRITE_INTERVAL`] (or when it is half full) and writes it
+//! to standard error in one write. A worker never waits on the write, nor
+//! wakes the writer for a line: when the buffer is full the line is
+//! dropped and counted (`refserve_access_log_dropped_lines_total`, and a
 //! warning on standard error at most every [`WARNING_INTERVAL`]), so a slow
-//! journal costs lines, never requests, and nothing grows without bound.
+//! journal costs lines, never requests. The memory is bounded in bytes,
+//! whatever the requests: a line holds at most [`PATH_BYTES`] of the path
+//! (a longer one is cut, and ends in `…`), and the log holds at most two
+//! buffers (the one filling, the one being written), never more than
+//! [`BUFFER_BYTES`] each with their last line.
 //!
 //! Two formats, one line per request:
 //!
@@ -15,7 +19,10 @@
 //!   the path printed with Rust's escaping, so no input can forge a line;
 //! - **json**: one object per line with the fields `time` (RFC 3339, UTC,
 //!   milliseconds), `peer`, `method`, `path`, `protocol`, `status`,
-//!   `bytes`, `coding` and `duration_us`, every string JSON-escaped.
+//!   `bytes`, `coding` and `duration_us`, every string JSON-escaped, and
+//!   every character that some reader takes for a line break or that
+//!   reorders text (U+0085, U+2028, U+2029, the C1 controls, the bidi
+//!   embeddings, overrides and isolates) written as `\uXXXX`.
 //!
 //! `BYTES` is the length of the body sent (0 for HEAD and 304), `CODING`
 //! its content coding, `DURATION` the time refserve took to choose the
@@ -27,8 +34,10 @@ use std::io::Write;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant, SystemTime};
 
-/// Lines the buffer holds before new ones are dropped.
-pub const BUFFER_LINES: usize = 16_384;
+/// Bytes the buffer holds before new lines are dropped.
+pub const BUFFER_BYTES: usize = 2 * 1024 * 1024;
+/// The most of a path a line holds.
+pub const PATH_BYTES: usize = 1024;
 /// How often the writer takes the buffer.
 pub const WRITE_INTERVAL: Duration = Duration::from_millis(50);
 /// The least time between two warnings of dropped lines.
@@ -67,12 +76,17 @@ impl Entry<'_> {
     /// Append the line in `format`, with its newline, to `out`.
     pub fn write_line(&self, format: Format, out: &mut String) {
         let micros = u64::try_from(self.duration.as_micros()).unwrap_or(u64::MAX);
+        let (path, cut) = cut_path(self.path);
         // Pushed piece by piece: `core::fmt` took half of a JSON line's
         // cost (`benches/observing.sh`).
         match format {
             Format::Text => {
                 // Writing to a String cannot fail.
-                let _ = write!(out, "{} {} {:?} ", self.peer, self.method, self.path);
+                let _ = write!(out, "{} {} {:?}", self.peer, self.method, path);
+                if cut {
+                    out.push('…');
+                }
+                out.push(' ');
                 out.push_str(protocol(self.version));
                 out.push(' ');
                 push_number(out, self.status);
@@ -92,7 +106,11 @@ impl Entry<'_> {
                 out.push_str("\",\"method\":");
                 push_json_string(out, self.method.as_str());
                 out.push_str(",\"path\":");
-                push_json_string(out, self.path);
+                push_json_string(out, path);
+                if cut {
+                    out.pop();
+                    out.push_str("…\"");
+                }
                 out.push_str(",\"protocol\":\"");
                 out.push_str(protocol(self.version));
                 out.push_str("\",\"status\":");
@@ -114,6 +132,19 @@ impl Entry<'_> {
         self.write_line(format, &mut out);
         out
     }
+}
+
+/// `path`, cut to at most [`PATH_BYTES`] on a character boundary, and
+/// whether it was cut.
+fn cut_path(path: &str) -> (&str, bool) {
+    if path.len() <= PATH_BYTES {
+        return (path, false);
+    }
+    let end = (0..=PATH_BYTES)
+        .rev()
+        .find(|&at| path.is_char_boundary(at))
+        .unwrap_or(0);
+    (&path[..end], true)
 }
 
 /// `number` in decimal.
@@ -155,41 +186,47 @@ fn push_time(out: &mut String) {
 }
 
 /// `text` as a JSON string (RFC 8259 §7): quotes, backslashes and control
-/// characters escaped, everything else as it is.
+/// characters escaped, and so is every character a reader may take for a
+/// line break or that reorders what is shown ([`escapes_unicode`]);
+/// everything else as it is.
 pub(crate) fn push_json_string(out: &mut String, text: &str) {
-    let needs_escape = |b: u8| b == b'"' || b == b'\\' || b < 0x20;
+    // The ASCII to escape, and the first bytes of what else is: C1 controls
+    // and U+0085 (0xC2), U+2028–U+202E and U+2066–U+2069 (0xE2).
+    let needs_look = |b: u8| b == b'"' || b == b'\\' || b < 0x20 || b == 0xC2 || b == 0xE2;
     out.push('"');
     // Most strings have nothing to escape: a pass without early exit,
     // which the compiler vectorises, says so (a third of the cost of a
     // JSON line, `benches/observing.sh`).
-    if !text.bytes().fold(false, |any, b| any | needs_escape(b)) {
+    if !text.bytes().fold(false, |any, b| any | needs_look(b)) {
         out.push_str(text);
         out.push('"');
         return;
     }
-    let mut rest = text;
-    // Every byte to escape is ASCII, so each is a char boundary.
-    while let Some(at) = rest.bytes().position(needs_escape) {
-        out.push_str(&rest[..at]);
-        let _ = match rest.as_bytes()[at] {
-            b'"' => out.write_str("\\\""),
-            b'\\' => out.write_str("\\\\"),
-            b'\n' => out.write_str("\\n"),
-            b'\r' => out.write_str("\\r"),
-            b'\t' => out.write_str("\\t"),
-            control => write!(out, "\\u{control:04x}"),
+    for c in text.chars() {
+        let _ = match c {
+            '"' => out.write_str("\\\""),
+            '\\' => out.write_str("\\\\"),
+            '\n' => out.write_str("\\n"),
+            '\r' => out.write_str("\\r"),
+            '\t' => out.write_str("\\t"),
+            c if c < ' ' || escapes_unicode(c) => write!(out, "\\u{:04x}", u32::from(c)),
+            c => out.write_char(c),
         };
-        rest = &rest[at + 1..];
     }
-    out.push_str(rest);
     out.push('"');
+}
+
+/// Whether a JSON line writes `c` as `\uXXXX`: the C1 controls (U+0085,
+/// NEL, among them), the line and paragraph separators, the bidi
+/// embeddings and overrides (U+202A–U+202E) and isolates (U+2066–U+2069).
+fn escapes_unicode(c: char) -> bool {
+    matches!(c, '\u{80}'..='\u{9f}' | '\u{2028}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
 }
 
 /// The lines waiting for the writer.
 #[derive(Default)]
 struct Buffer {
     text: String,
-    lines: usize,
     /// Lines dropped since the start.
     dropped: u64,
     /// Set when the log is dropped: the writer writes what is left and ends.
@@ -203,6 +240,7 @@ struct Lines<W> {
     wake: Condvar,
     /// Held while a batch is taken and written, so batches keep their order.
     output: Mutex<W>,
+    /// Bytes the buffer holds before lines are dropped.
     capacity: usize,
 }
 
@@ -222,7 +260,6 @@ impl<W: Write> Lines<W> {
         let closed = {
             let mut buffer = self.buffer();
             std::mem::swap(&mut buffer.text, spare);
-            buffer.lines = 0;
             buffer.closed
         };
         if !spare.is_empty() {
@@ -252,13 +289,14 @@ trait Log: Send + Sync {
 impl<W: Write + Send> Log for Lines<W> {
     fn append(&self, format: Format, entry: &Entry<'_>) -> bool {
         let mut buffer = self.buffer();
-        if buffer.lines >= self.capacity {
+        let before = buffer.text.len();
+        if before >= self.capacity {
             buffer.dropped += 1;
             return false;
         }
         entry.write_line(format, &mut buffer.text);
-        buffer.lines += 1;
-        if buffer.lines == self.capacity / 2 {
+        let half = self.capacity / 2;
+        if before < half && buffer.text.len() >= half {
             self.wake.notify_one();
         }
         true
@@ -277,22 +315,25 @@ impl<W: Write + Send> Log for Lines<W> {
 impl AccessLog {
     /// Start the writer thread, writing to standard error.
     pub fn start(format: Format, metrics: Option<Arc<Metrics>>) -> Self {
-        Self::start_writing(format, metrics, BUFFER_LINES, std::io::stderr())
+        Self::start_writing(format, metrics, BUFFER_BYTES, std::io::stderr())
     }
 
-    /// Start the writer thread with a buffer of `lines`, writing to
+    /// Start the writer thread with a buffer of `bytes`, writing to
     /// `output` (tests give a slow or a recording writer).
     pub fn start_writing<W: Write + Send + 'static>(
         format: Format,
         metrics: Option<Arc<Metrics>>,
-        lines: usize,
+        bytes: usize,
         output: W,
     ) -> Self {
         let shared = Arc::new(Lines {
-            buffer: Mutex::new(Buffer::default()),
+            buffer: Mutex::new(Buffer {
+                text: String::with_capacity(bytes),
+                ..Buffer::default()
+            }),
             wake: Condvar::new(),
             output: Mutex::new(output),
-            capacity: lines,
+            capacity: bytes,
         });
         let writer = Arc::clone(&shared);
         std::thread::Builder::new()
@@ -339,7 +380,7 @@ fn write_lines<W: Write>(shared: &Lines<W>) {
             let (buffer, _) = shared
                 .wake
                 .wait_timeout_while(buffer, WRITE_INTERVAL, |b| {
-                    !b.closed && b.lines < shared.capacity / 2
+                    !b.closed && b.text.len() < shared.capacity / 2
                 })
                 .unwrap_or_else(|poisoned| poisoned.into_inner());
             buffer.dropped
@@ -421,10 +462,52 @@ mod tests {
     }
 
     #[test]
+    fn line_breaking_and_reordering_characters_are_escaped_in_json() {
+        let path = "/a\u{85}b\u{2028}c\u{2029}d\u{202e}e\u{9b}f\u{2066}g\u{7f}é€";
+        let line = entry(path).line(Format::Json);
+        for escaped in [
+            "\\u0085", "\\u2028", "\\u2029", "\\u202e", "\\u009b", "\\u2066",
+        ] {
+            assert!(line.contains(escaped), "{escaped} in {line}");
+        }
+        assert!(
+            line.is_ascii() || !line.chars().any(escapes_unicode),
+            "{line}"
+        );
+        // What a reader splitting on any Unicode line break sees: one line.
+        assert_eq!(line.trim_end_matches('\n').lines().count(), 1);
+        assert!(!line.contains(['\u{85}', '\u{2028}', '\u{2029}']));
+        let object: serde_json::Value = serde_json::from_str(&line).expect("JSON");
+        assert_eq!(object["path"], path, "escaped, not changed");
+    }
+
+    #[test]
+    fn the_text_line_escapes_them_too() {
+        let line = entry("/a\u{85}b\u{2028}c\u{202e}d").line(Format::Text);
+        assert!(!line.contains(['\u{85}', '\u{2028}', '\u{202e}']), "{line}");
+    }
+
+    #[test]
+    fn a_long_path_is_cut_in_the_line() {
+        let path = format!("/{}", "é".repeat(4000));
+        for format in [Format::Text, Format::Json] {
+            let line = entry(&path).line(format);
+            assert!(line.len() < PATH_BYTES + 200, "{} bytes", line.len());
+            assert!(line.contains('…'), "{line}");
+        }
+        let object: serde_json::Value =
+            serde_json::from_str(&entry(&path).line(Format::Json)).expect("JSON");
+        let logged = object["path"].as_str().expect("a path");
+        assert!(logged.ends_with('…') && path.starts_with(logged.trim_end_matches('…')));
+        let short = entry("/select").line(Format::Json);
+        assert!(!short.contains('…'));
+    }
+
+    #[test]
     fn queued_lines_are_written_in_order() {
         let recorder = Recorder::default();
         let output = recorder.clone();
-        let log = AccessLog::start_writing(Format::Text, None, 64, output);
+        let log = AccessLog::start_writing(Format::Text, None, 64 * 1024, output);
         for path in ["/one", "/two", "/three"] {
             log.record(&entry(path));
         }
@@ -454,10 +537,12 @@ mod tests {
         }
         let metrics = Arc::new(Metrics::new("1", "c"));
         let ((writing, entered), (release, held)) = (mpsc::channel(), mpsc::channel());
+        // Room for four lines of "/" (each line begins below the limit).
+        let line = entry("/").line(Format::Json).len();
         let log = AccessLog::start_writing(
             Format::Json,
             Some(Arc::clone(&metrics)),
-            4,
+            3 * line + 1,
             Held(writing, held),
         );
         log.record(&entry("/first"));

@@ -4,8 +4,13 @@
 //! - A request is **open** from its head (HTTP/1.1) or HEADERS frame
 //!   (HTTP/2) until its response body has been handed to the connection
 //!   ([`Open`], carried by the [`Tracked`] body).
-//! - A connection is **sending** while a request is open or a write has
-//!   found the socket full ([`Activity::blocked`]). **Progress** is a byte of
+//! - A request whose body is still arriving (`/mcp`'s) is open but
+//!   **receiving** ([`Open::receiving`]): it keeps the connection from
+//!   being idle, yet it is not sending, so the send timeout does not run
+//!   while a client uploads; its own clock is the body timeout, kept by
+//!   whoever reads the body. It sends once [`Open::received`] is called.
+//! - A connection is **sending** while a request that is not receiving is
+//!   open, or a write has found the socket full ([`Activity::blocked`]). **Progress** is a byte of
 //!   a response taken by the connection: for HTTP/1.1 any byte written, for
 //!   HTTP/2 a byte of a HEADERS, CONTINUATION or DATA frame (a PING or a
 //!   SETTINGS frame moves no response). [`crate::watched`] reports both.
@@ -41,6 +46,8 @@ pub struct Activity {
     accepted: Instant,
     /// Requests begun and not yet ended.
     open: AtomicU32,
+    /// Of those, the ones whose body is still arriving.
+    receiving: AtomicU32,
     /// Nanoseconds from `accepted` to the end of the last request; 0 before
     /// the first.
     last_end: AtomicU64,
@@ -61,6 +68,7 @@ impl Activity {
         Activity {
             accepted: Instant::now(),
             open: AtomicU32::new(0),
+            receiving: AtomicU32::new(0),
             last_end: AtomicU64::new(0),
             blocked: AtomicBool::new(false),
             moving_since: AtomicU64::new(0),
@@ -129,7 +137,8 @@ impl Activity {
     }
 
     fn is_sending(&self) -> bool {
-        self.open.load(Ordering::Acquire) > 0 || self.blocked.load(Ordering::Acquire)
+        let receiving = self.receiving.load(Ordering::Acquire);
+        self.open.load(Ordering::Acquire) > receiving || self.blocked.load(Ordering::Acquire)
     }
 
     /// Start the stall clock again now.
@@ -153,6 +162,8 @@ pub struct Open {
     activity: Arc<Activity>,
     /// When the request began, to time its response.
     began: Instant,
+    /// Whether its body is still arriving.
+    receiving: bool,
 }
 
 impl Open {
@@ -167,6 +178,32 @@ impl Open {
         Open {
             activity: Arc::clone(activity),
             began,
+            receiving: false,
+        }
+    }
+
+    /// Count a request open on `activity` whose body is still arriving:
+    /// not sending until [`Open::received`].
+    pub fn receiving(activity: &Arc<Activity>) -> Open {
+        activity.receiving.fetch_add(1, Ordering::AcqRel);
+        activity.open.fetch_add(1, Ordering::AcqRel);
+        Open {
+            activity: Arc::clone(activity),
+            began: Instant::now(),
+            receiving: true,
+        }
+    }
+
+    /// The body has arrived (or will not be read): the request is sending
+    /// from now on, and the stall clock runs from now if nothing else was
+    /// sending.
+    pub fn received(&mut self) {
+        if std::mem::take(&mut self.receiving) {
+            let activity = &self.activity;
+            if !activity.is_sending() {
+                activity.mark_moving();
+            }
+            activity.receiving.fetch_sub(1, Ordering::AcqRel);
         }
     }
 
@@ -178,6 +215,9 @@ impl Open {
 
 impl Drop for Open {
     fn drop(&mut self) {
+        if self.receiving {
+            self.activity.receiving.fetch_sub(1, Ordering::AcqRel);
+        }
         let (activity, now) = (&self.activity, Instant::now());
         let nanos = activity.nanos_since_accepted(now);
         activity.last_end.store(nanos.max(1), Ordering::Release);
@@ -242,6 +282,40 @@ mod tests {
         drop(open);
         assert_eq!(activity.stalled_since(), None);
         assert!(activity.idle_since().is_some_and(|idle| idle >= since));
+    }
+
+    #[test]
+    fn a_body_arriving_is_no_stall_but_keeps_the_connection_busy() {
+        let activity = Arc::new(Activity::new(None));
+        let mut open = Open::receiving(&activity);
+        assert_eq!(activity.stalled_since(), None, "an upload is not sending");
+        assert!(activity.idle_since().is_none(), "nor idle");
+        let before = Instant::now();
+        open.received();
+        let since = activity.stalled_since().expect("sending its answer");
+        assert!(
+            since + Duration::from_nanos(1) >= before,
+            "the clock starts now"
+        );
+        open.received();
+        drop(open);
+        assert_eq!(activity.stalled_since(), None);
+        assert!(activity.idle_since().is_some());
+    }
+
+    #[test]
+    fn a_body_never_received_ends_cleanly() {
+        let activity = Arc::new(Activity::new(None));
+        let sending = Open::begin(&activity);
+        let receiving = Open::receiving(&activity);
+        assert!(
+            activity.stalled_since().is_some(),
+            "the other request sends"
+        );
+        drop(receiving);
+        drop(sending);
+        assert_eq!(activity.stalled_since(), None);
+        assert_eq!(activity.receiving.load(Ordering::Acquire), 0);
     }
 
     #[test]

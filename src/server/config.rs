@@ -92,8 +92,12 @@ pub struct Config {
     /// How long a response may make no progress (the client reads
     /// nothing, or grants no HTTP/2 window) before its connection is closed.
     pub send_timeout: Duration,
+    /// How long a request body may take to arrive, from the end of its head.
+    pub body_timeout: Duration,
     /// How long a shutdown waits for in-flight requests.
     pub shutdown_timeout: Duration,
+    /// Bytes `/mcp` request bodies and answers not yet sent may hold.
+    pub memory_budget: usize,
     /// Connections served at once; further ones wait in the listen backlog.
     pub max_connections: usize,
     /// The largest request head read (HTTP/1.1 buffer, HTTP/2 header list); 431 beyond.
@@ -143,6 +147,20 @@ const SEND_TIMEOUT: Limit = Limit {
     range: (1, 3600),
     set: |c, n| c.send_timeout = Duration::from_secs(n),
 };
+const BODY_TIMEOUT: Limit = Limit {
+    flag: "--body-timeout",
+    help: "seconds a request body (POST /mcp) may take, from the end of its head; 408 after",
+    default: 10,
+    range: (1, 3600),
+    set: |c, n| c.body_timeout = Duration::from_secs(n),
+};
+const MEMORY_BUDGET: Limit = Limit {
+    flag: "--memory-budget",
+    help: "MiB that /mcp request bodies and answers not yet sent may hold; 503 beyond",
+    default: 32,
+    range: (1, 65_536),
+    set: |c, n| c.memory_budget = n as usize * 1024 * 1024,
+};
 const SHUTDOWN_TIMEOUT: Limit = Limit {
     flag: "--shutdown-timeout",
     help: "seconds the drain on SIGINT/SIGTERM may take",
@@ -171,11 +189,13 @@ const MAX_STREAMS: Limit = Limit {
     range: (1, 10_000),
     set: |c, n| c.max_streams = n as u32,
 };
-const LIMITS: [&Limit; 7] = [
+const LIMITS: [&Limit; 9] = [
     &HEADER_READ_TIMEOUT,
     &IDLE_TIMEOUT,
     &SEND_TIMEOUT,
+    &BODY_TIMEOUT,
     &SHUTDOWN_TIMEOUT,
+    &MEMORY_BUDGET,
     &MAX_CONNECTIONS,
     &MAX_HEADER_BYTES,
     &MAX_STREAMS,
@@ -188,7 +208,9 @@ impl Default for Config {
             header_read_timeout: Duration::ZERO,
             idle_timeout: Duration::ZERO,
             send_timeout: Duration::ZERO,
+            body_timeout: Duration::ZERO,
             shutdown_timeout: Duration::ZERO,
+            memory_budget: 0,
             max_connections: 0,
             max_header_bytes: 0,
             max_streams: 0,

@@ -37,8 +37,9 @@
 
 use crate::access_log::{AccessLog, Entry};
 use crate::activity::{Activity, Open, Tracked};
+use crate::budget::Budget;
 use crate::config::Config;
-use crate::mcp::{self, Origins};
+use crate::mcp::{self, Origins, Policy};
 use crate::metrics::Metrics;
 use crate::negotiate::Coding;
 use crate::respond;
@@ -83,8 +84,8 @@ pub struct Shared {
     metrics: Option<Arc<Metrics>>,
     /// The table requests are answered from.
     tables: Tables,
-    /// The origins `/mcp` answers besides the base URL's.
-    mcp_origins: Origins,
+    /// What `/mcp` is held to.
+    mcp: Policy,
     /// Set when the drain begins; read by every response.
     draining: AtomicBool,
 }
@@ -114,7 +115,11 @@ impl Shared {
                 .map(|format| AccessLog::start(format, metrics.clone())),
             metrics,
             tables,
-            mcp_origins: Origins::new(&config.mcp_allow_origins),
+            mcp: Policy {
+                origins: Origins::new(&config.mcp_allow_origins),
+                body_timeout: config.body_timeout,
+                budget: Budget::new(config.memory_budget),
+            },
             draining: AtomicBool::new(false),
         }
     }
@@ -509,15 +514,11 @@ async fn answer_mcp(
     peer: String,
     secure: bool,
 ) -> Result<Response<Tracked>, Infallible> {
-    let open = Open::begin(&activity);
+    // Not sending while its body arrives: the body timeout is its clock.
+    let mut open = Open::receiving(&activity);
     let (method, version) = (request.method().clone(), request.version());
-    let response = mcp::serve(
-        shared.tables.current(),
-        &shared.mcp_origins,
-        shared.timeouts.header_read,
-        request,
-    )
-    .await;
+    let table = shared.tables.current();
+    let response = mcp::serve(table, &shared.mcp, request, || open.received()).await;
     let asked = Asked {
         method: &method,
         path: mcp::PATH,

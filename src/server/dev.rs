@@ -86,6 +86,11 @@ async fn serve(config: &DevConfig) -> Result<(), String> {
         content: config.content.clone(),
         base_url: format!("http://{addr}"),
         tables: OnceLock::new(),
+        mcp: mcp::Policy {
+            origins: mcp::Origins::default(),
+            body_timeout: MCP_BODY_TIMEOUT,
+            budget: crate::budget::Budget::new(MCP_BUDGET),
+        },
         problem: Mutex::new(None),
         pages: Mutex::new(Vec::new()),
     });
@@ -122,12 +127,17 @@ async fn serve(config: &DevConfig) -> Result<(), String> {
 /// How long `/mcp` waits for a request's body.
 const MCP_BODY_TIMEOUT: Duration = Duration::from_secs(10);
 
+/// What `/mcp`'s bodies and answers may hold.
+const MCP_BUDGET: usize = 32 * 1024 * 1024;
+
 /// What the preview serves and whom it tells.
 struct Preview {
     content: PathBuf,
     base_url: String,
     /// Set by the first good render, replaced by every later one.
     tables: OnceLock<Tables>,
+    /// What `/mcp` is held to.
+    mcp: mcp::Policy,
     /// The error of the last render, if it failed.
     problem: Mutex<Option<String>>,
     /// The event streams of the open pages.
@@ -192,8 +202,7 @@ impl Preview {
     async fn serve(&self, request: Request<Incoming>) -> Response<Body> {
         match self.tables.get() {
             Some(tables) if request.uri().path() == mcp::PATH => {
-                let origins = mcp::Origins::default();
-                mcp::serve(tables.current(), &origins, MCP_BODY_TIMEOUT, request)
+                mcp::serve(tables.current(), &self.mcp, request, || {})
                     .await
                     .map(Either::Left)
             }

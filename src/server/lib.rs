@@ -15,6 +15,7 @@
 //! - [`headers`]: header values shared by every response of a kind.
 //! - [`respond`]: the whole request → response selection, without I/O.
 //! - [`mcp`]: `/mcp`, the Model Context Protocol endpoint for agents.
+//! - [`budget`]: the memory a client can make refserve hold, counted.
 //! - [`server`] and [`connection`]: the accept loop, each connection's
 //!   protocol, timeouts and the drain.
 //! - [`activity`] and [`watched`]: what a connection's watchdog reads: its
@@ -34,6 +35,7 @@
 
 pub mod access_log;
 pub mod activity;
+pub mod budget;
 pub mod conditional;
 pub mod config;
 pub mod connection;

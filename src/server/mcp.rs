@@ -2,17 +2,25 @@
 //! stateless (no session is ever issued), every answer `application/json`.
 //!
 //! This file is the HTTP side: what a request must be before its body is
-//! read, the body read within [`MAX_BODY`] bytes and the header read
-//! timeout, and the response around the JSON-RPC answer (`rpc.rs`).
+//! read, the body read within [`MAX_BODY`] bytes and the body timeout, and
+//! the response around the JSON-RPC answer (`rpc.rs`).
 //!
 //! - `POST` carries one JSON-RPC message; `OPTIONS` is a CORS preflight;
 //!   `GET`, `HEAD`, `DELETE` and the rest get 405 with `Allow` (no event
 //!   stream is offered, so a client does not wait on one).
-//! - `Origin`, when present, must be the base URL's or one allowed with
-//!   `--mcp-allow-origin`, else 403 (the specification's defence against
-//!   DNS rebinding). `Content-Type` must be JSON (415), `Accept`, when
-//!   sent, must take it (406), and the body must fit [`MAX_BODY`] (413)
-//!   and arrive within the header read timeout (408).
+//! - `Origin`, when present, must be one, and the base URL's or one
+//!   allowed with `--mcp-allow-origin`, else 403 (the specification's
+//!   defence against DNS rebinding); only an allowed origin is named in
+//!   `Access-Control-Allow-Origin`. `Content-Type` must be JSON (415),
+//!   `Accept`, when sent, must take it (406), and the body must fit
+//!   [`MAX_BODY`] (413) and arrive within `--body-timeout`, counted from
+//!   the end of the head (408; over HTTP/1.1 with `Connection: close`).
+//! - **Memory**: the body is read into one buffer reserved in the
+//!   [`Budget`] before it is allocated (its announced length, else
+//!   [`MAX_BODY`]), and every answer is held in the budget until the
+//!   connection has sent it. A request the budget cannot take is answered
+//!   `503` with `Retry-After` and [`BUSY`], a static body; everything the
+//!   table serves goes on being served.
 //! - Errors before the body is read are JSON-RPC errors without an id,
 //!   like those the specification shows for the transport.
 //!
@@ -25,21 +33,30 @@ mod tools;
 
 pub use answers::Answers;
 
+use crate::budget::{Budget, Reservation};
 use crate::negotiate::{negotiate_media_type, MediaType};
 use crate::respond::Body;
 use crate::table::Current;
 use bytes::Bytes;
 use http::header::{self, HeaderMap, HeaderName, HeaderValue};
-use http::{Method, Request, Response, StatusCode};
-use http_body_util::{BodyExt as _, Full, Limited};
+use http::{Method, Request, Response, StatusCode, Version};
+use http_body_util::{BodyExt as _, Full};
 use rpc::{code, error_reply, McpHeaders, Reply};
-use std::time::Duration;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 /// The endpoint's path.
 pub const PATH: &str = "/mcp";
 
 /// The largest request body read, in bytes: a tool call is a few hundred.
 pub const MAX_BODY: usize = 64 * 1024;
+
+/// The answer when the budget is full: a JSON-RPC error without an id, in
+/// the range JSON-RPC leaves to servers.
+pub const BUSY: &str = "{\"jsonrpc\":\"2.0\",\"error\":{\"code\":-32000,\"message\":\"The server is answering as many /mcp requests as its memory budget allows; retry in a second.\"}}\n";
+
+/// `Retry-After` on [`BUSY`], in seconds.
+const RETRY_AFTER: &str = "1";
 
 /// `Allow` on `/mcp`.
 pub const ALLOW: &str = "POST, OPTIONS";
@@ -103,56 +120,164 @@ fn origin_of(url: &str) -> &str {
     &url[..end]
 }
 
-/// Answer `request` to `/mcp` from `table`; the body must come within
-/// `body_timeout`.
+/// What `/mcp` is held to.
+#[derive(Debug, Clone)]
+pub struct Policy {
+    /// The origins it answers besides the base URL's.
+    pub origins: Origins,
+    /// How long a body may take to arrive, from the end of the head.
+    pub body_timeout: Duration,
+    /// What request bodies and answers not yet sent may hold.
+    pub budget: Arc<Budget>,
+}
+
+/// Answer `request` to `/mcp` from `table` under `policy`; `received` is
+/// called once the body has arrived, or once it is clear it will not be
+/// read (the request is sending its answer from then on).
 pub async fn serve<B>(
     table: Current,
-    origins: &Origins,
-    body_timeout: Duration,
+    policy: &Policy,
     request: Request<B>,
+    received: impl FnOnce(),
 ) -> Response<Body>
 where
-    B: http_body::Body<Data = Bytes>,
+    B: http_body::Body<Data = Bytes> + Unpin,
     B::Error: std::error::Error + Send + Sync + 'static,
 {
+    let deadline = Instant::now() + policy.body_timeout;
     let (parts, body) = request.into_parts();
-    let origin = parts.headers.get(header::ORIGIN).cloned();
-    if let Err(refusal) = admit(&parts.method, &parts.headers, origins, table.base_url()) {
-        return response(refusal, origin.as_ref());
+    // Read for CORS only when it is a single allowed origin.
+    let origin = allowed_origin(&parts.headers, &policy.origins, table.base_url());
+    let admitted = admit(
+        &parts.method,
+        &parts.headers,
+        &policy.origins,
+        table.base_url(),
+    );
+    if let Err(refusal) = admitted {
+        received();
+        return response(refusal, origin, &policy.budget);
     }
     if parts.method == Method::OPTIONS {
-        return preflight(origin.as_ref());
+        received();
+        return preflight(origin);
     }
-    let body =
-        match tokio::time::timeout(body_timeout, Limited::new(body, MAX_BODY).collect()).await {
-            Ok(Ok(collected)) => collected.to_bytes(),
-            Ok(Err(e))
-                if e.downcast_ref::<http_body_util::LengthLimitError>()
-                    .is_some() =>
-            {
-                return response(too_large(), origin.as_ref());
-            }
-            Ok(Err(_)) => {
-                let reply = refusal(
-                    StatusCode::BAD_REQUEST,
-                    "The request body could not be read.",
-                );
-                return response(reply, origin.as_ref());
-            }
-            Err(_) => {
-                let reply = refusal(
-                    StatusCode::REQUEST_TIMEOUT,
-                    "The request body did not arrive in time.",
-                );
-                let mut answer = response(reply, origin.as_ref());
+    let read = read_body(body, content_length(&parts.headers), policy, deadline).await;
+    received();
+    let body = match read {
+        Ok(body) => body,
+        Err(unread) => {
+            let mut answer = match unread {
+                Unread::Busy => return busy(origin),
+                Unread::TooLarge => response(too_large(), origin, &policy.budget),
+                Unread::Broken => {
+                    let reply = refusal(
+                        StatusCode::BAD_REQUEST,
+                        "The request body could not be read.",
+                    );
+                    response(reply, origin, &policy.budget)
+                }
+                Unread::Late => {
+                    let reply = refusal(
+                        StatusCode::REQUEST_TIMEOUT,
+                        "The request body did not arrive in time.",
+                    );
+                    response(reply, origin, &policy.budget)
+                }
+            };
+            // HTTP/1.1 cannot go on after a body left unread; HTTP/2 ends
+            // the stream alone.
+            if parts.version < Version::HTTP_2 {
                 answer
                     .headers_mut()
                     .insert(header::CONNECTION, HeaderValue::from_static("close"));
-                return answer;
             }
-        };
-    let reply = rpc::answer(&table, &mcp_headers(&parts.headers), &body);
-    response(reply, origin.as_ref())
+            return answer;
+        }
+    };
+    let reply = rpc::answer(&table, &mcp_headers(&parts.headers), &body.bytes);
+    drop(body);
+    response(reply, origin, &policy.budget)
+}
+
+/// Why a body was not read whole.
+enum Unread {
+    /// The budget could not hold it.
+    Busy,
+    /// Over [`MAX_BODY`].
+    TooLarge,
+    /// The connection failed under it.
+    Broken,
+    /// Not complete by the body timeout.
+    Late,
+}
+
+/// A request body, and what it holds of the budget.
+struct Received {
+    bytes: Vec<u8>,
+    _reservation: Reservation,
+}
+
+/// Read `body` into one buffer of at most [`MAX_BODY`] bytes (`length`,
+/// when announced), reserved in the budget before it is allocated; each
+/// frame is copied in and dropped, so a body sent in a thousand pieces
+/// holds no more than one sent whole.
+async fn read_body<B>(
+    mut body: B,
+    length: Option<u64>,
+    policy: &Policy,
+    deadline: Instant,
+) -> Result<Received, Unread>
+where
+    B: http_body::Body<Data = Bytes> + Unpin,
+{
+    // `admit` refused an announced length over the limit.
+    let limit = length.map_or(MAX_BODY, |length| {
+        usize::try_from(length).map_or(MAX_BODY, |length| length.min(MAX_BODY))
+    });
+    let reservation = policy.budget.reserve(limit).ok_or(Unread::Busy)?;
+    let mut bytes = Vec::with_capacity(limit);
+    let reading = async {
+        while let Some(frame) = body.frame().await {
+            let frame = frame.map_err(|_| Unread::Broken)?;
+            if let Ok(data) = frame.into_data() {
+                if bytes.len() + data.len() > limit {
+                    return Err(Unread::TooLarge);
+                }
+                bytes.extend_from_slice(&data);
+            }
+        }
+        Ok(())
+    };
+    match tokio::time::timeout_at(deadline.into(), reading).await {
+        Ok(Ok(())) => Ok(Received {
+            bytes,
+            _reservation: reservation,
+        }),
+        Ok(Err(unread)) => Err(unread),
+        Err(_) => Err(Unread::Late),
+    }
+}
+
+/// The announced `Content-Length`, if it is one number.
+fn content_length(headers: &HeaderMap) -> Option<u64> {
+    headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|value| value.to_str().ok())
+        .and_then(|value| value.parse::<u64>().ok())
+}
+
+/// The request's `Origin` when it is one, and one `/mcp` answers.
+fn allowed_origin<'h>(
+    headers: &'h HeaderMap,
+    origins: &Origins,
+    base_url: &str,
+) -> Option<&'h HeaderValue> {
+    let mut all = headers.get_all(header::ORIGIN).iter();
+    match (all.next(), all.next()) {
+        (Some(origin), None) if origins.allow(origin.as_bytes(), base_url) => Some(origin),
+        _ => None,
+    }
 }
 
 /// What a request must be before its body is read: a `POST` or a
@@ -170,13 +295,21 @@ pub fn admit(
             "/mcp takes POST (one JSON-RPC message per request); it offers no event stream.",
         ));
     }
-    if let Some(origin) = headers.get(header::ORIGIN) {
-        if !origins.allow(origin.as_bytes(), base_url) {
+    let mut sent = headers.get_all(header::ORIGIN).iter();
+    match (sent.next(), sent.next()) {
+        (Some(origin), None) if !origins.allow(origin.as_bytes(), base_url) => {
             return Err(refusal(
                 StatusCode::FORBIDDEN,
                 "This origin may not call /mcp (the server allows its own and those given with --mcp-allow-origin).",
             ));
         }
+        (Some(_), Some(_)) => {
+            return Err(refusal(
+                StatusCode::FORBIDDEN,
+                "A request carries one Origin; this one carries several.",
+            ));
+        }
+        _ => {}
     }
     if *method == Method::OPTIONS {
         return Ok(());
@@ -194,11 +327,7 @@ pub fn admit(
             "Every answer is application/json, which Accept does not take.",
         ));
     }
-    let length = headers
-        .get(header::CONTENT_LENGTH)
-        .and_then(|value| value.to_str().ok())
-        .and_then(|value| value.parse::<u64>().ok());
-    if length.is_some_and(|length| length > MAX_BODY as u64) {
+    if content_length(headers).is_some_and(|length| length > MAX_BODY as u64) {
         return Err(too_large());
     }
     Ok(())
@@ -246,26 +375,55 @@ fn mcp_headers(headers: &HeaderMap) -> McpHeaders<'_> {
     }
 }
 
-/// The response carrying `reply`, readable by `origin` when it was allowed.
-fn response(reply: Reply, origin: Option<&HeaderValue>) -> Response<Body> {
-    let mut response = Response::new(Full::new(Bytes::from(reply.body)));
-    *response.status_mut() = reply.status;
+/// The response carrying `reply`, readable by `origin` (an allowed one);
+/// its body is held in `budget` until sent, or the answer is [`busy`].
+fn response(reply: Reply, origin: Option<&HeaderValue>, budget: &Arc<Budget>) -> Response<Body> {
+    let Some(reservation) = budget.reserve(reply.body.capacity()) else {
+        return busy(origin);
+    };
+    let body = reservation.hold(reply.body);
+    let content_type = (reply.status != StatusCode::ACCEPTED).then_some("application/json");
+    answer(reply.status, Full::new(body), content_type, origin)
+}
+
+/// `503` with `Retry-After`: the budget is full. Its body is static, so
+/// it costs the budget nothing.
+fn busy(origin: Option<&HeaderValue>) -> Response<Body> {
+    let body = Full::new(Bytes::from_static(BUSY.as_bytes()));
+    let mut response = answer(
+        StatusCode::SERVICE_UNAVAILABLE,
+        body,
+        Some("application/json"),
+        origin,
+    );
+    response
+        .headers_mut()
+        .insert(header::RETRY_AFTER, HeaderValue::from_static(RETRY_AFTER));
+    response
+}
+
+/// A response of `/mcp` with `body`: never stored, never sniffed.
+fn answer(
+    status: StatusCode,
+    body: Body,
+    content_type: Option<&'static str>,
+    origin: Option<&HeaderValue>,
+) -> Response<Body> {
+    let mut response = Response::new(body);
+    *response.status_mut() = status;
     let headers = response.headers_mut();
-    if reply.status != StatusCode::ACCEPTED {
-        headers.insert(
-            header::CONTENT_TYPE,
-            HeaderValue::from_static("application/json"),
-        );
+    if let Some(content_type) = content_type {
+        headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
     }
     headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
     headers.insert(
         header::X_CONTENT_TYPE_OPTIONS,
         HeaderValue::from_static(crate::headers::NOSNIFF),
     );
-    if reply.status == StatusCode::METHOD_NOT_ALLOWED {
+    if status == StatusCode::METHOD_NOT_ALLOWED {
         headers.insert(header::ALLOW, HeaderValue::from_static(ALLOW));
     }
-    cors(headers, origin, reply.status);
+    cors(headers, origin);
     response
 }
 
@@ -287,15 +445,16 @@ fn preflight(origin: Option<&HeaderValue>) -> Response<Body> {
         header::ACCESS_CONTROL_MAX_AGE,
         HeaderValue::from_static(crate::headers::PREFLIGHT_MAX_AGE),
     );
-    cors(headers, origin, StatusCode::NO_CONTENT);
+    cors(headers, origin);
     response
 }
 
-/// `Access-Control-Allow-Origin` for an origin that was let in (a refused
-/// one gets none), and `Vary: Origin` always: the answer depends on it.
-fn cors(headers: &mut HeaderMap, origin: Option<&HeaderValue>, status: StatusCode) {
+/// `Access-Control-Allow-Origin` for an allowed origin (any other gets
+/// none, whatever the answer), and `Vary: Origin` always: the answer
+/// depends on it.
+fn cors(headers: &mut HeaderMap, origin: Option<&HeaderValue>) {
     headers.insert(header::VARY, HeaderValue::from_static("Origin"));
-    if let Some(origin) = origin.filter(|_| status != StatusCode::FORBIDDEN) {
+    if let Some(origin) = origin {
         headers.insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, origin.clone());
         headers.insert(
             header::ACCESS_CONTROL_EXPOSE_HEADERS,

@@ -4,7 +4,7 @@
 //! compile time: the request path adds to a counter it finds by index, with
 //! no hashing, locking or allocation, and every series exists from the
 //! start. No label takes a value from a request: protocol, method (GET,
-//! HEAD, OPTIONS or other), status (the codes refserve answers with),
+//! HEAD, OPTIONS, POST or other), status (every code refserve answers with),
 //! content coding and close reason are each a short, fixed list.
 //!
 //! What can be derived is not counted twice: requests in flight are the
@@ -28,13 +28,16 @@ use std::time::Duration;
 /// The `protocol` label's values.
 const PROTOCOLS: [&str; 3] = ["HTTP/1.0", "HTTP/1.1", "HTTP/2"];
 /// The `method` label's values.
-const METHODS: [&str; 4] = ["GET", "HEAD", "OPTIONS", "other"];
+const METHODS: [&str; 5] = ["GET", "HEAD", "OPTIONS", "POST", "other"];
 /// The status codes refserve answers with (hyper's own 400 and 431 for
 /// requests it cannot parse close the connection with reason `error`).
-pub const STATUSES: [u16; 9] = [200, 204, 304, 308, 400, 404, 405, 406, 414];
+pub const STATUSES: [u16; 15] = [
+    200, 202, 204, 304, 308, 400, 403, 404, 405, 406, 408, 413, 414, 415, 503,
+];
 /// The `status` label's values: [`STATUSES`], then any other.
 const STATUS_LABELS: [&str; STATUSES.len() + 1] = [
-    "200", "204", "304", "308", "400", "404", "405", "406", "414", "other",
+    "200", "202", "204", "304", "308", "400", "403", "404", "405", "406", "408", "413", "414",
+    "415", "503", "other",
 ];
 /// Upper bounds of the response-time buckets, in seconds: from 50 µs, as a
 /// precomputed answer takes microseconds, to 10 s, a client reading slowly.
@@ -97,7 +100,8 @@ impl Metrics {
             Method::GET => 0,
             Method::HEAD => 1,
             Method::OPTIONS => 2,
-            _ => 3,
+            Method::POST => 3,
+            _ => 4,
         };
         let status = STATUSES
             .iter()
@@ -401,9 +405,17 @@ mod tests {
             Coding::Identity,
             5,
         );
+        metrics.request(
+            Version::HTTP_2,
+            &Method::POST,
+            StatusCode::SERVICE_UNAVAILABLE,
+            Coding::Identity,
+            5,
+        );
         metrics.request_ended(Duration::from_micros(70));
         let text = exposition(&metrics);
         for line in [
+            r#"refserve_requests_total{protocol="HTTP/2",method="POST",status="503"} 1"#,
             r#"refserve_requests_total{protocol="HTTP/2",method="HEAD",status="404"} 1"#,
             r#"refserve_requests_total{protocol="HTTP/1.1",method="GET",status="200"} 1"#,
             r#"refserve_requests_total{protocol="HTTP/1.1",method="other",status="other"} 1"#,
@@ -411,7 +423,7 @@ mod tests {
             r#"refserve_response_duration_seconds_bucket{le="0.00005"} 0"#,
             r#"refserve_response_duration_seconds_bucket{le="0.0001"} 1"#,
             r#"refserve_response_duration_seconds_count 1"#,
-            "refserve_requests_in_flight 2",
+            "refserve_requests_in_flight 3",
         ] {
             assert!(text.contains(line), "{line} in\n{text}");
         }

@@ -13,18 +13,36 @@
 //! With TLS the wrapper sits above the TLS stream, so it sees the
 //! plaintext frames; a full socket reaches it once rustls' buffer is full.
 //!
+//! **The staged close** (RFC 9112 §9.6): closing a socket with unread
+//! bytes in it resets the connection, and a reset can destroy the answer
+//! before the client reads it: a 413 or 408 given while a body is still
+//! arriving, hyper's close after an unread body. So when hyper shuts the
+//! stream down, the wrapper closes the writing half and then reads and
+//! drops what the client still sends, until it closes its half, for at
+//! most [`LINGER_TIME`] and [`LINGER_BYTES`] (nginx's `lingering_close`),
+//! into a buffer on the stack.
+//!
 //! A connection closed for making no progress is reset (`SO_LINGER` 0),
 //! as nginx's `reset_timedout_connection` does: its unsent bytes are
 //! dropped at once instead of lingering in the kernel behind a window the
 //! client keeps shut, and the client learns of the close at once.
 
 use crate::activity::Activity;
+use std::future::Future;
 use std::io::IoSlice;
 use std::pin::Pin;
 use std::sync::Arc;
-use std::task::{Context, Poll};
+use std::task::{ready, Context, Poll};
+use std::time::Duration;
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::TcpStream;
+use tokio::time::Sleep;
+
+/// The longest a closing connection reads what its client still sends.
+pub const LINGER_TIME: Duration = Duration::from_secs(2);
+/// The most a closing connection reads and drops before it closes anyway:
+/// enough for a client that writes a whole 2 MB body before it reads.
+pub const LINGER_BYTES: usize = 4 * 1024 * 1024;
 
 /// What the connection speaks, as far as progress is concerned.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -60,6 +78,14 @@ impl Socket for tokio_rustls::server::TlsStream<TcpStream> {
 pub struct Watched<S: Socket> {
     inner: S,
     progress: Progress,
+    /// Set once the writing half is closed: the staged close under way.
+    linger: Option<Linger>,
+}
+
+/// What is left of a staged close.
+struct Linger {
+    deadline: Pin<Box<Sleep>>,
+    left: usize,
 }
 
 impl<S: Socket> Watched<S> {
@@ -68,7 +94,33 @@ impl<S: Socket> Watched<S> {
         Watched {
             inner,
             progress: Progress::new(activity, framing),
+            linger: None,
         }
+    }
+}
+
+impl<S: Socket + AsyncRead + Unpin> Watched<S> {
+    /// Read and drop what the client sends until it closes its half, or
+    /// the linger's time or bytes run out.
+    fn poll_linger(&mut self, cx: &mut Context<'_>) -> Poll<()> {
+        let Some(linger) = &mut self.linger else {
+            return Poll::Ready(());
+        };
+        let mut sink = [0u8; 8192];
+        while linger.left > 0 {
+            if linger.deadline.as_mut().poll(cx).is_ready() {
+                break;
+            }
+            let mut buf = ReadBuf::new(&mut sink);
+            match ready!(Pin::new(&mut self.inner).poll_read(cx, &mut buf)) {
+                Ok(()) if !buf.filled().is_empty() => {
+                    linger.left = linger.left.saturating_sub(buf.filled().len());
+                }
+                // Closed, or failed: nothing more to wait for.
+                _ => break,
+            }
+        }
+        Poll::Ready(())
     }
 }
 
@@ -159,7 +211,7 @@ impl<S: Socket + AsyncRead + Unpin> AsyncRead for Watched<S> {
     }
 }
 
-impl<S: Socket + AsyncWrite + Unpin> AsyncWrite for Watched<S> {
+impl<S: Socket + AsyncRead + AsyncWrite + Unpin> AsyncWrite for Watched<S> {
     fn poll_write(
         self: Pin<&mut Self>,
         cx: &mut Context<'_>,
@@ -197,7 +249,19 @@ impl<S: Socket + AsyncWrite + Unpin> AsyncWrite for Watched<S> {
     }
 
     fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
-        Pin::new(&mut self.get_mut().inner).poll_shutdown(cx)
+        let this = self.get_mut();
+        if this.linger.is_none() {
+            ready!(Pin::new(&mut this.inner).poll_shutdown(cx))?;
+            if this.progress.activity.resets_on_close() {
+                // A connection that stalled is reset, not lingered over.
+                return Poll::Ready(Ok(()));
+            }
+            this.linger = Some(Linger {
+                deadline: Box::pin(tokio::time::sleep(LINGER_TIME)),
+                left: LINGER_BYTES,
+            });
+        }
+        this.poll_linger(cx).map(Ok)
     }
 }
 
