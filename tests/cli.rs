@@ -161,7 +161,7 @@ fn a_descriptor_limit_below_the_cap_is_reported_at_start_up() {
     let _ = child.kill();
     let _ = child.wait();
     assert!(
-        line.contains("only 500 file descriptors") && line.contains("--max-connections 10000"),
+        line.contains("only 500 file descriptors") && line.contains("--max-connections 4096"),
         "{line}"
     );
 }

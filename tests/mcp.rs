@@ -589,13 +589,25 @@ async fn an_origin_must_be_allowed_and_a_preflight_names_the_mcp_headers() {
         preflight.header("access-control-allow-methods"),
         "POST, OPTIONS"
     );
+    // A 405 names no origin that was not allowed.
+    let get = server
+        .get("/mcp", &[("origin", "https://attacker.example")])
+        .await;
+    assert_eq!(get.status, 405);
+    assert_eq!(get.header("access-control-allow-origin"), "");
+    // Two origins are one too many, even when one of them is allowed.
+    let mut two = from("http://localhost:6274");
+    two.push(("origin", "https://attacker.example"));
+    let twice = server.post("/mcp", &two, ping).await;
+    assert_eq!(twice.status, 403);
+    assert_eq!(twice.header("access-control-allow-origin"), "");
 }
 
 #[tokio::test]
-async fn a_body_that_never_comes_is_answered_within_the_header_read_timeout() {
+async fn a_body_that_never_comes_is_answered_within_the_body_timeout() {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
     let server = start_server_with(|config| {
-        config.header_read_timeout = std::time::Duration::from_secs(1);
+        config.body_timeout = std::time::Duration::from_secs(1);
     })
     .await;
     // The head promises 100 bytes; 10 come, and the connection stays open.

@@ -7,6 +7,7 @@ mod support;
 
 mod activation;
 mod browser;
+mod budget;
 mod catalog;
 mod catalog_facts;
 mod cli;
@@ -29,6 +30,7 @@ mod pages;
 mod reading;
 mod stalls;
 mod tls;
+mod uploads;
 mod validation;
 mod validators;
 mod varnish;

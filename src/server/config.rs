@@ -157,7 +157,7 @@ const BODY_TIMEOUT: Limit = Limit {
 const MEMORY_BUDGET: Limit = Limit {
     flag: "--memory-budget",
     help: "MiB that /mcp request bodies and answers not yet sent may hold; 503 beyond",
-    default: 32,
+    default: 16,
     range: (1, 65_536),
     set: |c, n| c.memory_budget = n as usize * 1024 * 1024,
 };
@@ -171,7 +171,7 @@ const SHUTDOWN_TIMEOUT: Limit = Limit {
 const MAX_CONNECTIONS: Limit = Limit {
     flag: "--max-connections",
     help: "connections served at once; more wait in the listen backlog",
-    default: 10_000,
+    default: 4_096,
     range: (1, 1_000_000),
     set: |c, n| c.max_connections = n as usize,
 };
@@ -434,6 +434,8 @@ mod tests {
         assert_eq!(config.idle_timeout, Duration::from_secs(60));
         assert_eq!(config.shutdown_timeout, Duration::from_secs(10));
         assert_eq!(config.send_timeout, Duration::from_secs(10));
+        assert_eq!(config.body_timeout, Duration::from_secs(10));
+        assert_eq!(config.memory_budget, 16 * 1024 * 1024);
         assert_eq!(config.access_log, None);
         assert_eq!(config.metrics_addr, None);
     }

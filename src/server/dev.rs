@@ -128,7 +128,7 @@ async fn serve(config: &DevConfig) -> Result<(), String> {
 const MCP_BODY_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// What `/mcp`'s bodies and answers may hold.
-const MCP_BUDGET: usize = 32 * 1024 * 1024;
+const MCP_BUDGET: usize = 16 * 1024 * 1024;
 
 /// What the preview serves and whom it tells.
 struct Preview {

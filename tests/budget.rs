@@ -1,0 +1,300 @@
+//! Memory is a budget: each attack that once made refserve hold hundreds of
+//! MiB is run against the binary, and the peak of its resident memory
+//! (`VmHWM`, read from the child's `/proc`) grows by at most
+//! [`ALLOWED_GROWTH`] while a normal client is served. The tests take turns
+//! ([`ONE_AT_A_TIME`]), so no attack shares the machine with another.
+
+use crate::support::{spawn_refserve, Server};
+use bytes::Bytes;
+use std::process::Child;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+
+/// What any attack may add to the server's peak resident memory.
+const ALLOWED_GROWTH_KIB: u64 = 64 * 1024;
+
+/// The memory tests run one at a time.
+static ONE_AT_A_TIME: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
+/// The child's peak resident memory so far, in KiB.
+fn peak_kib(child: &Child) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{}/status", child.id()))
+        .expect("the server's /proc status");
+    status
+        .lines()
+        .find_map(|line| line.strip_prefix("VmHWM:"))
+        .and_then(|value| value.trim().trim_end_matches("kB").trim().parse().ok())
+        .expect("a VmHWM line")
+}
+
+/// The server under attack: the binary, its address, and its peak before.
+struct Target {
+    child: Child,
+    origin: String,
+    before: u64,
+    /// Standard error, kept open and never read once started.
+    _stderr: std::io::BufReader<std::process::ChildStderr>,
+}
+
+impl Target {
+    /// Start the binary with `args`, and warm it with one page and one
+    /// `/mcp` call before its peak is read.
+    async fn start(args: &[&str]) -> Target {
+        let (child, (_, addr), stderr) = spawn_refserve(args);
+        let origin = format!("http://{addr}");
+        let client = Server::client_for(&origin);
+        assert_eq!(client.get("/api/select", &[]).await.status, 200);
+        assert_eq!(search(&client).await, 200);
+        let before = peak_kib(&child);
+        Target {
+            child,
+            origin,
+            before,
+            _stderr: stderr,
+        }
+    }
+
+    fn addr(&self) -> &str {
+        self.origin.trim_start_matches("http://")
+    }
+
+    /// A page and an `/mcp` call are answered as usual.
+    async fn serves_a_normal_client(&self) {
+        let client = Server::client_for(&self.origin);
+        let page = client
+            .get("/api/select", &[("accept-encoding", "br")])
+            .await;
+        assert_eq!(page.status, 200);
+        assert!(page.decoded().starts_with(b"<!doctype html>"));
+    }
+
+    /// The peak grew by at most [`ALLOWED_GROWTH_KIB`]; printed for the record.
+    fn kept_its_budget(&self, attack: &str) {
+        let after = peak_kib(&self.child);
+        let growth = after.saturating_sub(self.before);
+        println!(
+            "{attack}: peak RSS {} → {} KiB (+{growth} KiB)",
+            self.before, after
+        );
+        assert!(
+            growth <= ALLOWED_GROWTH_KIB,
+            "{attack}: the peak grew by {growth} KiB"
+        );
+    }
+}
+
+impl Drop for Target {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A search for every method: the largest `/mcp` answer (about 11 KB).
+const SEARCH: &str = r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search","arguments":{"query":"rows table where insert select","limit":24}}}"#;
+
+/// The status of one search over a connection of its own.
+async fn search(client: &Server) -> u16 {
+    client
+        .post("/mcp", &[("content-type", "application/json")], SEARCH)
+        .await
+        .status
+}
+
+/// An HTTP/2 connection (prior knowledge) whose streams grant the server
+/// a window of `window` bytes, driven by a task of its own.
+async fn h2_connection(addr: &str, window: u32) -> h2::client::SendRequest<Bytes> {
+    let tcp = TcpStream::connect(addr).await.expect("connect");
+    let (send, connection) = h2::client::Builder::new()
+        .initial_window_size(window)
+        .handshake(tcp)
+        .await
+        .expect("an HTTP/2 handshake");
+    tokio::spawn(async move {
+        let _ = connection.await;
+    });
+    send
+}
+
+/// A `POST /mcp` head for HTTP/2, with `length` announced if given.
+fn mcp_request(addr: &str, length: Option<usize>) -> http::Request<()> {
+    let mut request = http::Request::post(format!("http://{addr}/mcp"))
+        .header("content-type", "application/json");
+    if let Some(length) = length {
+        request = request.header("content-length", length);
+    }
+    request.body(()).expect("a request")
+}
+
+#[tokio::test]
+async fn a_stalled_access_log_holds_bytes_not_lines() {
+    let _turn = ONE_AT_A_TIME.lock().await;
+    // Standard error is a pipe nobody reads, as a wedged journal is.
+    let target = Target::start(&["--access-log-format", "json"]).await;
+    let head = format!("GET /{} HTTP/1.1\r\nHost: x\r\n\r\n", "a".repeat(16_000));
+    // 20,000 requests with 16,000-byte paths (each a 414), on 8 connections.
+    let floods = (0..8).map(|_| {
+        let (addr, head) = (target.addr().to_string(), head.clone());
+        tokio::spawn(async move {
+            let stream = TcpStream::connect(&addr).await.expect("connect");
+            let (mut reading, mut writing) = stream.into_split();
+            let reader = tokio::spawn(async move {
+                let mut answers = Vec::new();
+                let _ = reading.read_to_end(&mut answers).await;
+                answers
+            });
+            for _ in 0..2_499 {
+                writing.write_all(head.as_bytes()).await.expect("send");
+            }
+            let last = head.replace("Host: x\r\n", "Host: x\r\nConnection: close\r\n");
+            writing.write_all(last.as_bytes()).await.expect("send");
+            let answers = reader.await.expect("the reader");
+            String::from_utf8_lossy(&answers)
+                .matches("HTTP/1.1 414")
+                .count()
+        })
+    });
+    let mut answered = 0;
+    for flood in floods {
+        answered += flood.await.expect("a flood");
+    }
+    assert_eq!(answered, 20_000);
+    target.serves_a_normal_client().await;
+    target.kept_its_budget("20,000 logged 16 KB paths, standard error stalled");
+}
+
+#[tokio::test]
+async fn mcp_answers_behind_a_closed_window_are_held_in_the_budget() {
+    let _turn = ONE_AT_A_TIME.lock().await;
+    let target = Target::start(&[]).await;
+    // 100 connections, each with 128 searches whose answers may not move:
+    // every stream's window is one byte.
+    let attacks = (0..100).map(|_| {
+        let addr = target.addr().to_string();
+        tokio::spawn(async move {
+            let mut send = h2_connection(&addr, 1).await;
+            let mut answers = Vec::new();
+            for _ in 0..128 {
+                send = send.ready().await.expect("a stream");
+                let (response, mut body) = send
+                    .send_request(mcp_request(&addr, Some(SEARCH.len())), false)
+                    .expect("send a request");
+                body.send_data(Bytes::from_static(SEARCH.as_bytes()), true)
+                    .expect("send its body");
+                answers.push(response);
+            }
+            let mut held = Vec::new();
+            for answer in answers {
+                let answer = answer.await.expect("a response head");
+                let retry = answer.headers().contains_key("retry-after");
+                held.push((answer.status().as_u16(), retry, answer.into_body()));
+            }
+            (send, held)
+        })
+    });
+    let mut held = Vec::new();
+    for attack in attacks {
+        held.push(attack.await.expect("an attack"));
+    }
+    let statuses: Vec<(u16, bool)> = held
+        .iter()
+        .flat_map(|(_, streams)| streams.iter().map(|(status, retry, _)| (*status, *retry)))
+        .collect();
+    let busy = statuses.iter().filter(|(status, _)| *status == 503).count();
+    assert!(busy > 0, "12,800 answers of 11 KB fill a 16 MiB budget");
+    assert!(statuses
+        .iter()
+        .all(|&(status, retry)| status == 200 || (status == 503 && retry)));
+    target.serves_a_normal_client().await;
+    let client = Server::client_for(&target.origin);
+    assert_eq!(search(&client).await, 503, "the budget is full");
+    target.kept_its_budget("12,800 /mcp answers behind one-byte windows");
+    drop(held);
+    // Given back once the connections are gone.
+    let mut status = 0;
+    for _ in 0..100 {
+        status = search(&client).await;
+        if status == 200 {
+            break;
+        }
+        tokio::task::yield_now().await;
+    }
+    assert_eq!(status, 200, "the budget given back");
+}
+
+#[tokio::test]
+async fn unfinished_http2_bodies_are_held_in_the_budget() {
+    let _turn = ONE_AT_A_TIME.lock().await;
+    let target = Target::start(&["--body-timeout", "3"]).await;
+    // 8 connections × 128 streams, each announcing 65,000 bytes and sending
+    // all but the last.
+    let attacks = (0..8).map(|_| {
+        let addr = target.addr().to_string();
+        tokio::spawn(async move {
+            let mut send = h2_connection(&addr, 65_535).await;
+            let mut streams = Vec::new();
+            for _ in 0..128 {
+                send = send.ready().await.expect("a stream");
+                let (response, mut body) = send
+                    .send_request(mcp_request(&addr, Some(65_000)), false)
+                    .expect("send a request");
+                // A stream already refused takes no more data.
+                let _ = body.send_data(Bytes::from(vec![b' '; 64_999]), false);
+                streams.push((response, body));
+            }
+            let mut statuses = Vec::new();
+            for (response, _body) in streams {
+                statuses.push(response.await.map_or(0, |r| r.status().as_u16()));
+            }
+            statuses
+        })
+    });
+    let attacks: Vec<_> = attacks.collect();
+    target.serves_a_normal_client().await;
+    let mut statuses = Vec::new();
+    for attack in attacks {
+        statuses.extend(attack.await.expect("an attack"));
+    }
+    assert!(
+        statuses.iter().all(|status| [408, 503].contains(status)),
+        "{statuses:?}"
+    );
+    target.serves_a_normal_client().await;
+    target.kept_its_budget("1,024 unfinished 65,000-byte HTTP/2 bodies");
+}
+
+#[tokio::test]
+async fn chunked_bodies_in_one_byte_chunks_are_held_in_one_buffer() {
+    let _turn = ONE_AT_A_TIME.lock().await;
+    let target = Target::start(&["--body-timeout", "3"]).await;
+    // 100 connections, each a body of 40,000 one-byte chunks, never ended.
+    let body = "1\r\n \r\n".repeat(40_000);
+    let attacks = (0..100).map(|_| {
+        let (addr, body) = (target.addr().to_string(), body.clone());
+        tokio::spawn(async move {
+            let mut stream = TcpStream::connect(&addr).await.expect("connect");
+            stream
+                .write_all(
+                    b"POST /mcp HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n\
+                      Transfer-Encoding: chunked\r\n\r\n",
+                )
+                .await
+                .expect("send the head");
+            stream.write_all(body.as_bytes()).await.expect("send");
+            let mut answer = Vec::new();
+            let _ = stream.read_to_end(&mut answer).await;
+            answer
+        })
+    });
+    let attacks: Vec<_> = attacks.collect();
+    target.serves_a_normal_client().await;
+    for attack in attacks {
+        let answer = attack.await.expect("an attack");
+        let answer = String::from_utf8_lossy(&answer);
+        assert!(
+            answer.starts_with("HTTP/1.1 408") || answer.starts_with("HTTP/1.1 503"),
+            "{answer}"
+        );
+    }
+    target.kept_its_budget("100 chunked bodies of 40,000 one-byte chunks");
+}
