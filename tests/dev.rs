@@ -1,13 +1,17 @@
 //! `refserve dev`: a content directory served through production's
 //! responses and rendered again on every edit — read over HTTP, and in
-//! headless Chromium, where open pages follow edits and show content errors.
+//! headless Chromium, where open pages follow edits and show content errors
+//! — and kept serving whatever is put in the directory (FIFOs, links out of
+//! it, huge files) and however many clients connect and stay silent.
 
-use crate::support::{content_copy, node_file, run, system_tool, Scratch, Server};
+use crate::support::{content_copy, mkfifo, node_file, run, system_tool, Scratch, Server};
 use std::io::{BufRead, BufReader};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc::{self, Receiver};
 use std::time::Duration;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
 
 /// A running `refserve dev` on a copy of `content/`.
 struct Dev {
@@ -23,11 +27,34 @@ impl Dev {
     fn start(name: &str, prepare: impl FnOnce(&Scratch)) -> Dev {
         let scratch = content_copy(name);
         prepare(&scratch);
-        let mut child = Command::new(env!("CARGO_BIN_EXE_refserve"))
+        let mut command = Command::new(env!("CARGO_BIN_EXE_refserve"));
+        command
+            .arg("dev")
+            .arg("--content")
+            .arg(scratch.path().join("content"))
+            .args(["--addr", "127.0.0.1:0"]);
+        Dev::spawn(command, scratch)
+    }
+
+    /// Start it on a copy of `content/` with `args`, allowed `files` open
+    /// files (`ulimit -n`).
+    fn start_with_open_files(name: &str, files: u32, args: &[&str]) -> Dev {
+        let scratch = content_copy(name);
+        let mut command = Command::new("sh");
+        command
+            .args(["-c", &format!("ulimit -n {files} && exec \"$@\""), "sh"])
+            .arg(env!("CARGO_BIN_EXE_refserve"))
             .arg("dev")
             .arg("--content")
             .arg(scratch.path().join("content"))
             .args(["--addr", "127.0.0.1:0"])
+            .args(args);
+        Dev::spawn(command, scratch)
+    }
+
+    /// Run `command` (`refserve dev` on `scratch`) and read its address.
+    fn spawn(mut command: Command, scratch: Scratch) -> Dev {
+        let mut child = command
             .stderr(Stdio::piped())
             .spawn()
             .expect("spawn refserve dev");
@@ -78,6 +105,27 @@ impl Dev {
     fn client(&self) -> Server {
         Server::client_for(&self.origin)
     }
+
+    /// Put what `make` creates outside the content directory in place of
+    /// the entry `key`, in one rename: one change for the watcher.
+    fn replace_entry(&self, key: &str, make: impl FnOnce(&Path)) {
+        let aside = self.scratch.path().join("replacement");
+        make(&aside);
+        std::fs::rename(&aside, self.entry(key)).expect("rename over the entry");
+    }
+
+    /// The most memory the process has held (`VmHWM`), in bytes.
+    fn peak_memory(&self) -> u64 {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id()))
+            .expect("the process's status");
+        let kilobytes = status
+            .lines()
+            .find_map(|line| line.strip_prefix("VmHWM:"))
+            .and_then(|value| value.trim().strip_suffix(" kB"))
+            .and_then(|value| value.trim().parse::<u64>().ok())
+            .unwrap_or_else(|| panic!("VmHWM in {status}"));
+        kilobytes * 1024
+    }
 }
 
 impl Drop for Dev {
@@ -85,6 +133,17 @@ impl Drop for Dev {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// The status line of `GET path` from `addr` over a new connection.
+async fn status_line(addr: &str, path: &str) -> std::io::Result<String> {
+    let mut stream = TcpStream::connect(addr).await?;
+    let request = format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n");
+    stream.write_all(request.as_bytes()).await?;
+    let mut response = Vec::new();
+    stream.read_to_end(&mut response).await?;
+    let text = String::from_utf8_lossy(&response);
+    Ok(text.lines().next().unwrap_or_default().to_string())
 }
 
 /// `text` with the description of the entry changed to `description`.
@@ -176,11 +235,10 @@ async fn invalid_content_keeps_the_last_good_table_and_names_the_file_and_field(
     )
     .expect("write");
     let error = dev.line_with("error: ");
-    assert!(
-        error.ends_with(
-            "content/entries/select.json: field `name`: `select` must equal the key `selectx`"
-        ),
-        "the message build.rs prints: {error}"
+    assert_eq!(
+        error,
+        "error: content/entries/select.json: field `name`: `select` must equal the key `selectx`",
+        "the message build.rs prints, no absolute path"
     );
     dev.line_with("not rendered");
     let reply = dev.client().get("/api/reference/select.json", &[]).await;
@@ -202,6 +260,8 @@ async fn dev_started_on_invalid_content_serves_the_error_until_it_is_fixed() {
     assert_eq!(page.status, 503);
     let text = String::from_utf8_lossy(&page.body);
     assert!(text.contains("content/entries/select.json"), "{text}");
+    let scratch = dev.scratch.path().display().to_string();
+    assert!(!text.contains(&scratch), "no absolute path: {text}");
     assert!(
         text.contains("/_refserve/reload.js"),
         "the page reloads when fixed"
@@ -245,4 +305,115 @@ async fn an_open_page_follows_edits_and_shows_content_errors_in_chromium() {
     );
     let overlay = result["steps"][2]["overlay"].as_str().unwrap_or_default();
     assert!(overlay.contains("field `name`"), "{overlay}");
+}
+
+#[tokio::test]
+async fn a_fifo_at_start_is_a_content_error_and_its_removal_renders() {
+    let dev = Dev::start("dev-fifo-start", |scratch| {
+        let file = scratch.path().join("content/entries/select.json");
+        std::fs::rename(&file, scratch.path().join("select.json")).expect("move aside");
+        mkfifo(&file);
+    });
+    let error = dev.line_with("error: ");
+    assert_eq!(
+        error,
+        "error: content/entries/select.json: is a FIFO; content files must be regular files"
+    );
+    dev.replace_entry("select", |aside| {
+        std::fs::rename(dev.scratch.path().join("select.json"), aside).expect("move back");
+    });
+    dev.line_with("rendered in");
+    assert_eq!(dev.client().get("/api/select", &[]).await.status, 200);
+}
+
+#[tokio::test]
+async fn a_fifo_made_while_running_is_a_content_error_and_its_removal_renders() {
+    let dev = Dev::start("dev-fifo", |_| {});
+    dev.line_with("rendered in");
+    let original = std::fs::read_to_string(dev.entry("select")).expect("the entry");
+    dev.replace_entry("select", mkfifo);
+    let error = dev.line_with("error: ");
+    assert_eq!(
+        error,
+        "error: content/entries/select.json: is a FIFO; content files must be regular files"
+    );
+    assert_eq!(dev.client().get("/api/select", &[]).await.status, 200);
+    dev.replace_entry("select", |aside| {
+        std::fs::write(aside, original).expect("write");
+    });
+    dev.line_with("rendered in");
+}
+
+#[tokio::test]
+async fn a_link_out_of_the_content_directory_is_a_content_error() {
+    let dev = Dev::start("dev-link", |_| {});
+    dev.line_with("rendered in");
+    let outside = dev.scratch.path().join("select.json");
+    std::fs::copy(dev.entry("select"), &outside).expect("copy the entry outside");
+    dev.replace_entry("select", |aside| {
+        std::os::unix::fs::symlink(&outside, aside).expect("symlink");
+    });
+    let error = dev.line_with("error: ");
+    assert_eq!(
+        error,
+        "error: content/entries/select.json: leads outside the content directory \
+         (a symbolic link); content files must be inside it"
+    );
+    assert_eq!(dev.client().get("/api/select", &[]).await.status, 200);
+}
+
+#[tokio::test]
+async fn a_content_file_over_the_cap_is_refused_unread() {
+    let dev = Dev::start("dev-huge", |_| {});
+    dev.line_with("rendered in");
+    let started = dev.peak_memory();
+    let original = std::fs::read_to_string(dev.entry("select")).expect("the entry");
+    dev.replace_entry("select", |aside| {
+        let huge = described(&original, &"x".repeat(50 << 20));
+        std::fs::write(aside, huge).expect("write");
+    });
+    let error = dev.line_with("error: ");
+    assert_eq!(
+        error,
+        "error: content/entries/select.json: is larger than 1 MiB (1048576 bytes), \
+         the most a content file may hold"
+    );
+    assert_eq!(dev.client().get("/api/select", &[]).await.status, 200);
+    let peak = dev.peak_memory();
+    assert!(
+        peak < started + (64 << 20),
+        "peak {peak} bytes, {started} after the first render"
+    );
+}
+
+#[tokio::test]
+async fn silent_connections_beyond_the_open_file_limit_wait_their_turn_and_are_closed() {
+    let dev = Dev::start_with_open_files("dev-files", 256, &["--header-read-timeout", "1"]);
+    dev.line_with("rendered in");
+    let addr = dev.origin.trim_start_matches("http://");
+    let mut silent = Vec::new();
+    for _ in 0..370 {
+        silent.push(TcpStream::connect(addr).await.expect("connect"));
+    }
+    // Asked again, a second apart, should a connection fail.
+    let answered = async {
+        loop {
+            match status_line(addr, "/api/select").await {
+                Ok(line) if !line.is_empty() => return line,
+                _ => tokio::time::sleep(Duration::from_secs(1)).await,
+            }
+        }
+    };
+    let line = tokio::time::timeout(Duration::from_secs(30), answered)
+        .await
+        .expect("a GET is answered within 30 s");
+    assert_eq!(line, "HTTP/1.1 200 OK");
+    let all_closed = async {
+        for stream in &mut silent {
+            while let Ok(1..) = stream.read(&mut [0; 64]).await {}
+        }
+    };
+    tokio::time::timeout(Duration::from_secs(30), all_closed)
+        .await
+        .expect("every silent connection is closed within 30 s");
 }

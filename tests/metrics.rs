@@ -7,6 +7,8 @@ use crate::stalls::{closed_unread, small_window_connection, stop_reading};
 use crate::support::{run, start_server_with, system_tool, tools, Reply, Scratch, Server};
 use std::process::{Command, Stdio};
 use std::time::Duration;
+use tokio::io::AsyncReadExt;
+use tokio::task::JoinSet;
 
 /// A server with a metrics listener.
 async fn server_with_metrics() -> Server {
@@ -164,6 +166,46 @@ async fn only_the_metrics_listener_serves_metrics_and_it_explains_the_rest() {
         String::from_utf8_lossy(&garbage)
     );
     assert_eq!(scrape(&server, "/metrics", &[]).await.status, 200);
+}
+
+/// Hold `count` connections to `addr` that send nothing, each opened again
+/// as soon as it is closed, until the returned set is dropped; returns once
+/// every one has been opened.
+async fn hold_silent(addr: &str, count: usize) -> JoinSet<()> {
+    let mut holders = JoinSet::new();
+    let (opened, mut first_opens) = tokio::sync::mpsc::channel(count);
+    for _ in 0..count {
+        let (addr, mut opened) = (addr.to_string(), Some(opened.clone()));
+        holders.spawn(async move {
+            while let Ok(mut stream) = tokio::net::TcpStream::connect(&addr).await {
+                if let Some(opened) = opened.take() {
+                    let _ = opened.send(()).await;
+                }
+                // Returns once the server has closed it.
+                let _ = stream.read(&mut [0; 1]).await;
+            }
+        });
+    }
+    for _ in 0..count {
+        first_opens.recv().await.expect("every holder connects");
+    }
+    holders
+}
+
+#[tokio::test]
+async fn silent_connections_reopened_as_they_close_cannot_starve_the_scrapes() {
+    let server = server_with_metrics().await;
+    let addr = server.metrics_addr.as_deref().expect("a metrics listener");
+    let _silent = hold_silent(addr, 40).await;
+    // Five times the listener's slots (scrape::MAX_CONNECTIONS), each held
+    // for the default header read timeout (10 s) unless it is closed to
+    // make room: a scrape answered sooner got its slot from a silent one.
+    for _ in 0..4 {
+        let reply = tokio::time::timeout(Duration::from_secs(8), scrape(&server, "/metrics", &[]))
+            .await
+            .expect("a scrape is answered before any silent connection times out");
+        assert_eq!(reply.status, 200);
+    }
 }
 
 #[tokio::test]

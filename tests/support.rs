@@ -367,6 +367,15 @@ impl Drop for Scratch {
     }
 }
 
+/// Make a FIFO (a named pipe) at `path`.
+pub fn mkfifo(path: &Path) {
+    let status = Command::new("mkfifo")
+        .arg(path)
+        .status()
+        .expect("mkfifo runs");
+    assert!(status.success(), "mkfifo {}", path.display());
+}
+
 /// A scratch directory holding a copy of `content/` as `content`.
 pub fn content_copy(name: &str) -> Scratch {
     let scratch = Scratch::new(name);

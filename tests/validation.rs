@@ -1,7 +1,7 @@
 //! The build script's content validation: broken content is refused with a
 //! message that names the file and the field.
 
-use crate::support::{content_copy, Scratch};
+use crate::support::{content_copy, mkfifo, Scratch};
 use refserve_build::content::{self, parse_entry};
 use serde_json::{json, Value};
 
@@ -237,5 +237,59 @@ fn error_texts_are_checked() {
     assert_eq!(
         message,
         "content/errors.json: field `not_found.hint`: is required"
+    );
+}
+
+#[test]
+fn content_files_are_regular_files_inside_the_directory() {
+    let scratch = content_copy("odd-files");
+    let file = scratch.path().join("content/entries/select.json");
+    let inside = scratch.path().join("content/select.json");
+    std::fs::rename(&file, &inside).expect("move within content");
+    std::os::unix::fs::symlink(&inside, &file).expect("symlink");
+    assert!(
+        load(&scratch).is_ok(),
+        "a link within the directory is followed"
+    );
+
+    let outside = scratch.path().join("select.json");
+    std::fs::copy(&inside, &outside).expect("copy");
+    std::fs::remove_file(&file).expect("remove");
+    std::os::unix::fs::symlink(&outside, &file).expect("symlink");
+    assert_eq!(
+        load(&scratch).expect_err("refused"),
+        "content/entries/select.json: leads outside the content directory (a symbolic link); \
+         content files must be inside it"
+    );
+
+    std::fs::remove_file(&file).expect("remove");
+    mkfifo(&file);
+    assert_eq!(
+        load(&scratch).expect_err("refused"),
+        "content/entries/select.json: is a FIFO; content files must be regular files"
+    );
+
+    std::fs::remove_file(&file).expect("remove");
+    std::fs::create_dir(&file).expect("mkdir");
+    assert_eq!(
+        load(&scratch).expect_err("refused"),
+        "content/entries/select.json: is a directory; content files must be regular files"
+    );
+}
+
+#[test]
+fn content_files_over_the_cap_are_refused() {
+    let scratch = content_copy("cap");
+    let cap = usize::try_from(content::MAX_FILE_BYTES).expect("a small cap");
+    scratch.write("content/site.json", " ".repeat(cap + 1));
+    assert_eq!(
+        load(&scratch).expect_err("refused"),
+        "content/site.json: is larger than 1 MiB (1048576 bytes), the most a content file may hold"
+    );
+    scratch.write("content/site.json", " ".repeat(cap));
+    let message = load(&scratch).expect_err("read, and refused");
+    assert!(
+        message.starts_with("content/site.json: is not valid JSON"),
+        "{message}"
     );
 }

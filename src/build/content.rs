@@ -2,20 +2,24 @@
 //!
 //! Every error names the file (as the content directory was given, so
 //! `content/entries/select.json` from `build.rs`) and the field at fault.
+//! A content file is a regular file inside the content directory of at
+//! most [`MAX_FILE_BYTES`]; anything else is refused unread.
 //!
 //! This file holds the catalog's types and reads `content/catalog.json`;
-//! beside it, `content/entry.rs` reads an entry file, `content/site.rs`
-//! `site.json` and `errors.json`, `content/search.rs` `search.json`, and
-//! `content/fields.rs` the JSON fields
-//! and text rules they share.
+//! beside it, `content/read.rs` reads the files (what a content file may
+//! be), `content/entry.rs` an entry file, `content/site.rs` `site.json`
+//! and `errors.json`, `content/search.rs` `search.json`, and
+//! `content/fields.rs` the JSON fields and text rules they share.
 
 mod entry;
 mod fields;
+mod read;
 mod search;
 mod site;
 
 pub use entry::{is_key, parse_entry};
 use fields::{as_object, known_fields, parse_date, string};
+use read::Directory;
 use search::parse_search;
 use serde_json::Value;
 use site::{parse_errors, parse_site};
@@ -24,6 +28,10 @@ use std::path::Path;
 
 /// The number of entries the specification's catalog holds (section 2.5).
 pub const CATALOG_SIZE: usize = 24;
+
+/// The largest content file read, in bytes (1 MiB; the largest shipped is
+/// a few KB). A larger one is refused unread.
+pub const MAX_FILE_BYTES: u64 = 1 << 20;
 
 /// Everything the renderers need: the base URL, the entries in catalog order
 /// and the error texts.
@@ -201,8 +209,9 @@ pub fn load(
     base_url: String,
     last_modified: Option<u64>,
 ) -> Result<Catalog, ContentError> {
+    let content = Directory::open(root, dir)?;
     let catalog_file = &format!("{dir}/catalog.json");
-    let catalog = read_json(root, catalog_file)?;
+    let catalog = content.read_json(catalog_file)?;
     let catalog = as_object(&catalog, catalog_file, "")?;
     known_fields(catalog, catalog_file, &["last_modified", "entries"])?;
     let date = string(catalog, catalog_file, "last_modified")?;
@@ -234,7 +243,7 @@ pub fn load(
             return fail(catalog_file, &field, format!("`{key}` is listed twice"));
         }
         let file = format!("{dir}/entries/{key}.json");
-        let value = read_json(root, &file)?;
+        let value = content.read_json(&file)?;
         let entry = parse_entry(&file, &value)?;
         if entry.key != key {
             return fail(
@@ -255,13 +264,13 @@ pub fn load(
             ),
         );
     }
-    unlisted_files(root, dir, &entries)?;
+    unlisted_files(&content, dir, &entries)?;
     let errors_file = &format!("{dir}/errors.json");
-    let errors = parse_errors(errors_file, &read_json(root, errors_file)?)?;
+    let errors = parse_errors(errors_file, &content.read_json(errors_file)?)?;
     let site_file = &format!("{dir}/site.json");
-    let site = parse_site(site_file, &read_json(root, site_file)?, &entries)?;
+    let site = parse_site(site_file, &content.read_json(site_file)?, &entries)?;
     let search_file = &format!("{dir}/search.json");
-    let search = parse_search(search_file, &read_json(root, search_file)?, &entries)?;
+    let search = parse_search(search_file, &content.read_json(search_file)?, &entries)?;
     Ok(Catalog {
         base_url,
         last_modified,
@@ -273,16 +282,8 @@ pub fn load(
 }
 
 /// A file in `entries/` that `catalog.json` does not list is an error.
-fn unlisted_files(root: &Path, dir: &str, entries: &[Entry]) -> Result<(), ContentError> {
-    let listing = std::fs::read_dir(root.join(dir).join("entries")).map_err(|e| ContentError {
-        file: format!("{dir}/entries"),
-        field: String::new(),
-        problem: format!("cannot list: {e}"),
-    })?;
-    let mut names: Vec<String> = listing
-        .filter_map(Result::ok)
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .collect();
+fn unlisted_files(content: &Directory, dir: &str, entries: &[Entry]) -> Result<(), ContentError> {
+    let mut names = content.names(&format!("{dir}/entries"))?;
     names.sort();
     for name in names {
         let listed = name
@@ -297,17 +298,4 @@ fn unlisted_files(root: &Path, dir: &str, entries: &[Entry]) -> Result<(), Conte
         }
     }
     Ok(())
-}
-
-fn read_json(root: &Path, file: &str) -> Result<Value, ContentError> {
-    let text = std::fs::read_to_string(root.join(file)).map_err(|e| ContentError {
-        file: file.into(),
-        field: String::new(),
-        problem: format!("cannot read: {e}"),
-    })?;
-    serde_json::from_str(&text).map_err(|e| ContentError {
-        file: file.into(),
-        field: String::new(),
-        problem: format!("is not valid JSON: {e}"),
-    })
 }

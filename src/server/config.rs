@@ -31,6 +31,15 @@ pub struct DevConfig {
     /// Look for changes every 100 ms instead of waiting for the file
     /// system's events (for file systems that send none).
     pub poll: bool,
+    /// As the server's [`Config::header_read_timeout`].
+    pub header_read_timeout: Duration,
+    /// As the server's [`Config::idle_timeout`].
+    pub idle_timeout: Duration,
+    /// As the server's [`Config::send_timeout`].
+    pub send_timeout: Duration,
+    /// Connections served at once (fewer if the open-file limit is lower);
+    /// further ones wait in the listen backlog.
+    pub max_connections: usize,
 }
 
 /// `--flag=value` as the flag and its value; any other argument as itself.
@@ -43,16 +52,26 @@ fn split_flag(arg: &str) -> (String, Option<String>) {
     }
 }
 
+/// The server's limits `refserve dev` takes too, with the same defaults
+/// and ranges.
+const DEV_LIMITS: [&Limit; 4] = [
+    &HEADER_READ_TIMEOUT,
+    &IDLE_TIMEOUT,
+    &SEND_TIMEOUT,
+    &MAX_CONNECTIONS,
+];
+
 /// `refserve dev`'s usage.
-const DEV_USAGE: &str = "usage: refserve dev [--content <DIR>] [--addr <ADDR>] [--poll]";
+const DEV_USAGE: &str = "usage: refserve dev [--content <DIR>] [--addr <ADDR>] [--poll] \
+     [--header-read-timeout <N>] [--idle-timeout <N>] [--send-timeout <N>] [--max-connections <N>]";
 
 /// Read `refserve dev`'s arguments (after `dev`).
 fn parse_dev(args: impl IntoIterator<Item = String>) -> Result<Command, String> {
-    let mut dev = DevConfig {
-        content: "content".into(),
-        addr: DEFAULT_ADDR.parse().expect("the default address is valid"),
-        poll: false,
-    };
+    let mut content: std::path::PathBuf = "content".into();
+    let mut addr: SocketAddr = DEFAULT_ADDR.parse().expect("the default address is valid");
+    let mut poll = false;
+    // The limits are set as the server's are, then taken from it.
+    let mut limits = Config::default();
     let mut args = args.into_iter();
     while let Some(arg) = args.next() {
         let (flag, inline) = split_flag(&arg);
@@ -63,19 +82,32 @@ fn parse_dev(args: impl IntoIterator<Item = String>) -> Result<Command, String> 
                 .ok_or(format!("{flag} needs a value; {DEV_USAGE}"))
         };
         match flag.as_str() {
-            "--content" => dev.content = value()?.into(),
+            "--content" => content = value()?.into(),
             "--addr" => {
-                let addr = value()?;
-                dev.addr = addr.parse().map_err(|_| {
-                    format!("--addr: `{addr}` is not an address like 127.0.0.1:8080")
+                let text = value()?;
+                addr = text.parse().map_err(|_| {
+                    format!("--addr: `{text}` is not an address like 127.0.0.1:8080")
                 })?;
             }
-            "--poll" => dev.poll = true,
+            "--poll" => poll = true,
             "-h" | "--help" => return Ok(Command::Help),
-            other => return Err(format!("unknown argument `{other}`; {DEV_USAGE}")),
+            other => {
+                let Some(limit) = DEV_LIMITS.iter().find(|l| l.flag == other) else {
+                    return Err(format!("unknown argument `{other}`; {DEV_USAGE}"));
+                };
+                (limit.set)(&mut limits, number(limit, &value()?)?);
+            }
         }
     }
-    Ok(Command::Dev(dev))
+    Ok(Command::Dev(DevConfig {
+        content,
+        addr,
+        poll,
+        header_read_timeout: limits.header_read_timeout,
+        idle_timeout: limits.idle_timeout,
+        send_timeout: limits.send_timeout,
+        max_connections: limits.max_connections,
+    }))
 }
 
 /// How the server runs.
@@ -246,10 +278,14 @@ Usage: refserve [OPTIONS]
        refserve export <DIR>   write every representation as static files (index.html,
                                api/reference.json, api/reference.json.br, ….gz) and exit
        refserve dev [--content <DIR>] [--addr <ADDR>] [--poll]
+                    [--header-read-timeout <N>] [--idle-timeout <N>]
+                    [--send-timeout <N>] [--max-connections <N>]
                                preview DIR (default: content) at ADDR (default:
                                {DEFAULT_ADDR}), rendered in memory and again on every edit;
                                open pages reload, content errors show on them; --poll
-                               looks for changes every 100 ms where no file events come
+                               looks for changes every 100 ms where no file events come;
+                               the limits as below (connections: no more than the
+                               open-file limit allows)
 
 Options:
   --addr <ADDR>               address to listen on, unless sockets are inherited
@@ -573,5 +609,41 @@ mod tests {
         assert!(run(&["dev", "--addr", "nowhere"], None).is_err());
         assert!(run(&["dev", "--content"], None).is_err());
         assert!(run(&["dev", "--tls-cert", "x"], None).is_err());
+    }
+
+    #[test]
+    fn dev_takes_the_servers_timeouts_and_cap_with_their_defaults_and_ranges() {
+        let dev = |args: &[&str]| match run(args, None) {
+            Ok(Command::Dev(dev)) => dev,
+            other => panic!("{other:?}"),
+        };
+        let (defaults, server) = (dev(&["dev"]), Config::default());
+        assert_eq!(defaults.header_read_timeout, server.header_read_timeout);
+        assert_eq!(defaults.idle_timeout, server.idle_timeout);
+        assert_eq!(defaults.send_timeout, server.send_timeout);
+        assert_eq!(defaults.max_connections, server.max_connections);
+        let set = dev(&[
+            "dev",
+            "--header-read-timeout",
+            "1",
+            "--idle-timeout=2",
+            "--send-timeout",
+            "3",
+            "--max-connections=4",
+        ]);
+        assert_eq!(set.header_read_timeout, Duration::from_secs(1));
+        assert_eq!(set.idle_timeout, Duration::from_secs(2));
+        assert_eq!(set.send_timeout, Duration::from_secs(3));
+        assert_eq!(set.max_connections, 4);
+        let refused = |args: &[&str]| run(args, None).expect_err("refused");
+        assert!(refused(&["dev", "--idle-timeout", "0"]).contains("from 1 to 3600"));
+        assert!(refused(&["dev", "--max-connections", "0"]).contains("from 1 to 1000000"));
+        assert!(refused(&["dev", "--send-timeout"]).contains("needs a value"));
+        assert!(refused(&["dev", "--shutdown-timeout", "5"]).contains("unknown argument"));
+        for limit in DEV_LIMITS {
+            let usage = format!("[{} <N>]", limit.flag);
+            assert!(DEV_USAGE.contains(&usage), "{usage}");
+            assert!(help().contains(&usage), "{usage}");
+        }
     }
 }

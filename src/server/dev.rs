@@ -19,21 +19,36 @@
 //!   the message `build.rs` would (file and field) and shows it over every
 //!   open page; the next good render clears it and reloads them. Started
 //!   on invalid content, `dev` serves the error until the content is fixed.
+//!   Files are named within the content directory's parent
+//!   (`content/entries/select.json`), however `--content` was given, so no
+//!   client is shown where the directory is. The pipeline reads regular
+//!   files inside the directory only, of at most
+//!   [`refserve_build::content::MAX_FILE_BYTES`]; a FIFO, a link out of the
+//!   directory or a huge file is such an error, never read.
+//! - **Connections**: production's connection layer holds each to the
+//!   server's `--header-read-timeout`, `--idle-timeout` and
+//!   `--send-timeout` ([`supervise`]); a page's event stream is a request
+//!   open for as long as the page, written to often enough never to look
+//!   stalled. At most `--max-connections` at once, fewer when the
+//!   open-file limit leaves less room; further clients wait in the listen
+//!   backlog.
 //!
 //! Each change is logged as `<files> changed → rendered in N ms → M pages
 //! reloaded`; the page shows the new render in place (`dev/reload.js`
 //! fetches it and swaps it in, which is quicker than a reload).
 
 use crate::access_log::push_json_string;
+use crate::activity::{Activity, Open, Tracked};
 use crate::config::DevConfig;
+use crate::connection::{supervise, Protocol, Timeouts};
 use crate::mcp;
 use crate::respond::{respond, Body as Whole};
 use crate::table::{Table, Tables};
+use crate::watched::{Framing, Watched};
 use bytes::Bytes;
 use http::header::{self, HeaderValue};
 use http::{HeaderMap, Request, Response, StatusCode};
 use http_body::Frame;
-use http_body_util::Either;
 use hyper::body::Incoming;
 use hyper::service::service_fn;
 use hyper_util::rt::{TokioExecutor, TokioIo};
@@ -48,8 +63,8 @@ use std::pin::Pin;
 use std::sync::{Arc, Mutex, OnceLock};
 use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
-use tokio::net::TcpListener;
-use tokio::sync::mpsc;
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::{mpsc, Semaphore};
 
 /// The script every preview page loads.
 const SCRIPT: &str = include_str!("dev/reload.js");
@@ -58,14 +73,23 @@ const SCRIPT: &str = include_str!("dev/reload.js");
 const SETTLE: Duration = Duration::from_millis(50);
 
 /// How often every open page's event stream is written to, to notice
-/// the closed ones.
+/// the closed ones (more often with a `--send-timeout` under twice it).
 const KEEP_ALIVE: Duration = Duration::from_secs(5);
+
+/// Open files kept free of connections: the listener, the watcher, the
+/// runtime, the standard streams and the files a render reads.
+const SPARE_DESCRIPTORS: u64 = 64;
 
 /// How often `--poll` looks at the files.
 const POLL_INTERVAL: Duration = Duration::from_millis(100);
 
 /// A response of the preview: a whole body, or the event stream.
-pub type Body = Either<Whole, Events>;
+pub enum Body {
+    /// A body given whole (every response but the event stream).
+    Whole(Whole),
+    /// A page's event stream.
+    Events(Events),
+}
 
 /// Serve `config.content` on `config.addr` until the process is stopped;
 /// an error if the address or the directory cannot be used. Boxed, like
@@ -76,6 +100,17 @@ pub fn run(config: &DevConfig) -> Pin<Box<dyn Future<Output = Result<(), String>
 
 /// [`run`], unboxed.
 async fn serve(config: &DevConfig) -> Result<(), String> {
+    let content = std::fs::canonicalize(&config.content)
+        .map_err(|e| format!("cannot use {}: {e}", config.content.display()))?;
+    let (Some(root), Some(dir)) = (content.parent(), content.file_name()) else {
+        return Err(format!(
+            "cannot use {} as the content directory",
+            content.display()
+        ));
+    };
+    let dir = dir
+        .to_str()
+        .ok_or_else(|| format!("the name of {} is not UTF-8", content.display()))?;
     let listener = TcpListener::bind(config.addr)
         .await
         .map_err(|e| format!("cannot listen on {}: {e}", config.addr))?;
@@ -83,12 +118,19 @@ async fn serve(config: &DevConfig) -> Result<(), String> {
         .local_addr()
         .map_err(|e| format!("cannot listen on {}: {e}", config.addr))?;
     let preview = Arc::new(Preview {
-        content: config.content.clone(),
+        root: root.to_path_buf(),
+        dir: dir.to_string(),
         base_url: format!("http://{addr}"),
+        timeouts: Timeouts {
+            header_read: config.header_read_timeout,
+            idle: config.idle_timeout,
+            send: config.send_timeout,
+        },
         tables: OnceLock::new(),
         mcp: mcp::Policy {
             origins: mcp::Origins::default(),
-            body_timeout: MCP_BODY_TIMEOUT,
+            // dev takes no --body-timeout: a body has the head's time.
+            body_timeout: config.header_read_timeout,
             budget: crate::budget::Budget::new(MCP_BUDGET),
         },
         problem: Mutex::new(None),
@@ -99,41 +141,102 @@ async fn serve(config: &DevConfig) -> Result<(), String> {
          open pages update after every edit; Ctrl-C stops)",
         config.content.display()
     );
+    let cap = connection_cap(config.max_connections);
+    if cap < config.max_connections {
+        eprintln!(
+            "refserve dev: at most {cap} connections at once: the open-file limit allows no more"
+        );
+    }
     // Watched before the first render, so an edit made during it is seen.
     let (changes, changed) = mpsc::unbounded_channel();
-    let _watcher = watch(&config.content, config.poll, changes)?;
+    let _watcher = watch(&content, config.poll, changes)?;
     let started = Instant::now();
     let first = preview.render();
     preview.apply(first, started.elapsed(), None);
     tokio::spawn(rerender(Arc::clone(&preview), changed));
     tokio::spawn(keep_alive(Arc::clone(&preview)));
+    // `dev` never drains; the sender lives as long as the accept loop, as
+    // a dropped one would read as a drain.
+    let (_no_drain, drain) = tokio::sync::watch::channel(false);
+    let slots = Arc::new(Semaphore::new(cap));
     loop {
-        let Ok((stream, _)) = listener.accept().await else {
-            continue;
+        let slot = Arc::clone(&slots)
+            .acquire_owned()
+            .await
+            .expect("the semaphore is never closed");
+        let stream = match listener.accept().await {
+            Ok((stream, _)) => stream,
+            Err(error) => {
+                // Out of descriptors, or a connection reset before accept:
+                // not fatal, but do not spin on it.
+                eprintln!("refserve dev: accept failed: {error}");
+                tokio::time::sleep(Duration::from_millis(50)).await;
+                continue;
+            }
         };
-        let preview = Arc::clone(&preview);
+        let (preview, drain) = (Arc::clone(&preview), drain.clone());
         tokio::spawn(async move {
-            let service = service_fn(move |request: Request<Incoming>| {
-                let preview = Arc::clone(&preview);
-                async move { Ok::<_, Infallible>(preview.serve(request).await) }
-            });
-            let _ = auto::Builder::new(TokioExecutor::new())
-                .serve_connection(TokioIo::new(stream), service)
-                .await;
+            serve_connection(preview, stream, drain).await;
+            drop(slot);
         });
     }
 }
 
-/// How long `/mcp` waits for a request's body.
-const MCP_BODY_TIMEOUT: Duration = Duration::from_secs(10);
+/// The connections served at once: `max_connections`, or fewer when the
+/// open-file limit, raised as far as it may be, leaves less room.
+fn connection_cap(max_connections: usize) -> usize {
+    let wanted = max_connections as u64 + SPARE_DESCRIPTORS;
+    // Unknown, the limit is taken to be no limit (as without `ulimit`).
+    let limit = rlimit::increase_nofile_limit(wanted).unwrap_or(wanted);
+    let room = usize::try_from(limit.saturating_sub(SPARE_DESCRIPTORS)).unwrap_or(usize::MAX);
+    max_connections.min(room).max(1)
+}
+
+/// Serve one connection as production does ([`supervise`]): each request
+/// open until its response body has been handed over, the connection held
+/// to the preview's timeouts.
+async fn serve_connection(
+    preview: Arc<Preview>,
+    stream: TcpStream,
+    drain: tokio::sync::watch::Receiver<bool>,
+) {
+    let activity = Arc::new(Activity::new(None));
+    let stream = Watched::new(stream, Arc::clone(&activity), Framing::FromPreface);
+    let timeouts = preview.timeouts;
+    let service = {
+        let activity = Arc::clone(&activity);
+        service_fn(move |request: Request<Incoming>| {
+            let preview = Arc::clone(&preview);
+            // `/mcp`'s body arrives on its own clock, as in production.
+            let mut open = match request.uri().path() {
+                mcp::PATH => Open::receiving(&activity),
+                _ => Open::begin(&activity),
+            };
+            async move {
+                let response = preview.serve(request, || open.received()).await;
+                Ok::<_, Infallible>(response.map(|body| Tracked::new(body, open)))
+            }
+        })
+    };
+    let builder = auto::Builder::new(TokioExecutor::new());
+    let connection = builder.serve_connection(TokioIo::new(stream), service);
+    supervise(connection, timeouts, &activity, drain, Protocol::Auto).await;
+}
 
 /// What `/mcp`'s bodies and answers may hold.
 const MCP_BUDGET: usize = 16 * 1024 * 1024;
 
 /// What the preview serves and whom it tells.
 struct Preview {
-    content: PathBuf,
+    /// The content directory's parent, every link resolved: files are
+    /// named relative to it.
+    root: PathBuf,
+    /// The content directory's name.
+    dir: String,
     base_url: String,
+    /// What every connection is held to; `/mcp` waits for a body as long
+    /// as for a head.
+    timeouts: Timeouts,
     /// Set by the first good render, replaced by every later one.
     tables: OnceLock<Tables>,
     /// What `/mcp` is held to.
@@ -147,9 +250,8 @@ struct Preview {
 impl Preview {
     /// Load, validate and render the content directory.
     fn render(&self) -> Result<Table, String> {
-        let dir = self.content.to_string_lossy();
         let catalog =
-            refserve_build::content::load(Path::new(""), &dir, self.base_url.clone(), None)
+            refserve_build::content::load(&self.root, &self.dir, self.base_url.clone(), None)
                 .map_err(|e| e.to_string())?;
         let stored = refserve_build::preview(&catalog).map_err(|e| e.to_string())?;
         Table::new(&stored).map_err(|e| e.to_string())
@@ -197,16 +299,19 @@ impl Preview {
         pages.len()
     }
 
-    /// The response to `request`: `/mcp` reads a body first; everything
-    /// else is answered at once.
-    async fn serve(&self, request: Request<Incoming>) -> Response<Body> {
+    /// The response to `request`: `/mcp` reads a body first (and calls
+    /// `received` once it has); everything else is answered at once.
+    async fn serve(&self, request: Request<Incoming>, received: impl FnOnce()) -> Response<Body> {
         match self.tables.get() {
             Some(tables) if request.uri().path() == mcp::PATH => {
-                mcp::serve(tables.current(), &self.mcp, request, || {})
+                mcp::serve(tables.current(), &self.mcp, request, received)
                     .await
-                    .map(Either::Left)
+                    .map(Body::Whole)
             }
-            _ => self.answer(&request),
+            _ => {
+                received();
+                self.answer(&request)
+            }
         }
     }
 
@@ -223,7 +328,7 @@ impl Preview {
             _ => match self.tables.get() {
                 Some(tables) => {
                     let table = tables.current();
-                    respond(&table, request.method(), path, request.headers()).map(Either::Left)
+                    respond(&table, request.method(), path, request.headers()).map(Body::Whole)
                 }
                 None => self.unrendered(request.headers()),
             },
@@ -237,7 +342,7 @@ impl Preview {
             let _ = sender.send(event("invalid", message));
         }
         lock(&self.pages).push(sender);
-        let mut response = Response::new(Either::Right(Events(receiver)));
+        let mut response = Response::new(Body::Events(Events(receiver)));
         let headers = response.headers_mut();
         headers.insert(
             header::CONTENT_TYPE,
@@ -310,11 +415,11 @@ async fn rerender(preview: Arc<Preview>, mut changes: mpsc::UnboundedReceiver<Ve
             json
         };
         // Events name files by absolute paths; the log, within the directory.
-        let root = std::fs::canonicalize(&preview.content).unwrap_or_default();
+        let content = preview.root.join(&preview.dir);
         let names: Vec<String> = shown
             .iter()
             .map(|path| {
-                path.strip_prefix(&root)
+                path.strip_prefix(&content)
                     .unwrap_or(path)
                     .display()
                     .to_string()
@@ -331,9 +436,10 @@ async fn rerender(preview: Arc<Preview>, mut changes: mpsc::UnboundedReceiver<Ve
 
 /// Every [`KEEP_ALIVE`], a comment to every open page: a page closed
 /// without a word (a tab killed) is noticed when the write fails, and the
-/// count of pages a change reaches stays true.
+/// count of pages a change reaches stays true. The writes are the event
+/// streams' progress, so they come at least twice per send timeout.
 async fn keep_alive(preview: Arc<Preview>) {
-    let mut ticks = tokio::time::interval(KEEP_ALIVE);
+    let mut ticks = tokio::time::interval(KEEP_ALIVE.min(preview.timeouts.send / 2));
     loop {
         ticks.tick().await;
         preview.tell(&Bytes::from_static(b": keep-alive\n\n"));
@@ -430,7 +536,7 @@ fn event(name: &str, data: &str) -> Bytes {
 
 /// A whole response of the preview's own.
 fn whole(status: StatusCode, content_type: &'static str, body: Bytes) -> Response<Body> {
-    let mut response = Response::new(Either::Left(Whole::new(body)));
+    let mut response = Response::new(Body::Whole(Whole::new(body)));
     *response.status_mut() = status;
     let headers = response.headers_mut();
     headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
@@ -449,6 +555,35 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     mutex
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+impl http_body::Body for Body {
+    type Data = Bytes;
+    type Error = Infallible;
+
+    fn poll_frame(
+        self: Pin<&mut Self>,
+        context: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Bytes>, Infallible>>> {
+        match self.get_mut() {
+            Body::Whole(body) => Pin::new(body).poll_frame(context),
+            Body::Events(events) => Pin::new(events).poll_frame(context),
+        }
+    }
+
+    fn is_end_stream(&self) -> bool {
+        match self {
+            Body::Whole(body) => body.is_end_stream(),
+            Body::Events(events) => events.is_end_stream(),
+        }
+    }
+
+    fn size_hint(&self) -> http_body::SizeHint {
+        match self {
+            Body::Whole(body) => body.size_hint(),
+            Body::Events(events) => events.size_hint(),
+        }
+    }
 }
 
 /// A page's event stream: the events as they are told, for as long as

@@ -10,11 +10,23 @@
 //! - At most [`MAX_CONNECTIONS`] connections at once (HTTP/1.1 only), each
 //!   with the site's `--header-read-timeout` for its request heads and
 //!   closed after [`CONNECTION_LIFETIME`], so no scraper holds a slot for
-//!   ever; further clients wait in the listen backlog.
+//!   ever.
+//! - **Nobody starves a scraper.** The listener always accepts. When every
+//!   slot is taken, a newcomer takes the slot of the oldest connection that
+//!   has not sent a complete request (a silent client, however fast it
+//!   reconnects, only ever pushes out another silent client), or else of
+//!   the oldest idle keep-alive connection (a scraper reconnects); never of
+//!   one answering a request. When all are answering, the newcomer is
+//!   closed. After each accept the loop yields, so the new connection
+//!   reads a request already sent before the loop accepts again and may
+//!   choose a victim. A longer head timeout or more slots alone would not
+//!   do: silent clients reopened as fast as they are closed keep any
+//!   number of slots.
 //!
 //! A scrape encodes the numbers then and there: the one place refserve
 //! renders at run time, and never on the site's listener.
 
+use crate::activity::{Activity, Open, Tracked};
 use crate::metrics::{self, Metrics};
 use bytes::Bytes;
 use http::header::{HeaderValue, ALLOW, CACHE_CONTROL, CONTENT_TYPE};
@@ -27,8 +39,8 @@ use prometheus_client::registry::Registry;
 use std::convert::Infallible;
 use std::sync::Arc;
 use std::time::Duration;
-use tokio::net::TcpListener;
-use tokio::sync::Semaphore;
+use tokio::net::{TcpListener, TcpStream};
+use tokio::task::AbortHandle;
 
 /// Connections the metrics listener serves at once.
 pub const MAX_CONNECTIONS: usize = 8;
@@ -48,35 +60,75 @@ const METHOD_NOT_ALLOWED: &str = r#"{"error":{"code":"method_not_allowed","messa
 /// Serve `metrics` on `listener` until the task is dropped.
 pub async fn serve(listener: TcpListener, metrics: Arc<Metrics>, header_read_timeout: Duration) {
     let registry = Arc::new(metrics::registry(metrics));
-    let slots = Arc::new(Semaphore::new(MAX_CONNECTIONS));
     let mut builder = http1::Builder::new();
     builder
         .timer(TokioTimer::new())
         .header_read_timeout(header_read_timeout)
         .max_buf_size(MAX_HEADER_BYTES);
+    let mut held: Vec<Held> = Vec::with_capacity(MAX_CONNECTIONS);
     loop {
-        let slot = Arc::clone(&slots)
-            .acquire_owned()
-            .await
-            .expect("the semaphore is never closed");
         let stream = match listener.accept().await {
             Ok((stream, _)) => stream,
             Err(error) => {
+                // Out of descriptors, or a connection reset before accept.
                 eprintln!("refserve: metrics listener: accept failed: {error}");
                 tokio::time::sleep(Duration::from_millis(50)).await;
                 continue;
             }
         };
-        let registry = Arc::clone(&registry);
-        let service = service_fn(move |request| {
-            std::future::ready(Ok::<_, Infallible>(answer(&registry, &request)))
-        });
-        let connection = builder.serve_connection(TokioIo::new(stream), service);
-        tokio::spawn(async move {
-            let _ = tokio::time::timeout(CONNECTION_LIFETIME, connection).await;
-            drop(slot);
-        });
+        held.retain(|connection| !connection.task.is_finished());
+        if held.len() >= MAX_CONNECTIONS {
+            match victim(&held) {
+                Some(index) => held.remove(index).task.abort(),
+                // Every connection is answering a request: the newcomer
+                // is closed (dropped) instead.
+                None => continue,
+            }
+        }
+        held.push(spawn(&builder, stream, &registry));
+        // Let the new connection read what it was sent before the next
+        // accept, which may push out a connection that has sent nothing.
+        tokio::task::yield_now().await;
     }
+}
+
+/// A connection the listener holds: its task, and what it has asked.
+struct Held {
+    task: AbortHandle,
+    activity: Arc<Activity>,
+}
+
+/// Serve `stream` on a task of its own.
+fn spawn(builder: &http1::Builder, stream: TcpStream, registry: &Arc<Registry>) -> Held {
+    let activity = Arc::new(Activity::new(None));
+    let service = {
+        let (registry, activity) = (Arc::clone(registry), Arc::clone(&activity));
+        service_fn(move |request| {
+            let open = Open::begin(&activity);
+            let response = answer(&registry, &request).map(|body| Tracked::new(body, open));
+            std::future::ready(Ok::<_, Infallible>(response))
+        })
+    };
+    let connection = builder.serve_connection(TokioIo::new(stream), service);
+    let task = tokio::spawn(async move {
+        let _ = tokio::time::timeout(CONNECTION_LIFETIME, connection).await;
+    });
+    Held {
+        task: task.abort_handle(),
+        activity,
+    }
+}
+
+/// The connection to close for a newcomer, from `held` in accept order:
+/// the oldest that has sent no complete request, or else the oldest with
+/// no request open (idle between requests); none while all are answering.
+fn victim(held: &[Held]) -> Option<usize> {
+    held.iter()
+        .position(|connection| !connection.activity.has_served())
+        .or_else(|| {
+            held.iter()
+                .position(|connection| connection.activity.idle_since().is_some())
+        })
 }
 
 /// The answer to one request on the metrics listener.
@@ -171,6 +223,55 @@ mod tests {
         assert!(!wants_openmetrics(&accept(
             "application/openmetrics-text;q=0"
         )));
+    }
+
+    /// How far a held connection of a test has got.
+    enum Asked {
+        Nothing,
+        Answered,
+        Answering,
+    }
+
+    /// A connection held by a task that never ends.
+    fn held(runtime: &tokio::runtime::Runtime, asked: Asked) -> Held {
+        let activity = Arc::new(Activity::new(None));
+        match asked {
+            Asked::Nothing => {}
+            Asked::Answered => drop(Open::begin(&activity)),
+            // Its request stays open: the Open is never dropped.
+            Asked::Answering => std::mem::forget(Open::begin(&activity)),
+        }
+        let task = runtime.spawn(std::future::pending::<()>()).abort_handle();
+        Held { task, activity }
+    }
+
+    #[test]
+    fn the_oldest_silent_connection_makes_room_then_the_oldest_idle_one() {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .expect("a runtime");
+        let held = |asked| held(&runtime, asked);
+        assert_eq!(
+            victim(&[
+                held(Asked::Answering),
+                held(Asked::Answered),
+                held(Asked::Nothing),
+                held(Asked::Nothing)
+            ]),
+            Some(2)
+        );
+        assert_eq!(
+            victim(&[
+                held(Asked::Answering),
+                held(Asked::Answered),
+                held(Asked::Answered)
+            ]),
+            Some(1)
+        );
+        assert_eq!(
+            victim(&[held(Asked::Answering), held(Asked::Answering)]),
+            None
+        );
     }
 
     #[test]

@@ -1,0 +1,162 @@
+//! Reading the content directory: what a content file may be.
+//!
+//! A content file is a regular file inside the content directory (a
+//! symbolic link may lead to one, as long as it stays inside) of at most
+//! [`MAX_FILE_BYTES`]. Anything else is a [`ContentError`] naming the file,
+//! and is refused before it is opened: a FIFO would block the reader for
+//! ever, a device or a huge file would fill the memory, and a file outside
+//! the directory is not content (`refserve dev` would serve it).
+//!
+//! What is checked is what is read: the file is opened by the path that was
+//! checked (every link resolved), without blocking, checked again once
+//! open, and read up to one byte past the cap, so a file swapped or grown
+//! after the check is refused too.
+
+use super::{fail, ContentError, MAX_FILE_BYTES};
+use serde_json::Value;
+use std::fs::{File, Metadata};
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+/// The content directory, as its errors name it and as it is on disk.
+pub(super) struct Directory {
+    /// What the directory's files are named relative to.
+    root: PathBuf,
+    /// The directory itself, every link resolved: no file may lead out of it.
+    inside: PathBuf,
+}
+
+impl Directory {
+    /// The content directory `dir` under `root`; its files are named as
+    /// `dir/…`.
+    pub(super) fn open(root: &Path, dir: &str) -> Result<Directory, ContentError> {
+        let inside = std::fs::canonicalize(root.join(dir))
+            .map_err(|e| problem(dir, format!("cannot read the content directory: {e}")))?;
+        Ok(Directory {
+            root: root.to_path_buf(),
+            inside,
+        })
+    }
+
+    /// The content file `file` (a path under the root), parsed as JSON.
+    pub(super) fn read_json(&self, file: &str) -> Result<Value, ContentError> {
+        let text = self.read(file)?;
+        serde_json::from_str(&text).map_err(|e| problem(file, format!("is not valid JSON: {e}")))
+    }
+
+    /// The names in the directory `dir` (a path under the root); none of
+    /// them is followed.
+    pub(super) fn names(&self, dir: &str) -> Result<Vec<String>, ContentError> {
+        let path = self.resolve(dir, "list")?;
+        let listing =
+            std::fs::read_dir(path).map_err(|e| problem(dir, format!("cannot list: {e}")))?;
+        Ok(listing
+            .filter_map(Result::ok)
+            .map(|item| item.file_name().to_string_lossy().into_owned())
+            .collect())
+    }
+
+    /// The content file `file`, if it is one.
+    fn read(&self, file: &str) -> Result<String, ContentError> {
+        let path = self.resolve(file, "read")?;
+        let cannot = |e: std::io::Error| problem(file, format!("cannot read: {e}"));
+        content_file(file, &std::fs::metadata(&path).map_err(cannot)?)?;
+        let opened = open_without_blocking(&path).map_err(cannot)?;
+        content_file(file, &opened.metadata().map_err(cannot)?)?;
+        let mut bytes = Vec::new();
+        opened
+            .take(MAX_FILE_BYTES + 1)
+            .read_to_end(&mut bytes)
+            .map_err(cannot)?;
+        if bytes.len() as u64 > MAX_FILE_BYTES {
+            return too_large(file);
+        }
+        String::from_utf8(bytes).map_err(|e| problem(file, format!("is not UTF-8: {e}")))
+    }
+
+    /// `file` with every link resolved; an error names it, as what could
+    /// not be done (`verb`) or as leading outside the directory.
+    fn resolve(&self, file: &str, verb: &str) -> Result<PathBuf, ContentError> {
+        let path = std::fs::canonicalize(self.root.join(file))
+            .map_err(|e| problem(file, format!("cannot {verb}: {e}")))?;
+        if !path.starts_with(&self.inside) {
+            return fail(
+                file,
+                "",
+                "leads outside the content directory (a symbolic link); content files must be inside it",
+            );
+        }
+        Ok(path)
+    }
+}
+
+/// A problem with the whole of `file`.
+fn problem(file: &str, problem: String) -> ContentError {
+    ContentError {
+        file: file.to_string(),
+        field: String::new(),
+        problem,
+    }
+}
+
+/// Whether `metadata` is that of a content file: a regular file of at most
+/// [`MAX_FILE_BYTES`].
+fn content_file(file: &str, metadata: &Metadata) -> Result<(), ContentError> {
+    if !metadata.is_file() {
+        return fail(
+            file,
+            "",
+            format!("is {}; content files must be regular files", kind(metadata)),
+        );
+    }
+    if metadata.len() > MAX_FILE_BYTES {
+        return too_large(file);
+    }
+    Ok(())
+}
+
+fn too_large<T>(file: &str) -> Result<T, ContentError> {
+    fail(
+        file,
+        "",
+        format!(
+            "is larger than {} MiB ({MAX_FILE_BYTES} bytes), the most a content file may hold",
+            MAX_FILE_BYTES >> 20
+        ),
+    )
+}
+
+/// What a file that is not a regular file is, for a message.
+fn kind(metadata: &Metadata) -> &'static str {
+    let kind = metadata.file_type();
+    if kind.is_dir() {
+        return "a directory";
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if kind.is_fifo() {
+            return "a FIFO";
+        }
+        if kind.is_socket() {
+            return "a socket";
+        }
+        if kind.is_block_device() || kind.is_char_device() {
+            return "a device";
+        }
+    }
+    "not a regular file"
+}
+
+/// `path` opened for reading; a FIFO swapped in since it was checked is
+/// opened at once (and refused), not waited on for a writer.
+fn open_without_blocking(path: &Path) -> std::io::Result<File> {
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    options.open(path)
+}
