@@ -126,6 +126,33 @@ fn mcp_request(addr: &str, length: Option<usize>) -> http::Request<()> {
     request.body(()).expect("a request")
 }
 
+/// A stream of `/mcp` requests, its response to come.
+type Stream = (h2::client::ResponseFuture, h2::SendStream<Bytes>);
+
+/// 128 `POST /mcp` streams on a new HTTP/2 connection granting `window`,
+/// each sending `body` (and ending there if `end`; otherwise announcing
+/// one byte more than it sends).
+async fn open_streams(
+    addr: &str,
+    window: u32,
+    body: Bytes,
+    end: bool,
+) -> (h2::client::SendRequest<Bytes>, Vec<Stream>) {
+    let mut send = h2_connection(addr, window).await;
+    let length = if end { body.len() } else { body.len() + 1 };
+    let mut streams = Vec::new();
+    for _ in 0..128 {
+        send = send.ready().await.expect("a stream");
+        let (response, mut stream) = send
+            .send_request(mcp_request(addr, Some(length)), false)
+            .expect("send a request");
+        // A stream already refused takes no more data.
+        let _ = stream.send_data(body.clone(), end);
+        streams.push((response, stream));
+    }
+    (send, streams)
+}
+
 #[tokio::test]
 async fn a_stalled_access_log_holds_bytes_not_lines() {
     let _turn = ONE_AT_A_TIME.lock().await;
@@ -172,19 +199,10 @@ async fn mcp_answers_behind_a_closed_window_are_held_in_the_budget() {
     let attacks = (0..100).map(|_| {
         let addr = target.addr().to_string();
         tokio::spawn(async move {
-            let mut send = h2_connection(&addr, 1).await;
-            let mut answers = Vec::new();
-            for _ in 0..128 {
-                send = send.ready().await.expect("a stream");
-                let (response, mut body) = send
-                    .send_request(mcp_request(&addr, Some(SEARCH.len())), false)
-                    .expect("send a request");
-                body.send_data(Bytes::from_static(SEARCH.as_bytes()), true)
-                    .expect("send its body");
-                answers.push(response);
-            }
+            let body = Bytes::from_static(SEARCH.as_bytes());
+            let (send, streams) = open_streams(&addr, 1, body, true).await;
             let mut held = Vec::new();
-            for answer in answers {
+            for (answer, _) in streams {
                 let answer = answer.await.expect("a response head");
                 let retry = answer.headers().contains_key("retry-after");
                 held.push((answer.status().as_u16(), retry, answer.into_body()));
@@ -231,17 +249,8 @@ async fn unfinished_http2_bodies_are_held_in_the_budget() {
     let attacks = (0..8).map(|_| {
         let addr = target.addr().to_string();
         tokio::spawn(async move {
-            let mut send = h2_connection(&addr, 65_535).await;
-            let mut streams = Vec::new();
-            for _ in 0..128 {
-                send = send.ready().await.expect("a stream");
-                let (response, mut body) = send
-                    .send_request(mcp_request(&addr, Some(65_000)), false)
-                    .expect("send a request");
-                // A stream already refused takes no more data.
-                let _ = body.send_data(Bytes::from(vec![b' '; 64_999]), false);
-                streams.push((response, body));
-            }
+            let body = Bytes::from(vec![b' '; 64_999]);
+            let (_send, streams) = open_streams(&addr, 65_535, body, false).await;
             let mut statuses = Vec::new();
             for (response, _body) in streams {
                 statuses.push(response.await.map_or(0, |r| r.status().as_u16()));
