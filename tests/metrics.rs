@@ -51,6 +51,11 @@ async fn requests_responses_and_connections_are_counted() {
     server.get("/nope", &[]).await;
     server.request(http::Method::HEAD, "/llms.txt", &[]).await;
     server.request(http::Method::DELETE, "/llms.txt", &[]).await;
+    let ping = r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#;
+    server
+        .post("/mcp", &[("content-type", "application/json")], ping)
+        .await;
+    server.post("/mcp", &[], ping).await;
     let exposition = text(&scrape(&server, "/metrics", &[]).await);
     let requests = |method: &str, status: &str| {
         let series = format!(
@@ -62,6 +67,16 @@ async fn requests_responses_and_connections_are_counted() {
     assert_eq!(requests("GET", "404"), 1.0);
     assert_eq!(requests("HEAD", "200"), 1.0);
     assert_eq!(requests("other", "405"), 1.0);
+    assert_eq!(requests("POST", "200"), 1.0);
+    assert_eq!(requests("POST", "415"), 1.0);
+    assert_eq!(
+        sample(&exposition, "refserve_memory_budget_bytes"),
+        16.0 * 1024.0 * 1024.0
+    );
+    assert_eq!(
+        sample(&exposition, "refserve_memory_budget_held_bytes"),
+        0.0
+    );
     let br_bytes = server
         .get("/api/reference/select.json", &[("accept-encoding", "br")])
         .await
@@ -76,7 +91,7 @@ async fn requests_responses_and_connections_are_counted() {
     );
     assert_eq!(
         sample(&exposition, "refserve_response_duration_seconds_count"),
-        6.0
+        8.0
     );
     assert_eq!(sample(&exposition, "refserve_requests_in_flight"), 0.0);
     assert!(sample(&exposition, "refserve_connections_accepted_total") >= 1.0);
@@ -254,7 +269,7 @@ async fn the_deploy_scrape_configuration_and_alert_rules_are_valid() {
     let checked = run(command).await;
     checked.assert_success();
     assert!(
-        checked.output.contains("6 rules found"),
+        checked.output.contains("7 rules found"),
         "{}",
         checked.output
     );

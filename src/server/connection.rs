@@ -94,6 +94,10 @@ impl Shared {
     /// The builders and limits of `config`, answering from `tables`;
     /// requests are counted in `metrics` when it is given.
     pub fn new(config: &Config, tables: Tables, metrics: Option<Arc<Metrics>>) -> Self {
+        let budget = Budget::new(config.memory_budget);
+        if let Some(metrics) = &metrics {
+            metrics.watch_budget(Arc::clone(&budget));
+        }
         // The HTTP/1 builders get no header-read timer: the watchdog bounds
         // the time to a complete head for both protocols.
         let mut http1 = http1::Builder::new();
@@ -118,7 +122,7 @@ impl Shared {
             mcp: Policy {
                 origins: Origins::new(&config.mcp_allow_origins),
                 body_timeout: config.body_timeout,
-                budget: Budget::new(config.memory_budget),
+                budget,
             },
             draining: AtomicBool::new(false),
         }

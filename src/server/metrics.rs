@@ -14,6 +14,7 @@
 //! The exposition is prometheus-client's OpenMetrics text ([`openmetrics`]),
 //! or the classic Prometheus text format derived from it ([`prometheus_text`]).
 
+use crate::budget::Budget;
 use crate::connection::Close;
 use crate::negotiate::Coding;
 use http::{Method, StatusCode, Version};
@@ -22,7 +23,7 @@ use prometheus_client::encoding::{DescriptorEncoder, NoLabelSet};
 use prometheus_client::metrics::MetricType;
 use prometheus_client::registry::{Registry, Unit};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 /// The `protocol` label's values.
@@ -60,6 +61,8 @@ pub struct Metrics {
     connections_closed: [AtomicU64; Close::ALL.len()],
     draining: AtomicBool,
     access_log_dropped: AtomicU64,
+    /// The memory budget of `/mcp`, once the server has made it.
+    budget: OnceLock<Arc<Budget>>,
     /// `build_info`'s labels.
     version: &'static str,
     content: String,
@@ -77,6 +80,7 @@ impl Metrics {
             connections_closed: Default::default(),
             draining: AtomicBool::new(false),
             access_log_dropped: AtomicU64::new(0),
+            budget: OnceLock::new(),
             version,
             content: content.to_string(),
         }
@@ -141,6 +145,11 @@ impl Metrics {
     /// Access-log lines dropped because the writer fell behind.
     pub fn access_log_dropped(&self, lines: u64) {
         self.access_log_dropped.fetch_add(lines, Ordering::Relaxed);
+    }
+
+    /// Expose `budget`: its limit, what it holds, what it refused.
+    pub fn watch_budget(&self, budget: Arc<Budget>) {
+        let _ = self.budget.set(budget);
     }
 
     /// Requests counted so far, of every kind.
@@ -316,6 +325,33 @@ impl Collector for Exposition {
             MetricType::Counter,
         )?;
         family.encode_counter::<NoLabelSet, _, u64>(&load(&m.access_log_dropped), None)?;
+        let budget = m.budget.get();
+        let limit = budget.map_or(0, |budget| budget.limit() as u64);
+        let held = budget.map_or(0, |budget| budget.held() as u64);
+        let refused = budget.map_or(0, |budget| budget.refused());
+        for (name, help, value) in [
+            (
+                "memory_budget",
+                "What /mcp request bodies and answers not yet sent may hold (--memory-budget)",
+                limit,
+            ),
+            (
+                "memory_budget_held",
+                "What /mcp request bodies and answers not yet sent hold now",
+                held,
+            ),
+        ] {
+            encoder
+                .encode_descriptor(name, help, Some(&Unit::Bytes), MetricType::Gauge)?
+                .encode_gauge(&value)?;
+        }
+        let mut family = encoder.encode_descriptor(
+            "memory_budget_refused",
+            "Reservations the memory budget refused (each a 503 to /mcp)",
+            None,
+            MetricType::Counter,
+        )?;
+        family.encode_counter::<NoLabelSet, _, u64>(&refused, None)?;
         encoder
             .encode_descriptor(
                 "build",
@@ -378,7 +414,28 @@ mod tests {
             assert!(text.contains(&line), "{line}");
         }
         assert!(text.contains("refserve_build_info{version=\"1.2.3\",content=\"abc\"} 1"));
+        assert!(
+            text.contains("refserve_memory_budget_held_bytes 0\n"),
+            "{text}"
+        );
         assert!(text.ends_with("# EOF\n"));
+    }
+
+    #[test]
+    fn the_budget_shows_its_limit_what_it_holds_and_what_it_refused() {
+        let metrics = Arc::new(Metrics::new("1", "c"));
+        let budget = Budget::new(1000);
+        metrics.watch_budget(Arc::clone(&budget));
+        let _held = budget.reserve(600).expect("within the limit");
+        assert!(budget.reserve(600).is_none());
+        let text = exposition(&metrics);
+        for line in [
+            "refserve_memory_budget_bytes 1000\n",
+            "refserve_memory_budget_held_bytes 600\n",
+            "refserve_memory_budget_refused_total 1\n",
+        ] {
+            assert!(text.contains(line), "{line} in\n{text}");
+        }
     }
 
     #[test]
