@@ -28,6 +28,7 @@ mod metrics;
 mod negotiation;
 mod pages;
 mod reading;
+mod served;
 mod stalls;
 mod tls;
 mod uploads;

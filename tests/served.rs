@@ -1,0 +1,232 @@
+//! What the production binary serves, byte for byte: every resource in
+//! every media type and coding it is stored in (and, for pages, against
+//! the compression dictionary), the 304s, the redirects, every kind of
+//! error and a few `/mcp` calls, each reduced to its status and the
+//! SHA-256 of its headers (sorted, `date` left out) and of its body, and
+//! compared with `tests/data/served.manifest`.
+//!
+//! A change that alters served bytes on purpose writes the manifest again
+//! in the same commit, so that every change of what clients receive shows
+//! in review: `REFSERVE_MANIFEST=write cargo test --test tests served`.
+
+use crate::support::{available_dictionary, start_server, Reply, Server};
+use http::Method;
+use sha2::{Digest, Sha256};
+use std::fmt::Write as _;
+
+/// The committed manifest.
+const MANIFEST: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/served.manifest");
+
+/// One request of the manifest.
+struct Asked {
+    method: Method,
+    path: String,
+    headers: Vec<(&'static str, String)>,
+    body: &'static str,
+}
+
+impl Asked {
+    fn get(path: &str, headers: &[(&'static str, &str)]) -> Asked {
+        Asked {
+            method: Method::GET,
+            path: path.to_string(),
+            headers: headers.iter().map(|(n, v)| (*n, v.to_string())).collect(),
+            body: "",
+        }
+    }
+
+    /// How the manifest names it: method, path and the headers sent.
+    fn name(&self) -> String {
+        let mut name = match self.path.get(..60) {
+            Some(start) if self.path.len() > 60 => {
+                format!("{} {start}…({} bytes)", self.method, self.path.len())
+            }
+            _ => format!("{} {}", self.method, self.path),
+        };
+        for (header, value) in &self.headers {
+            let value = if *header == "available-dictionary" {
+                "(the dictionary)"
+            } else {
+                value
+            };
+            let _ = write!(name, " {header}={value}");
+        }
+        if !self.body.is_empty() {
+            let _ = write!(
+                name,
+                " body={}",
+                hex(&Sha256::digest(self.body))[..16].to_owned()
+            );
+        }
+        name
+    }
+
+    async fn send(&self, server: &Server) -> Reply {
+        let headers: Vec<(&str, &str)> =
+            self.headers.iter().map(|(n, v)| (*n, v.as_str())).collect();
+        server
+            .send(self.method.clone(), &self.path, &headers, self.body.into())
+            .await
+    }
+}
+
+/// The requests: derived from the production table, plus fixed ones for
+/// redirects, errors and `/mcp`.
+fn requests() -> Vec<Asked> {
+    let table = refserve::table::production();
+    let dictionary = available_dictionary();
+    let mut asked = Vec::new();
+    for resource in table.resources() {
+        let path = resource.id.to_string();
+        for (media, representation) in resource.media_types.iter().zip(&resource.representations) {
+            let accept = format!("{}/{}", media.kind, media.subtype);
+            for variant in &representation.variants {
+                let coding = variant.coding.token();
+                let mut headers = vec![
+                    ("accept", accept.clone()),
+                    ("accept-encoding", coding.to_string()),
+                ];
+                if matches!(coding, "dcb" | "dcz") {
+                    headers.push(("available-dictionary", dictionary.clone()));
+                }
+                let etag = variant.etag.to_str().unwrap_or_default().to_string();
+                let mut revalidated = headers.clone();
+                revalidated.push(("if-none-match", etag));
+                asked.push(Asked {
+                    method: Method::GET,
+                    path: path.clone(),
+                    headers,
+                    body: "",
+                });
+                asked.push(Asked {
+                    method: Method::GET,
+                    path: path.clone(),
+                    headers: revalidated,
+                    body: "",
+                });
+            }
+        }
+        asked.push(Asked::get(&path, &[]));
+        asked.push(Asked {
+            method: Method::HEAD,
+            ..Asked::get(&path, &[("accept-encoding", "br")])
+        });
+    }
+    let long = format!("/{}", "a".repeat(3000));
+    let long_name = format!("/api/reference/{}.json", "a".repeat(300));
+    for (path, headers) in [
+        ("/nope", &[][..]),
+        ("/nope", &[("accept", "text/html")][..]),
+        ("/nope", &[("accept", "text/markdown")][..]),
+        ("/api/selct", &[("accept", "text/html")][..]),
+        ("/api/reference/selct.json", &[][..]),
+        ("/api/reference/Select.json", &[][..]),
+        (long_name.as_str(), &[][..]),
+        (long.as_str(), &[][..]),
+        ("/API/Select/", &[][..]),
+        ("/api", &[][..]),
+        ("/api/reference.json", &[("accept", "text/html")][..]),
+        (
+            "/api/select",
+            &[("accept-encoding", "identity;q=0, *;q=0")][..],
+        ),
+        ("/healthz", &[][..]),
+    ] {
+        asked.push(Asked::get(path, headers));
+    }
+    asked.push(Asked {
+        method: Method::POST,
+        ..Asked::get("/api/reference.json", &[])
+    });
+    asked.push(Asked {
+        method: Method::OPTIONS,
+        ..Asked::get(
+            "/api/reference.json",
+            &[
+                ("origin", "https://example.com"),
+                ("access-control-request-method", "GET"),
+            ],
+        )
+    });
+    asked.push(Asked::get("/mcp", &[]));
+    for body in [
+        r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"manifest","version":"1"}}}"#,
+        r#"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#,
+        r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"get_method","arguments":{"name":"select"}}}"#,
+        r#"{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"search","arguments":{"query":"insert many rows"}}}"#,
+        r#"{"jsonrpc":"2.0","id":5,"method":"resources/list"}"#,
+        r#"{"jsonrpc":"2.0","id":6,"method":"nope"}"#,
+        "{",
+    ] {
+        asked.push(Asked {
+            method: Method::POST,
+            body,
+            ..Asked::get("/mcp", &[("content-type", "application/json")])
+        });
+    }
+    asked
+}
+
+/// The manifest's line for a reply.
+fn line(name: &str, reply: &Reply) -> String {
+    let mut headers: Vec<String> = reply
+        .headers
+        .iter()
+        .filter(|(header, _)| *header != "date")
+        .map(|(header, value)| format!("{header}: {}\n", String::from_utf8_lossy(value.as_bytes())))
+        .collect();
+    headers.sort();
+    let headers = hex(&Sha256::digest(headers.concat()));
+    let body = hex(&Sha256::digest(&reply.body));
+    format!(
+        "{name} → {} headers={} body={} ({} bytes)\n",
+        reply.status,
+        &headers[..16],
+        &body[..16],
+        reply.body.len()
+    )
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().fold(String::new(), |mut text, byte| {
+        let _ = write!(text, "{byte:02x}");
+        text
+    })
+}
+
+#[tokio::test]
+async fn every_served_byte_is_the_manifests() {
+    let table = refserve::table::production();
+    if table.base_url() != "http://127.0.0.1:8080" {
+        println!(
+            "built for {}: the manifest is the default base URL's",
+            table.base_url()
+        );
+        return;
+    }
+    let server = start_server().await;
+    let mut manifest = String::new();
+    for asked in requests() {
+        let reply = asked.send(&server).await;
+        manifest.push_str(&line(&asked.name(), &reply));
+    }
+    if std::env::var_os("REFSERVE_MANIFEST").is_some_and(|v| v == "write") {
+        std::fs::write(MANIFEST, &manifest).expect("write the manifest");
+        return;
+    }
+    let committed = std::fs::read_to_string(MANIFEST).expect("tests/data/served.manifest");
+    let changed: Vec<String> = manifest
+        .lines()
+        .zip(committed.lines())
+        .filter(|(now, then)| now != then)
+        .map(|(now, then)| format!("- {then}\n+ {now}"))
+        .collect();
+    assert!(
+        changed.is_empty() && manifest.lines().count() == committed.lines().count(),
+        "served bytes changed ({} lines now, {} in the manifest); if on purpose, \
+         REFSERVE_MANIFEST=write cargo test --test tests served\n{}",
+        manifest.lines().count(),
+        committed.lines().count(),
+        changed.join("\n")
+    );
+}
