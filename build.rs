@@ -1,7 +1,8 @@
 //! Renders every response body from `content/`, precompresses each one and
 //! emits the `phf` table the server looks responses up in.
 //!
-//! The stages are the pipeline crate in `src/build/` (`refserve-build`),
+//! The stages are the pipeline crate in `src/build/` (`refserve-build`,
+//! speaking the vocabulary of `src/core/`),
 //! which `refserve dev` shares; this script reads the settings cargo and
 //! the environment give it, runs the pipeline and writes `OUT_DIR`. Errors
 //! name the file and field.
@@ -10,14 +11,7 @@ use refserve_build::{content, emit, Cache, DEFAULT_BASE_URL};
 use std::path::{Path, PathBuf};
 
 fn main() {
-    for path in [
-        "build.rs",
-        "content",
-        "src/build",
-        "src/errors.rs",
-        "src/headers.rs",
-        "src/negotiate",
-    ] {
+    for path in ["build.rs", "content", "src/build", "src/core"] {
         println!("cargo::rerun-if-changed={path}");
     }
     for variable in [

@@ -48,16 +48,10 @@ pub mod search;
 mod site;
 pub mod stored;
 
-// The server's vocabulary, which it re-exports from here (its files stay
-// in the server's `src/`): the error kinds, the headers every response
-// has, and content negotiation, which the table answers ahead of time for
-// the most common requests.
-#[path = "../errors.rs"]
-pub mod errors;
-#[path = "../headers.rs"]
-pub mod headers;
-#[path = "../negotiate/mod.rs"]
-pub mod negotiate;
+// The vocabulary the pipeline shares with the server (`src/core/`): the
+// error kinds, the headers every response has, and content negotiation,
+// which the table answers ahead of time for the most common requests.
+pub use refserve_core::{errors, headers, negotiate};
 
 #[cfg(feature = "pipeline")]
 pub use compress::{Cache, Encoding};

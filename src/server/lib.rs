@@ -29,9 +29,9 @@
 //! - [`export`]: a table as static files.
 //! - [`dev`]: `refserve dev`, a content directory rendered again on every edit.
 //!
-//! [`errors`], [`headers`] and [`negotiate`] live in the repository's
-//! `src/` and are compiled by the pipeline crate (`src/build/`,
-//! `refserve-build`): the tables it builds are made of their types.
+//! [`errors`], [`headers`] and [`negotiate`] are the vocabulary crate's
+//! (`src/core/`, `refserve-core`), which the pipeline (`src/build/`) speaks
+//! too: the tables it builds are made of their types.
 
 pub mod access_log;
 pub mod activity;
@@ -53,4 +53,4 @@ pub mod table;
 pub mod tls;
 pub mod watched;
 
-pub use refserve_build::{errors, headers, negotiate};
+pub use refserve_core::{errors, headers, negotiate};

@@ -1,0 +1,17 @@
+//! refserve's vocabulary: what the pipeline (`src/build/`, which fills the
+//! response table at build time) and the server (`src/server/`, which
+//! answers from it) both speak. Pure functions and plain types; nothing
+//! here does I/O or knows the content.
+//!
+//! - [`errors`]: the error kinds, their statuses and codes.
+//! - [`headers`]: header values every response of a kind carries.
+//! - [`negotiate`]: `Accept`, `Accept-Encoding` and `Available-Dictionary`
+//!   (RFC 9110 §12, RFC 9842), and the common values the pipeline
+//!   negotiates ahead of time.
+//!
+//! The arrows run one way: the pipeline and the server depend on this
+//! crate, and it depends on nothing of theirs.
+
+pub mod errors;
+pub mod headers;
+pub mod negotiate;
