@@ -1,17 +1,17 @@
 //! Renders every response body from `content/`, precompresses each one and
 //! emits the `phf` table the server looks responses up in.
 //!
-//! The stages are the pipeline crate in `src/build/` (`refserve-build`,
+//! The stages are the pipeline crate in `src/pipeline/` (`refserve-pipeline`,
 //! speaking the vocabulary of `src/core/`),
 //! which `refserve dev` shares; this script reads the settings cargo and
 //! the environment give it, runs the pipeline and writes `OUT_DIR`. Errors
 //! name the file and field.
 
-use refserve_build::{content, emit, Cache, DEFAULT_BASE_URL};
+use refserve_pipeline::{content, emit, Cache, DEFAULT_BASE_URL};
 use std::path::{Path, PathBuf};
 
 fn main() {
-    for path in ["build.rs", "content", "src/build", "src/core"] {
+    for path in ["build.rs", "content", "src/pipeline", "src/core"] {
         println!("cargo::rerun-if-changed={path}");
     }
     for variable in [
@@ -42,7 +42,7 @@ fn run() -> Result<(), String> {
 
     let catalog = content::load(&root, "content", base_url, epoch).map_err(|e| e.to_string())?;
     let table =
-        refserve_build::build(&catalog, cache(&root, &out_dir)).map_err(|e| e.to_string())?;
+        refserve_pipeline::build(&catalog, cache(&root, &out_dir)).map_err(|e| e.to_string())?;
     let code = emit::table(&out_dir, &table).map_err(|e| format!("writing OUT_DIR: {e}"))?;
     std::fs::write(out_dir.join("table.rs"), code)
         .map_err(|e| format!("writing OUT_DIR/table.rs: {e}"))?;

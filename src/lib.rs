@@ -1,7 +1,7 @@
 //! refserve: a docs origin that serves a precomputed method reference.
 //!
 //! This crate is the site: the content of `content/`, rendered and
-//! compressed by `build.rs` (with the pipeline crate in `src/build/`) into
+//! compressed by `build.rs` (with the pipeline crate in `src/pipeline/`) into
 //! a table compiled into the binary ([`table::production`]), and the binary
 //! that serves it (`src/main.rs`) with the server crate in `src/server/`,
 //! whose modules are re-exported here. A content edit recompiles this

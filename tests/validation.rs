@@ -2,7 +2,7 @@
 //! message that names the file and the field.
 
 use crate::support::{content_copy, mkfifo, Scratch};
-use refserve_build::content::{self, parse_entry};
+use refserve_pipeline::content::{self, parse_entry};
 use serde_json::{json, Value};
 
 const FILE: &str = "content/entries/select.json";

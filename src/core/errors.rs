@@ -2,8 +2,7 @@
 //! its stable `error.code` and how long caches may keep the answer.
 //!
 //! The texts (`message`, `hint`) live in `content/errors.json`; the pipeline
-//! (`src/build/`, which compiles this file for the server too) checks that
-//! every kind has its text and renders each ErrorResponse body (section 2.4
+//! (`src/pipeline/`) checks that every kind has its text and renders each ErrorResponse body (section 2.4
 //! of the specification) ahead of time, so a failing request costs a table
 //! lookup like any other. Nothing here depends on other modules.
 

@@ -1,4 +1,4 @@
-//! refserve's vocabulary: what the pipeline (`src/build/`, which fills the
+//! refserve's vocabulary: what the pipeline (`src/pipeline/`, which fills the
 //! response table at build time) and the server (`src/server/`, which
 //! answers from it) both speak. Pure functions and plain types; nothing
 //! here does I/O or knows the content.

@@ -1,7 +1,7 @@
 //! `refserve dev`: a content directory served as the site will be, rendered
 //! in memory and again after every edit, with every open page reloaded.
 //!
-//! - **Render**: the pipeline's preview ([`refserve_build::preview`]):
+//! - **Render**: the pipeline's preview ([`refserve_pipeline::preview`]):
 //!   identity bodies, no compression dictionary, and on every HTML page the
 //!   script `dev/reload.js`, which the page's policy allows in `dev` only.
 //!   A render becomes a [`Table`] and is swapped in whole ([`Tables`]) only
@@ -23,7 +23,7 @@
 //!   (`content/entries/select.json`), however `--content` was given, so no
 //!   client is shown where the directory is. The pipeline reads regular
 //!   files inside the directory only, of at most
-//!   [`refserve_build::content::MAX_FILE_BYTES`]; a FIFO, a link out of the
+//!   [`refserve_pipeline::content::MAX_FILE_BYTES`]; a FIFO, a link out of the
 //!   directory or a huge file is such an error, never read.
 //! - **Connections**: production's connection layer holds each to the
 //!   server's `--header-read-timeout`, `--idle-timeout` and
@@ -55,7 +55,7 @@ use hyper_util::rt::{TokioExecutor, TokioIo};
 use hyper_util::server::conn::auto;
 use notify::event::{EventKind, MetadataKind, ModifyKind};
 use notify::{RecursiveMode, Watcher};
-use refserve_build::preview::{script_tag, EVENTS, RELOAD_SCRIPT};
+use refserve_pipeline::preview::{script_tag, EVENTS, RELOAD_SCRIPT};
 use std::convert::Infallible;
 use std::future::Future;
 use std::path::{Path, PathBuf};
@@ -251,9 +251,9 @@ impl Preview {
     /// Load, validate and render the content directory.
     fn render(&self) -> Result<Table, String> {
         let catalog =
-            refserve_build::content::load(&self.root, &self.dir, self.base_url.clone(), None)
+            refserve_pipeline::content::load(&self.root, &self.dir, self.base_url.clone(), None)
                 .map_err(|e| e.to_string())?;
-        let stored = refserve_build::preview(&catalog).map_err(|e| e.to_string())?;
+        let stored = refserve_pipeline::preview(&catalog).map_err(|e| e.to_string())?;
         Table::new(&stored).map_err(|e| e.to_string())
     }
 

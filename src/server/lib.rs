@@ -30,7 +30,7 @@
 //! - [`dev`]: `refserve dev`, a content directory rendered again on every edit.
 //!
 //! [`errors`], [`headers`] and [`negotiate`] are the vocabulary crate's
-//! (`src/core/`, `refserve-core`), which the pipeline (`src/build/`) speaks
+//! (`src/core/`, `refserve-core`), which the pipeline (`src/pipeline/`) speaks
 //! too: the tables it builds are made of their types.
 
 pub mod access_log;
