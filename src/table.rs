@@ -4,17 +4,17 @@
 //! [`Table`](refserve_server::table::Table) on first use.
 //!
 //! The types are the server's (`refserve_server::table`, re-exported here)
-//! and the pipeline's (`refserve_pipeline::stored`).
+//! and the pipeline's (`refserve_core::stored`).
 
 pub use refserve_server::table::*;
 use std::sync::LazyLock;
 
 mod generated {
     #![allow(missing_docs, clippy::unreadable_literal)]
-    use refserve_pipeline::mcp::{StoredAnswer, StoredHit, StoredMcp};
-    use refserve_pipeline::negotiate::{Coding, MediaType};
-    use refserve_pipeline::search::{Field, Posting};
-    use refserve_pipeline::stored::{
+    use refserve_core::mcp::{StoredAnswer, StoredHit, StoredMcp};
+    use refserve_core::negotiate::{Coding, MediaType};
+    use refserve_core::search::{Field, Posting};
+    use refserve_core::stored::{
         Header, StoredDictionary, StoredRepresentation, StoredResource, StoredVariant, Table,
     };
     use std::borrow::Cow;

@@ -27,8 +27,8 @@
 //!    excluded. `dcb` and `dcz` were named as such (`*` does not do) and
 //!    the request's one `Available-Dictionary` names the dictionary's hash.
 //! 3. A body (200 or error) on the wire is the selected variant's body,
-//!    `Content-Length` is its length, and it decodes (br via `brotli`, gzip
-//!    via `flate2`, dcb via `brotli-decompressor` and dcz via
+//!    `Content-Length` is its length, and it decodes (br and dcb via
+//!    `brotli-decompressor`, gzip via `flate2`, dcz via
 //!    `structured-zstd`, both with the dictionary) to the identity body of
 //!    the same representation. HEAD
 //!    responses have no content and the same `Content-Length`.
@@ -320,7 +320,7 @@ fn check_decodes(representation: &Representation, variant: &'static Variant) {
     match variant.coding {
         Coding::Identity => decoded.extend_from_slice(&variant.body),
         Coding::Br => {
-            brotli::Decompressor::new(&variant.body[..], 4096)
+            brotli_decompressor::Decompressor::new(&variant.body[..], 4096)
                 .read_to_end(&mut decoded)
                 .expect("valid brotli");
         }

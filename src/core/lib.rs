@@ -8,10 +8,19 @@
 //! - [`negotiate`]: `Accept`, `Accept-Encoding` and `Available-Dictionary`
 //!   (RFC 9110 §12, RFC 9842), and the common values the pipeline
 //!   negotiates ahead of time.
+//! - [`stored`]: the response table as plain data, filled by the pipeline
+//!   and read by the server.
+//! - [`mcp`]: what `/mcp` answers from: the stored answers and hits, the
+//!   protocol versions and tools.
+//! - [`search`]: search terms (the same words at build time and for a
+//!   query) and the index's postings.
 //!
 //! The arrows run one way: the pipeline and the server depend on this
 //! crate, and it depends on nothing of theirs.
 
 pub mod errors;
 pub mod headers;
+pub mod mcp;
 pub mod negotiate;
+pub mod search;
+pub mod stored;

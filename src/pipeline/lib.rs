@@ -17,34 +17,21 @@
 //! edit ([`preview`]), with identity bodies, no dictionary, and the script
 //! that reloads its pages (`preview.rs`).
 
-#[cfg(feature = "pipeline")]
 mod compress;
 pub mod content;
-#[cfg(feature = "pipeline")]
 mod dictionary;
-#[cfg(feature = "pipeline")]
 pub mod emit;
-#[cfg(feature = "pipeline")]
 mod highlight;
 pub mod mcp;
-#[cfg(feature = "pipeline")]
 pub mod preview;
-#[cfg(feature = "pipeline")]
 mod render_crawlers;
-#[cfg(feature = "pipeline")]
 mod render_html;
-#[cfg(feature = "pipeline")]
 mod render_icon;
-#[cfg(feature = "pipeline")]
 mod render_json;
-#[cfg(feature = "pipeline")]
 mod render_markdown;
-#[cfg(feature = "pipeline")]
 mod render_mcp;
-#[cfg(feature = "pipeline")]
 mod render_openapi;
 pub mod search;
-#[cfg(feature = "pipeline")]
 mod site;
 pub mod stored;
 
@@ -53,7 +40,6 @@ pub mod stored;
 // which the table answers ahead of time for the most common requests.
 pub use refserve_core::{errors, headers, negotiate};
 
-#[cfg(feature = "pipeline")]
 pub use compress::{Cache, Encoding};
 pub use content::{Catalog, ContentError};
 pub use stored::Table;
@@ -64,7 +50,6 @@ pub const DEFAULT_BASE_URL: &str = "http://127.0.0.1:8080";
 /// Render, compress and store every response of `catalog`, as small as
 /// the encoders allow, reusing the outputs in `cache`; the HTML pages are
 /// also compressed against a dictionary chosen among them.
-#[cfg(feature = "pipeline")]
 pub fn build(catalog: &Catalog, cache: Option<Cache>) -> Result<Table<'static>, ContentError> {
     let mut pages = site::resources(catalog);
     let mut errors = site::errors(catalog)?;
@@ -82,7 +67,6 @@ pub fn build(catalog: &Catalog, cache: Option<Cache>) -> Result<Table<'static>, 
 /// Render and store every response of `catalog` for `refserve dev`:
 /// identity bodies, no dictionary, and HTML pages that reload after an
 /// edit (`preview.rs`).
-#[cfg(feature = "pipeline")]
 pub fn preview(catalog: &Catalog) -> Result<Table<'static>, ContentError> {
     let mut pages = site::resources(catalog);
     let mut errors = site::errors(catalog)?;

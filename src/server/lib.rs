@@ -27,7 +27,6 @@
 //! - [`tls`]: HTTPS: the certificate and key, and their reload.
 //! - [`config`]: command line and environment.
 //! - [`export`]: a table as static files.
-//! - [`dev`]: `refserve dev`, a content directory rendered again on every edit.
 //!
 //! [`errors`], [`headers`] and [`negotiate`] are the vocabulary crate's
 //! (`src/core/`, `refserve-core`), which the pipeline (`src/pipeline/`) speaks
@@ -39,8 +38,6 @@ pub mod budget;
 pub mod conditional;
 pub mod config;
 pub mod connection;
-#[cfg(feature = "dev")]
-pub mod dev;
 pub mod export;
 pub mod mcp;
 pub mod metrics;

@@ -1,7 +1,7 @@
 //! The response table: every body the server can send, rendered and
 //! compressed by the pipeline, behind a small lookup API.
 //!
-//! A [`Table`] is made once from a stored table (`refserve_pipeline::stored`)
+//! A [`Table`] is made once from a stored table (`refserve_core::stored`)
 //! and never changes. In production that is the one build.rs wrote (the
 //! site crate's `table::production`): statics that borrow every body from
 //! the binary, and `phf` maps from path and error id to a resource.
@@ -22,7 +22,7 @@ use crate::negotiate::{
 };
 use bytes::Bytes;
 use http::{HeaderMap, HeaderName, HeaderValue};
-use refserve_pipeline::stored::{self, Header};
+use refserve_core::stored::{self, Header};
 use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::{Arc, RwLock};

@@ -320,7 +320,7 @@ mod export {
 /// `/mcp`'s stored answers and search index.
 mod mcp {
     use super::super::generated::STORED;
-    use refserve_pipeline::mcp::{answer_key, HANDSHAKE_VERSIONS, TOOLS};
+    use refserve_core::mcp::{answer_key, HANDSHAKE_VERSIONS, TOOLS};
     use serde_json::Value;
 
     fn parsed(bytes: &[u8], key: &str) -> serde_json::Map<String, Value> {
@@ -414,7 +414,7 @@ mod mcp {
         );
         // Each method is found by its own name, there most of all.
         for (method, key) in STORED.keys.iter().enumerate() {
-            let stem = &refserve_pipeline::search::terms(key)[0].1;
+            let stem = &refserve_core::search::terms(key)[0].1;
             let postings = &terms
                 .iter()
                 .find(|(t, _)| t == stem)

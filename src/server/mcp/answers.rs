@@ -1,8 +1,8 @@
 //! The part of the table `/mcp` answers from: the pipeline's fixed results
 //! by key, the search index by term, and each method as a search result.
 
-use refserve_pipeline::mcp::{StoredAnswer, StoredHit, StoredMcp};
-use refserve_pipeline::search::Posting;
+use refserve_core::mcp::{StoredAnswer, StoredHit, StoredMcp};
+use refserve_core::search::Posting;
 use std::borrow::Cow;
 use std::collections::HashMap;
 
@@ -37,7 +37,7 @@ impl Answers {
         }
     }
 
-    /// The fixed answer stored as `key` (`refserve_pipeline::mcp::answer_key`).
+    /// The fixed answer stored as `key` (`refserve_core::mcp::answer_key`).
     pub fn answer(&self, key: &str) -> Option<&StoredAnswer<'static>> {
         self.by_key.get(key).map(|&i| &self.stored.answers[i])
     }

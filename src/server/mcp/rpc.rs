@@ -1,7 +1,7 @@
 //! The JSON-RPC layer of `/mcp`, without I/O: from a request body and its
 //! MCP headers to the status and body of the answer.
 //!
-//! A message is parsed, its era told apart (`refserve_pipeline::mcp`: a
+//! A message is parsed, its era told apart (`refserve_core::mcp`: a
 //! request carrying `params._meta` with a protocol version is modern, any
 //! other legacy), checked as its era requires, and answered with a result
 //! the pipeline stored, the request's id spliced around it. Only `search`
@@ -17,7 +17,7 @@ use super::answers::Answers;
 use super::tools;
 use crate::table::Table;
 use http::StatusCode;
-use refserve_pipeline::mcp::{answer_key, Era, HANDSHAKE_VERSIONS, MODERN_VERSION};
+use refserve_core::mcp::{answer_key, Era, HANDSHAKE_VERSIONS, MODERN_VERSION};
 use serde_json::{json, Map, Value};
 
 /// JSON-RPC 2.0 and MCP error codes.

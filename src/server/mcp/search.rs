@@ -1,10 +1,10 @@
 //! The `search` tool at run time: the query cut into terms the way the
-//! pipeline cut the reference (`refserve_pipeline::search::terms`), at most
+//! pipeline cut the reference (`refserve_core::search::terms`), at most
 //! [`MAX_QUERY_TERMS`] of them looked up, and their build-time weights
 //! summed per method. Nothing else is scored here.
 
 use super::answers::Answers;
-use refserve_pipeline::search::{terms, Field, MAX_QUERY_BYTES, MAX_QUERY_TERMS};
+use refserve_core::search::{terms, Field, MAX_QUERY_BYTES, MAX_QUERY_TERMS};
 
 /// One method a query found.
 #[derive(Debug, Clone, PartialEq)]

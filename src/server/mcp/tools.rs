@@ -11,7 +11,7 @@ use super::rpc::{code, Call, Reply};
 use super::search::{query_terms, rank};
 use crate::access_log::push_json_string;
 use crate::route::suggest;
-use refserve_pipeline::mcp::{answer_key, Era, DEFAULT_LIMIT, TOOLS};
+use refserve_core::mcp::{answer_key, Era, DEFAULT_LIMIT, TOOLS};
 use serde_json::{Map, Value};
 
 /// Answer a `tools/call` with `params`.

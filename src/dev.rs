@@ -37,14 +37,6 @@
 //! reloaded`; the page shows the new render in place (`dev/reload.js`
 //! fetches it and swaps it in, which is quicker than a reload).
 
-use crate::access_log::push_json_string;
-use crate::activity::{Activity, Open, Tracked};
-use crate::config::DevConfig;
-use crate::connection::{supervise, Protocol, Timeouts};
-use crate::mcp;
-use crate::respond::{respond, Body as Whole};
-use crate::table::{Table, Tables};
-use crate::watched::{Framing, Watched};
 use bytes::Bytes;
 use http::header::{self, HeaderValue};
 use http::{HeaderMap, Request, Response, StatusCode};
@@ -56,6 +48,13 @@ use hyper_util::server::conn::auto;
 use notify::event::{EventKind, MetadataKind, ModifyKind};
 use notify::{RecursiveMode, Watcher};
 use refserve_pipeline::preview::{script_tag, EVENTS, RELOAD_SCRIPT};
+use refserve_server::activity::{Activity, Open, Tracked};
+use refserve_server::config::DevConfig;
+use refserve_server::connection::{supervise, Protocol, Timeouts};
+use refserve_server::mcp;
+use refserve_server::respond::{respond, Body as Whole};
+use refserve_server::table::{Table, Tables};
+use refserve_server::watched::{Framing, Watched};
 use std::convert::Infallible;
 use std::future::Future;
 use std::path::{Path, PathBuf};
@@ -93,7 +92,7 @@ pub enum Body {
 
 /// Serve `config.content` on `config.addr` until the process is stopped;
 /// an error if the address or the directory cannot be used. Boxed, like
-/// [`crate::server::run`], so the binary compiles none of it.
+/// [`refserve_server::server::run`], so the binary compiles none of it.
 pub fn run(config: &DevConfig) -> Pin<Box<dyn Future<Output = Result<(), String>> + Send + '_>> {
     Box::pin(serve(config))
 }
@@ -131,7 +130,7 @@ async fn serve(config: &DevConfig) -> Result<(), String> {
             origins: mcp::Origins::default(),
             // dev takes no --body-timeout: a body has the head's time.
             body_timeout: config.header_read_timeout,
-            budget: crate::budget::Budget::new(MCP_BUDGET),
+            budget: refserve_server::budget::Budget::new(MCP_BUDGET),
         },
         problem: Mutex::new(None),
         pages: Mutex::new(Vec::new()),
@@ -375,9 +374,12 @@ impl Preview {
                 page.into(),
             );
         }
-        let mut body = String::from("{\"error\":{\"code\":\"content_invalid\",\"message\":");
-        push_json_string(&mut body, &message);
-        body.push_str(",\"hint\":\"Fix the content file named in the message; refserve dev renders it again on save.\"}}");
+        let body = serde_json::json!({"error": {
+            "code": "content_invalid",
+            "message": message,
+            "hint": "Fix the content file named in the message; refserve dev renders it again on save.",
+        }})
+        .to_string();
         whole(
             StatusCode::SERVICE_UNAVAILABLE,
             "application/json",
