@@ -9,17 +9,17 @@
 //!
 //! - [`table`]: the production table, tested exhaustively.
 //! - [`service`]: the production table as a bare hyper service.
-//! - `dev` (with the `dev` feature, the default): `refserve dev`, wired
-//!   here from the pipeline (which renders a content directory in memory)
-//!   and the server (which answers from the render), as `zola serve` is.
-//!   Without it (the fuzz targets) the crate compiles no renderer, encoder
+//! - `dev` (with the `dev` feature, the default): `refserve dev`, the
+//!   crate in `src/dev/` that joins the pipeline (which renders a content
+//!   directory in memory) and the server (which answers from the render).
+//!   Without it (the fuzz targets) the binary compiles no renderer, encoder
 //!   or watcher.
 
-#[cfg(feature = "dev")]
-pub mod dev;
 pub mod service;
 pub mod table;
 
+#[cfg(feature = "dev")]
+pub use refserve_dev as dev;
 pub use refserve_server::{
     access_log, activity, budget, conditional, config, connection, errors, export, headers, mcp,
     metrics, negotiate, respond, route, scrape, server, systemd, tls, watched,

@@ -66,7 +66,7 @@ use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{mpsc, Semaphore};
 
 /// The script every preview page loads.
-const SCRIPT: &str = include_str!("dev/reload.js");
+const SCRIPT: &str = include_str!("reload.js");
 
 /// How long an edit's file events must be quiet before it is rendered.
 const SETTLE: Duration = Duration::from_millis(50);
