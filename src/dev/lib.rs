@@ -53,6 +53,7 @@ use refserve_server::config::DevConfig;
 use refserve_server::connection::{supervise, Protocol, Timeouts};
 use refserve_server::mcp;
 use refserve_server::respond::{respond, Body as Whole};
+use refserve_server::server::{raise_open_file_limit, SPARE_DESCRIPTORS};
 use refserve_server::table::{Table, Tables};
 use refserve_server::watched::{Framing, Watched};
 use std::convert::Infallible;
@@ -74,10 +75,6 @@ const SETTLE: Duration = Duration::from_millis(50);
 /// How often every open page's event stream is written to, to notice
 /// the closed ones (more often with a `--send-timeout` under twice it).
 const KEEP_ALIVE: Duration = Duration::from_secs(5);
-
-/// Open files kept free of connections: the listener, the watcher, the
-/// runtime, the standard streams and the files a render reads.
-const SPARE_DESCRIPTORS: u64 = 64;
 
 /// How often `--poll` looks at the files.
 const POLL_INTERVAL: Duration = Duration::from_millis(100);
@@ -120,17 +117,12 @@ async fn serve(config: &DevConfig) -> Result<(), String> {
         root: root.to_path_buf(),
         dir: dir.to_string(),
         base_url: format!("http://{addr}"),
-        timeouts: Timeouts {
-            header_read: config.header_read_timeout,
-            idle: config.idle_timeout,
-            send: config.send_timeout,
-        },
+        timeouts: Timeouts::of(&config.limits),
         tables: OnceLock::new(),
         mcp: mcp::Policy {
             origins: mcp::Origins::default(),
-            // dev takes no --body-timeout: a body has the head's time.
-            body_timeout: config.header_read_timeout,
-            budget: refserve_server::budget::Budget::new(MCP_BUDGET),
+            body_timeout: config.limits.body_timeout,
+            budget: refserve_server::budget::Budget::new(config.limits.memory_budget),
         },
         problem: Mutex::new(None),
         pages: Mutex::new(Vec::new()),
@@ -140,8 +132,9 @@ async fn serve(config: &DevConfig) -> Result<(), String> {
          open pages update after every edit; Ctrl-C stops)",
         config.content.display()
     );
-    let cap = connection_cap(config.max_connections);
-    if cap < config.max_connections {
+    let max_connections = config.limits.max_connections;
+    let cap = connection_cap(max_connections);
+    if cap < max_connections {
         eprintln!(
             "refserve dev: at most {cap} connections at once: the open-file limit allows no more"
         );
@@ -184,9 +177,8 @@ async fn serve(config: &DevConfig) -> Result<(), String> {
 /// The connections served at once: `max_connections`, or fewer when the
 /// open-file limit, raised as far as it may be, leaves less room.
 fn connection_cap(max_connections: usize) -> usize {
-    let wanted = max_connections as u64 + SPARE_DESCRIPTORS;
     // Unknown, the limit is taken to be no limit (as without `ulimit`).
-    let limit = rlimit::increase_nofile_limit(wanted).unwrap_or(wanted);
+    let limit = raise_open_file_limit(max_connections).unwrap_or(u64::MAX);
     let room = usize::try_from(limit.saturating_sub(SPARE_DESCRIPTORS)).unwrap_or(usize::MAX);
     max_connections.min(room).max(1)
 }
@@ -221,9 +213,6 @@ async fn serve_connection(
     let connection = builder.serve_connection(TokioIo::new(stream), service);
     supervise(connection, timeouts, &activity, drain, Protocol::Auto).await;
 }
-
-/// What `/mcp`'s bodies and answers may hold.
-const MCP_BUDGET: usize = 16 * 1024 * 1024;
 
 /// What the preview serves and whom it tells.
 struct Preview {

@@ -31,15 +31,9 @@ pub struct DevConfig {
     /// Look for changes every 100 ms instead of waiting for the file
     /// system's events (for file systems that send none).
     pub poll: bool,
-    /// As the server's [`Config::header_read_timeout`].
-    pub header_read_timeout: Duration,
-    /// As the server's [`Config::idle_timeout`].
-    pub idle_timeout: Duration,
-    /// As the server's [`Config::send_timeout`].
-    pub send_timeout: Duration,
-    /// Connections served at once (fewer if the open-file limit is lower);
-    /// further ones wait in the listen backlog.
-    pub max_connections: usize,
+    /// The server's limits `dev` takes ([`DEV_LIMITS`]): its timeouts,
+    /// connection cap and `/mcp` budget; the rest stay at their defaults.
+    pub limits: Config,
 }
 
 /// `--flag=value` as the flag and its value; any other argument as itself.
@@ -54,23 +48,26 @@ fn split_flag(arg: &str) -> (String, Option<String>) {
 
 /// The server's limits `refserve dev` takes too, with the same defaults
 /// and ranges.
-const DEV_LIMITS: [&Limit; 4] = [
+const DEV_LIMITS: [&Limit; 6] = [
     &HEADER_READ_TIMEOUT,
     &IDLE_TIMEOUT,
     &SEND_TIMEOUT,
+    &BODY_TIMEOUT,
     &MAX_CONNECTIONS,
+    &MEMORY_BUDGET,
 ];
 
 /// `refserve dev`'s usage.
 const DEV_USAGE: &str = "usage: refserve dev [--content <DIR>] [--addr <ADDR>] [--poll] \
-     [--header-read-timeout <N>] [--idle-timeout <N>] [--send-timeout <N>] [--max-connections <N>]";
+     [--header-read-timeout <N>] [--idle-timeout <N>] [--send-timeout <N>] [--body-timeout <N>] \
+     [--max-connections <N>] [--memory-budget <N>]";
 
 /// Read `refserve dev`'s arguments (after `dev`).
 fn parse_dev(args: impl IntoIterator<Item = String>) -> Result<Command, String> {
     let mut content: std::path::PathBuf = "content".into();
     let mut addr: SocketAddr = DEFAULT_ADDR.parse().expect("the default address is valid");
     let mut poll = false;
-    // The limits are set as the server's are, then taken from it.
+    // The limits are set as the server's are.
     let mut limits = Config::default();
     let mut args = args.into_iter();
     while let Some(arg) = args.next() {
@@ -103,10 +100,7 @@ fn parse_dev(args: impl IntoIterator<Item = String>) -> Result<Command, String> 
         content,
         addr,
         poll,
-        header_read_timeout: limits.header_read_timeout,
-        idle_timeout: limits.idle_timeout,
-        send_timeout: limits.send_timeout,
-        max_connections: limits.max_connections,
+        limits,
     }))
 }
 
@@ -279,7 +273,8 @@ Usage: refserve [OPTIONS]
                                api/reference.json, api/reference.json.br, ….gz) and exit
        refserve dev [--content <DIR>] [--addr <ADDR>] [--poll]
                     [--header-read-timeout <N>] [--idle-timeout <N>]
-                    [--send-timeout <N>] [--max-connections <N>]
+                    [--send-timeout <N>] [--body-timeout <N>]
+                    [--max-connections <N>] [--memory-budget <N>]
                                preview DIR (default: content) at ADDR (default:
                                {DEFAULT_ADDR}), rendered in memory and again on every edit;
                                open pages reload, content errors show on them; --poll
@@ -617,11 +612,7 @@ mod tests {
             Ok(Command::Dev(dev)) => dev,
             other => panic!("{other:?}"),
         };
-        let (defaults, server) = (dev(&["dev"]), Config::default());
-        assert_eq!(defaults.header_read_timeout, server.header_read_timeout);
-        assert_eq!(defaults.idle_timeout, server.idle_timeout);
-        assert_eq!(defaults.send_timeout, server.send_timeout);
-        assert_eq!(defaults.max_connections, server.max_connections);
+        assert_eq!(dev(&["dev"]).limits, Config::default());
         let set = dev(&[
             "dev",
             "--header-read-timeout",
@@ -629,12 +620,18 @@ mod tests {
             "--idle-timeout=2",
             "--send-timeout",
             "3",
-            "--max-connections=4",
-        ]);
+            "--body-timeout=4",
+            "--max-connections=5",
+            "--memory-budget",
+            "6",
+        ])
+        .limits;
         assert_eq!(set.header_read_timeout, Duration::from_secs(1));
         assert_eq!(set.idle_timeout, Duration::from_secs(2));
         assert_eq!(set.send_timeout, Duration::from_secs(3));
-        assert_eq!(set.max_connections, 4);
+        assert_eq!(set.body_timeout, Duration::from_secs(4));
+        assert_eq!(set.max_connections, 5);
+        assert_eq!(set.memory_budget, 6 * 1024 * 1024);
         let refused = |args: &[&str]| run(args, None).expect_err("refused");
         assert!(refused(&["dev", "--idle-timeout", "0"]).contains("from 1 to 3600"));
         assert!(refused(&["dev", "--max-connections", "0"]).contains("from 1 to 1000000"));

@@ -140,12 +140,22 @@ async fn serve(
     }
 }
 
+/// Open files kept free of connections: the listeners, the runtime, the
+/// standard streams (and, for `refserve dev`, its watcher and the files a
+/// render reads).
+pub const SPARE_DESCRIPTORS: u64 = 64;
+
+/// Raise the soft limit on open descriptors as far as `max_connections`
+/// needs and the hard limit allows; the limit now.
+pub fn raise_open_file_limit(max_connections: usize) -> std::io::Result<u64> {
+    rlimit::increase_nofile_limit(max_connections as u64 + SPARE_DESCRIPTORS)
+}
+
 /// Raise the soft limit on open descriptors so that every connection the
 /// cap allows can be accepted; a warning when the hard limit forbids it.
 pub fn reserve_descriptors(max_connections: usize) -> Option<String> {
-    // The listeners, the runtime and standard streams need a few more.
-    let wanted = max_connections as u64 + 64;
-    match rlimit::increase_nofile_limit(wanted) {
+    let wanted = max_connections as u64 + SPARE_DESCRIPTORS;
+    match raise_open_file_limit(max_connections) {
         Ok(got) if got >= wanted => None,
         Ok(got) => Some(format!(
             "only {got} file descriptors may be open (the hard limit), fewer than \
