@@ -1,0 +1,74 @@
+//! The open pages' event streams (Server-Sent Events): `reload` after a
+//! good render, `invalid` with a content error, and a keep-alive comment
+//! that finds the pages that have gone.
+
+use crate::Preview;
+use bytes::Bytes;
+use http_body::Frame;
+use std::convert::Infallible;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::task::{Context, Poll};
+use std::time::Duration;
+use tokio::sync::mpsc;
+
+/// How often every open page's event stream is written to, to notice
+/// the closed ones (more often with a `--send-timeout` under twice it).
+const KEEP_ALIVE: Duration = Duration::from_secs(5);
+
+/// Every [`KEEP_ALIVE`], a comment to every open page: a page closed
+/// without a word (a tab killed) is noticed when the write fails, and the
+/// count of pages a change reaches stays true. The writes are the event
+/// streams' progress, so they come at least twice per send timeout.
+pub(crate) async fn keep_alive(preview: Arc<Preview>) {
+    let mut ticks = tokio::time::interval(KEEP_ALIVE.min(preview.timeouts.send / 2));
+    loop {
+        ticks.tick().await;
+        preview.tell(&Bytes::from_static(b": keep-alive\n\n"));
+    }
+}
+
+/// A Server-Sent Event named `name` carrying `data`, one `data:` line per
+/// line of it.
+pub(crate) fn event(name: &str, data: &str) -> Bytes {
+    let mut text = format!("event: {name}\n");
+    for line in data.split('\n') {
+        text.push_str("data: ");
+        text.push_str(line);
+        text.push('\n');
+    }
+    text.push('\n');
+    text.into()
+}
+
+/// A page's event stream: the events as they are told, for as long as
+/// the page keeps it open.
+pub struct Events(pub(crate) mpsc::UnboundedReceiver<Bytes>);
+
+impl http_body::Body for Events {
+    type Data = Bytes;
+    type Error = Infallible;
+
+    fn poll_frame(
+        mut self: Pin<&mut Self>,
+        context: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Bytes>, Infallible>>> {
+        self.0
+            .poll_recv(context)
+            .map(|event| event.map(|bytes| Ok(Frame::data(bytes))))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn events_carry_every_line() {
+        assert_eq!(event("reload", ""), "event: reload\ndata: \n\n");
+        assert_eq!(
+            event("invalid", "a.json: field `x`:\nbad"),
+            "event: invalid\ndata: a.json: field `x`:\ndata: bad\n\n"
+        );
+    }
+}

@@ -1,0 +1,226 @@
+//! The preview: what is served (the current render, or the error of the
+//! last one) and whom it tells (the open pages' event streams), and the
+//! answers of its own (the event stream, the script, a page before the
+//! first good render).
+
+use crate::events::{event, Events};
+use crate::Body;
+use bytes::Bytes;
+use http::header::{self, HeaderValue};
+use http::{HeaderMap, Request, Response, StatusCode};
+use hyper::body::Incoming;
+use refserve_pipeline::preview::{script_tag, EVENTS, RELOAD_SCRIPT};
+use refserve_server::connection::Timeouts;
+use refserve_server::mcp;
+use refserve_server::respond::{respond, Body as Whole};
+use refserve_server::table::{Table, Tables};
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::Duration;
+use tokio::sync::mpsc;
+
+/// The script every preview page loads.
+const SCRIPT: &str = include_str!("reload.js");
+
+/// What the preview serves and whom it tells.
+pub(crate) struct Preview {
+    /// The content directory's parent, every link resolved: files are
+    /// named relative to it.
+    pub(crate) root: PathBuf,
+    /// The content directory's name.
+    pub(crate) dir: String,
+    pub(crate) base_url: String,
+    /// What every connection is held to; `/mcp` waits for a body as long
+    /// as for a head.
+    pub(crate) timeouts: Timeouts,
+    /// Set by the first good render, replaced by every later one.
+    pub(crate) tables: OnceLock<Tables>,
+    /// What `/mcp` is held to.
+    pub(crate) mcp: mcp::Policy,
+    /// The error of the last render, if it failed.
+    pub(crate) problem: Mutex<Option<String>>,
+    /// The event streams of the open pages.
+    pub(crate) pages: Mutex<Vec<mpsc::UnboundedSender<Bytes>>>,
+}
+
+impl Preview {
+    /// Load, validate and render the content directory.
+    pub(crate) fn render(&self) -> Result<Table, String> {
+        let catalog =
+            refserve_pipeline::content::load(&self.root, &self.dir, self.base_url.clone(), None)
+                .map_err(|e| e.to_string())?;
+        let stored = refserve_pipeline::preview(&catalog).map_err(|e| e.to_string())?;
+        Table::new(&stored).map_err(|e| e.to_string())
+    }
+
+    /// Serve a render's outcome (or keep the last good table and show its
+    /// error), tell every open page, and log it with the names of the
+    /// `changed` files (none for the first render).
+    pub(crate) fn apply(
+        &self,
+        outcome: Result<Table, String>,
+        took: Duration,
+        changed: Option<&str>,
+    ) {
+        let took = took.as_millis();
+        let changed = changed
+            .map(|names| format!("{names} changed → "))
+            .unwrap_or_default();
+        match outcome {
+            Ok(table) => {
+                match self.tables.get() {
+                    Some(tables) => tables.replace(table),
+                    None => {
+                        let _ =
+                            self.tables
+                                .set(Tables::Swappable(Arc::new(std::sync::RwLock::new(
+                                    Arc::new(table),
+                                ))));
+                    }
+                }
+                *lock(&self.problem) = None;
+                let reloaded = pages(self.tell(&event("reload", "")));
+                eprintln!("refserve dev: {changed}rendered in {took} ms → {reloaded} reloaded");
+            }
+            Err(message) => {
+                eprintln!("error: {message}");
+                let shown = pages(self.tell(&event("invalid", &message)));
+                *lock(&self.problem) = Some(message);
+                eprintln!(
+                    "refserve dev: {changed}not rendered ({took} ms) → the error shown on {shown}"
+                );
+            }
+        }
+    }
+
+    /// Send `event` to every open page; the number that took it.
+    pub(crate) fn tell(&self, event: &Bytes) -> usize {
+        let mut pages = lock(&self.pages);
+        pages.retain(|page| page.send(event.clone()).is_ok());
+        pages.len()
+    }
+
+    /// The response to `request`: `/mcp` reads a body first (and calls
+    /// `received` once it has); everything else is answered at once.
+    pub(crate) async fn serve(
+        &self,
+        request: Request<Incoming>,
+        received: impl FnOnce(),
+    ) -> Response<Body> {
+        match self.tables.get() {
+            Some(tables) if request.uri().path() == mcp::PATH => {
+                mcp::serve(tables.current(), &self.mcp, request, received)
+                    .await
+                    .map(Body::Whole)
+            }
+            _ => {
+                received();
+                self.answer(&request)
+            }
+        }
+    }
+
+    /// The response to `request`.
+    fn answer<B>(&self, request: &Request<B>) -> Response<Body> {
+        let path = request.uri().path();
+        match path {
+            EVENTS => self.subscribe(),
+            RELOAD_SCRIPT => whole(
+                StatusCode::OK,
+                "text/javascript; charset=utf-8",
+                SCRIPT.into(),
+            ),
+            _ => match self.tables.get() {
+                Some(tables) => {
+                    let table = tables.current();
+                    respond(&table, request.method(), path, request.headers()).map(Body::Whole)
+                }
+                None => self.unrendered(request.headers()),
+            },
+        }
+    }
+
+    /// A new page's event stream; it is told the current error at once.
+    fn subscribe(&self) -> Response<Body> {
+        let (sender, receiver) = mpsc::unbounded_channel();
+        if let Some(message) = lock(&self.problem).as_deref() {
+            let _ = sender.send(event("invalid", message));
+        }
+        lock(&self.pages).push(sender);
+        let mut response = Response::new(Body::Events(Events(receiver)));
+        let headers = response.headers_mut();
+        headers.insert(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("text/event-stream"),
+        );
+        headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+        response
+    }
+
+    /// What every path answers before the content has rendered once: the
+    /// error, as a page that reloads when it is fixed, or an ErrorResponse.
+    fn unrendered(&self, headers: &HeaderMap) -> Response<Body> {
+        let message = lock(&self.problem).clone().unwrap_or_default();
+        let wants_html = headers
+            .get(header::ACCEPT)
+            .and_then(|accept| accept.to_str().ok())
+            .is_some_and(|accept| accept.contains("text/html"));
+        if wants_html {
+            let page = format!(
+                "<!doctype html>\n<html lang=\"en\">\n<meta charset=\"utf-8\">\n\
+                 <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
+                 <title>The content does not build</title>\n<h1>The content does not build</h1>\n\
+                 <pre>{}</pre>\n<p>Fix the file and save: this page updates.</p>\n{}\n",
+                escape_html(&message),
+                script_tag()
+            );
+            return whole(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "text/html; charset=utf-8",
+                page.into(),
+            );
+        }
+        let body = serde_json::json!({"error": {
+            "code": "content_invalid",
+            "message": message,
+            "hint": "Fix the content file named in the message; refserve dev renders it again on save.",
+        }})
+        .to_string();
+        whole(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "application/json",
+            body.into(),
+        )
+    }
+}
+
+/// `1 page`, `2 pages`.
+fn pages(count: usize) -> String {
+    match count {
+        1 => "1 page".to_string(),
+        n => format!("{n} pages"),
+    }
+}
+
+/// A whole response of the preview's own.
+fn whole(status: StatusCode, content_type: &'static str, body: Bytes) -> Response<Body> {
+    let mut response = Response::new(Body::Whole(Whole::new(body)));
+    *response.status_mut() = status;
+    let headers = response.headers_mut();
+    headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    response
+}
+
+/// `text` with `&`, `<` and `>` escaped.
+fn escape_html(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
