@@ -81,11 +81,6 @@ pub struct Reservation {
 }
 
 impl Reservation {
-    /// The bytes reserved.
-    pub fn bytes(&self) -> usize {
-        self.bytes
-    }
-
     /// Give back what `used` does not need (a body shorter than reserved).
     pub fn shrink_to(&mut self, used: usize) {
         if used < self.bytes {
@@ -165,7 +160,7 @@ mod tests {
         let budget = Budget::new(100);
         let mut reservation = budget.reserve(50).expect("within the limit");
         reservation.shrink_to(80);
-        assert_eq!(reservation.bytes(), 50);
+        assert_eq!(budget.held(), 50);
         reservation.shrink_to(20);
         assert_eq!(budget.held(), 20);
     }

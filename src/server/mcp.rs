@@ -146,7 +146,7 @@ where
 {
     let deadline = Instant::now() + policy.body_timeout;
     let (parts, body) = request.into_parts();
-    // Read for CORS only when it is a single allowed origin.
+    // Named in CORS headers only when it is one, and allowed.
     let origin = allowed_origin(&parts.headers, &policy.origins, table.base_url());
     let admitted = admit(
         &parts.method,
@@ -168,7 +168,7 @@ where
         Ok(body) => body,
         Err(unread) => {
             let mut answer = match unread {
-                Unread::Busy => return busy(origin),
+                Unread::Busy => busy(origin),
                 Unread::TooLarge => response(too_large(), origin, &policy.budget),
                 Unread::Broken => {
                     let reply = refusal(
