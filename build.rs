@@ -43,10 +43,7 @@ fn run() -> Result<(), String> {
     let catalog = content::load(&root, "content", base_url, epoch).map_err(|e| e.to_string())?;
     let table =
         refserve_pipeline::build(&catalog, cache(&root, &out_dir)).map_err(|e| e.to_string())?;
-    let code = emit::table(&out_dir, &table).map_err(|e| format!("writing OUT_DIR: {e}"))?;
-    std::fs::write(out_dir.join("table.rs"), code)
-        .map_err(|e| format!("writing OUT_DIR/table.rs: {e}"))?;
-    Ok(())
+    emit::table(&out_dir, &table)
 }
 
 /// The cache of compressed bodies: `REFSERVE_BUILD_CACHE` (`off`: none),

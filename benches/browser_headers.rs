@@ -16,7 +16,7 @@ pub const BROWSER_ACCEPT_ENCODING_WITH_DICTIONARY: &str = "gzip, deflate, br, zs
 /// `Available-Dictionary` for the served dictionary.
 pub fn available_dictionary() -> HeaderValue {
     use base64::Engine;
-    let dictionary = &refserve::table::production().dictionaries()[0];
+    let dictionary = &refserve::table::production().dictionaries[0];
     let hash = base64::engine::general_purpose::STANDARD.encode(dictionary.hash);
     HeaderValue::from_str(&format!(":{hash}:")).expect("base64 is a valid header value")
 }

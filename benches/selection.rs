@@ -40,7 +40,7 @@ fn negotiation(c: &mut Criterion) {
 
 fn dictionary(c: &mut Criterion) {
     let available = available_dictionary();
-    let hashes = refserve::table::production().dictionaries();
+    let hashes = &refserve::table::production().dictionaries;
     c.bench_function("held_dictionary/browser", |b| {
         b.iter(|| refserve::negotiate::held_dictionary([black_box(available.as_bytes())], hashes))
     });

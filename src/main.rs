@@ -85,7 +85,7 @@ fn main() -> ExitCode {
             eprintln!(
                 "refserve {} listening on {scheme}://{addr} (base URL {}){}",
                 env!("CARGO_PKG_VERSION"),
-                table::production().base_url(),
+                &table::production().base_url,
                 from_service_manager(*fd)
             );
         }

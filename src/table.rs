@@ -1,31 +1,27 @@
-//! The production table: the one `include!` of the code build.rs generated
-//! from `content/` — the stored table, borrowing every body from the
-//! binary, and its `phf` indices — made into the server's
-//! [`Table`](refserve_server::table::Table) on first use.
+//! The production table: the stored form build.rs wrote from `content/`,
+//! included in the binary and read back on first use, every body borrowed
+//! from the binary, with the `phf` perfect hash of its paths.
 //!
-//! The types are the server's (`refserve_server::table`, re-exported here)
-//! and the pipeline's (`refserve_core::stored`).
+//! The types are the vocabulary crate's (`refserve_core::table`, with the
+//! server's handle on them, re-exported here).
 
 pub use refserve_server::table::*;
 use std::sync::LazyLock;
 
+/// The table's stored form ([`Table::to_bytes`]).
+static STORED: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/table.bin"));
+
 mod generated {
-    #![allow(missing_docs, clippy::unreadable_literal)]
-    use refserve_core::mcp::{StoredAnswer, StoredHit, StoredMcp};
-    use refserve_core::negotiate::{Coding, MediaType};
-    use refserve_core::search::{Field, Posting};
-    use refserve_core::stored::{
-        Header, StoredDictionary, StoredRepresentation, StoredResource, StoredVariant, Table,
-    };
-    use std::borrow::Cow;
+    #![allow(clippy::unreadable_literal)]
     include!(concat!(env!("OUT_DIR"), "/table.rs"));
 }
 
 /// The table build.rs wrote into the binary.
 pub fn production() -> &'static Table {
     static TABLE: LazyLock<Table> = LazyLock::new(|| {
-        Table::with_perfect_index(&generated::STORED, &generated::PATHS, &generated::ERROR_IDS)
-            .expect("build.rs writes valid header values")
+        let mut table = Table::from_static(STORED).expect("build.rs stores a valid table");
+        table.paths = Index::Perfect(&generated::PATHS);
+        table
     });
     &TABLE
 }

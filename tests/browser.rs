@@ -86,7 +86,7 @@ async fn axe_finds_no_violation_in_either_scheme() {
 async fn chromium_reads_the_method_pages_dictionary_compressed() {
     let server = start_server().await;
     let paths: Vec<String> = refserve::table::production()
-        .keys()
+        .keys
         .iter()
         .map(|key| format!("/api/{key}"))
         .collect();
@@ -112,7 +112,7 @@ async fn chromium_reads_the_method_pages_dictionary_compressed() {
     assert_eq!(visits[0]["encoding"], "br", "{}", visits[0]);
     assert_eq!(
         visits[1]["path"],
-        *refserve::table::production().dictionaries()[0].path
+        *refserve::table::production().dictionaries[0].path
     );
     for (visit, path) in visits[2..].iter().zip(&paths) {
         assert_eq!(visit["path"], path.as_str());

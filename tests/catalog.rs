@@ -20,7 +20,7 @@ fn check_entry(entry: &Value, fact: &crate::catalog_facts::Fact) {
     assert_eq!(entry["url"], format!("/api/{key}"));
     assert_eq!(
         entry["documentation_url"],
-        format!("{}/api/{key}", refserve::table::production().base_url())
+        format!("{}/api/{key}", &refserve::table::production().base_url)
     );
 
     let signature: Vec<&str> = match &entry["signature"] {

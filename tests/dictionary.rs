@@ -15,7 +15,7 @@ fn pages() -> Vec<String> {
     let mut pages = vec!["/".to_string(), "/api/".to_string()];
     pages.extend(
         refserve::table::production()
-            .keys()
+            .keys
             .iter()
             .map(|key| format!("/api/{key}")),
     );
@@ -23,7 +23,7 @@ fn pages() -> Vec<String> {
 }
 
 fn dictionary() -> &'static refserve::table::Dictionary {
-    &refserve::table::production().dictionaries()[0]
+    &refserve::table::production().dictionaries[0]
 }
 
 /// A navigation to `path` from a client holding the dictionary, with

@@ -106,7 +106,7 @@ async fn nginx_serving_the_export_sends_the_same_bytes() {
     let nginx = start_nginx(export.path());
     let nginx_client = Server::client_for(&nginx.origin);
     let mut compared = 0;
-    for resource in refserve::table::production().resources() {
+    for resource in refserve::table::production().resources.iter() {
         let path = &resource.id;
         for (index, representation) in resource.representations.iter().enumerate() {
             if file_name(path, resource, index).is_none() {
@@ -173,13 +173,14 @@ async fn the_export_says_what_it_leaves_out_for_dictionaries() {
         "{said}"
     );
     // The dictionary itself is a file like any other; no body needs it.
-    let dictionary = refserve::table::production().dictionaries()[0]
+    let dictionary = &refserve::table::production().dictionaries[0]
         .path
         .trim_start_matches('/');
     assert!(export.path().join(dictionary).is_file());
     // One file per stored body that has a file name, none for dcb or dcz.
     let expected: usize = refserve::table::production()
-        .resources()
+        .resources
+        .iter()
         .flat_map(|resource| {
             let path = &resource.id;
             resource

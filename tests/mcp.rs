@@ -327,7 +327,7 @@ async fn every_answer_stays_far_below_ten_thousand_tokens() {
             json!({ "name": "search", "arguments": { "query": "table rows column value", "limit": 24 } }),
         ),
     ];
-    for key in refserve::table::production().keys() {
+    for key in refserve::table::production().keys.iter() {
         asked.push((
             "tools/call",
             json!({ "name": "get_method", "arguments": { "name": key } }),

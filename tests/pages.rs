@@ -237,7 +237,7 @@ async fn cors_allows_any_origin_to_read() {
 #[tokio::test]
 async fn discovery_links() {
     let server = start_server().await;
-    let base = refserve::table::production().base_url();
+    let base = &refserve::table::production().base_url;
     let json = server.get("/api/reference/select.json", &[]).await;
     assert_eq!(
         json.header("link"),
@@ -268,7 +268,7 @@ async fn discovery_links() {
 #[tokio::test]
 async fn robots_and_sitemap() {
     let server = start_server().await;
-    let base = refserve::table::production().base_url();
+    let base = &refserve::table::production().base_url;
     let robots = String::from_utf8(server.get("/robots.txt", &[]).await.decoded()).expect("UTF-8");
     assert!(
         robots.contains("User-agent: *")
@@ -289,13 +289,13 @@ async fn robots_and_sitemap() {
 #[tokio::test]
 async fn llms_txt_lists_every_markdown_page() {
     let server = start_server().await;
-    let base = refserve::table::production().base_url();
+    let base = &refserve::table::production().base_url;
     let llms = String::from_utf8(server.get("/llms.txt", &[]).await.decoded()).expect("UTF-8");
     assert!(
         llms.starts_with("# ") && llms.contains("\n> "),
         "H1 and a blockquote summary"
     );
-    for key in refserve::table::production().keys() {
+    for key in refserve::table::production().keys.iter() {
         assert!(llms.contains(&format!("]({base}/api/{key}.md)")), "{key}");
     }
     assert!(
@@ -303,7 +303,7 @@ async fn llms_txt_lists_every_markdown_page() {
             && llms.contains(&format!("{base}/llms-full.txt"))
     );
     let full = String::from_utf8(server.get("/llms-full.txt", &[]).await.decoded()).expect("UTF-8");
-    for key in refserve::table::production().keys() {
+    for key in refserve::table::production().keys.iter() {
         assert!(full.contains(&format!("\n## {key}\n")), "{key}");
     }
 }

@@ -76,7 +76,7 @@ fn requests() -> Vec<Asked> {
     let table = refserve::table::production();
     let dictionary = available_dictionary();
     let mut asked = Vec::new();
-    for resource in table.resources() {
+    for resource in table.resources.iter() {
         let path = resource.id.to_string();
         for (media, representation) in resource.media_types.iter().zip(&resource.representations) {
             let accept = format!("{}/{}", media.kind, media.subtype);
@@ -197,10 +197,10 @@ fn hex(bytes: &[u8]) -> String {
 #[tokio::test]
 async fn every_served_byte_is_the_manifests() {
     let table = refserve::table::production();
-    if table.base_url() != "http://127.0.0.1:8080" {
+    if table.base_url != "http://127.0.0.1:8080" {
         println!(
             "built for {}: the manifest is the default base URL's",
-            table.base_url()
+            &table.base_url
         );
         return;
     }

@@ -278,7 +278,7 @@ fn dictionary_frame<'a>(body: &'a [u8], magic: &[u8]) -> (&'static [u8], &'a [u8
 
 /// The bytes of the compression dictionary, as `GET` of its path serves them.
 pub fn served_dictionary() -> &'static [u8] {
-    let dictionary = &refserve::table::production().dictionaries()[0];
+    let dictionary = &refserve::table::production().dictionaries[0];
     refserve::table::production()
         .resource(&dictionary.path)
         .expect("the dictionary is served")

@@ -25,7 +25,7 @@ fn file_name(path: &str, extension: &str) -> String {
 
 /// The paths of the sitemap's `<loc>`s, which all start with the base URL.
 fn sitemap_paths(sitemap: &[u8]) -> Vec<String> {
-    let base = refserve::table::production().base_url();
+    let base = &refserve::table::production().base_url;
     let sitemap = std::str::from_utf8(sitemap).expect("a UTF-8 sitemap");
     let paths: Vec<String> = sitemap
         .split("<loc>")
@@ -131,7 +131,7 @@ async fn every_markdown_body_passes_markdownlint() {
     let mut paths = vec!["/index.md".to_string(), "/api/index.md".to_string()];
     paths.extend(
         refserve::table::production()
-            .keys()
+            .keys
             .iter()
             .map(|key| format!("/api/{key}.md")),
     );

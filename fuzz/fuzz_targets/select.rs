@@ -207,7 +207,7 @@ fn check_coding(headers: &HeaderMap, status: StatusCode, encoding: Option<&Heade
             assert!(contains(&text, coding.as_bytes()), "{coding:?} not named");
             let available: Vec<&HeaderValue> =
                 headers.get_all("available-dictionary").iter().collect();
-            let hash = &production().dictionaries()[0].hash;
+            let hash = &production().dictionaries[0].hash;
             assert!(
                 matches!(available[..], [value] if names(value.as_bytes(), hash)),
                 "{coding:?} sent for {available:?}"
@@ -365,7 +365,7 @@ fn check_decodes(representation: &Representation, variant: &'static Variant) {
 /// `magic` and the hash of the table's dictionary.
 fn after_header<'t>(variant: &'t Variant, magic: &[u8]) -> &'t [u8] {
     let rest = variant.body.strip_prefix(magic).expect("the RFC 9842 magic");
-    assert_eq!(&rest[..32], &production().dictionaries()[0].hash[..]);
+    assert_eq!(&rest[..32], &production().dictionaries[0].hash[..]);
     &rest[32..]
 }
 
@@ -373,7 +373,7 @@ fn after_header<'t>(variant: &'t Variant, magic: &[u8]) -> &'t [u8] {
 fn dictionary() -> &'static [u8] {
     let table: &'static Table = production();
     &table
-        .resource(&table.dictionaries()[0].path)
+        .resource(&table.dictionaries[0].path)
         .expect("the dictionary is served")
         .representations[0]
         .identity()

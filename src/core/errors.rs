@@ -43,6 +43,11 @@ impl ErrorKind {
         ErrorKind::NotAcceptable,
     ];
 
+    /// Its place in [`ErrorKind::ALL`].
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
     /// The stable `error.code`.
     pub const fn code(self) -> &'static str {
         match self {
@@ -90,6 +95,18 @@ impl ErrorKind {
             | ErrorKind::NameTooLong
             | ErrorKind::UriTooLong => "public, max-age=60",
             ErrorKind::MethodNotAllowed | ErrorKind::NotAcceptable => "no-store",
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_kind_is_at_its_index() {
+        for (i, kind) in ErrorKind::ALL.into_iter().enumerate() {
+            assert_eq!(kind.index(), i, "{kind:?}");
         }
     }
 }

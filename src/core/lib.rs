@@ -8,8 +8,8 @@
 //! - [`negotiate`]: `Accept`, `Accept-Encoding` and `Available-Dictionary`
 //!   (RFC 9110 §12, RFC 9842), and the common values the pipeline
 //!   negotiates ahead of time.
-//! - [`stored`]: the response table as plain data, filled by the pipeline
-//!   and read by the server.
+//! - [`table`]: the response table, filled by the pipeline, stored by
+//!   build.rs and answered from by the server.
 //! - [`mcp`]: what `/mcp` answers from: the stored answers and hits, the
 //!   protocol versions and tools.
 //! - [`search`]: search terms (the same words at build time and for a
@@ -23,4 +23,4 @@ pub mod headers;
 pub mod mcp;
 pub mod negotiate;
 pub mod search;
-pub mod stored;
+pub mod table;

@@ -14,7 +14,8 @@
 //! `result` member: the server splices the request's id around them.
 
 use crate::search::Posting;
-use std::borrow::Cow;
+use bytes::Bytes;
+use serde::{Deserialize, Serialize};
 
 /// The stateless revision of the protocol.
 pub const MODERN_VERSION: &str = "2026-07-28";
@@ -53,40 +54,101 @@ pub enum Era {
 }
 
 /// Everything `/mcp` answers from.
-#[derive(Debug, Clone)]
-pub struct StoredMcp<'a> {
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(bound(deserialize = "'de: 'static"))]
+pub struct Mcp {
     /// Every fixed result, sorted by key.
-    pub answers: Cow<'a, [StoredAnswer<'a>]>,
+    pub answers: Vec<Answer>,
     /// Every search term, sorted, with the methods it finds.
-    pub terms: Cow<'a, [Term<'a>]>,
+    pub terms: Vec<Term>,
     /// Each method as a search result, in catalog order.
-    pub hits: Cow<'a, [StoredHit<'a>]>,
+    pub hits: Vec<Hit>,
     /// What a modern result has that a legacy one has not (`resultType`
     /// and `_meta`), as members to insert before its closing brace: for
     /// the results the server completes itself (searches, tool errors).
-    pub modern_members: Cow<'a, str>,
+    pub modern_members: String,
     /// The text of a search that finds nothing, escaped for a JSON string.
-    pub no_match_text: Cow<'a, str>,
+    pub no_match_text: String,
     /// Every method's name, as a JSON array.
-    pub methods_json: Cow<'a, str>,
+    pub methods_json: String,
 }
 
 /// A search term (a stem) and the methods it finds.
-pub type Term<'a> = (Cow<'a, str>, Cow<'a, [Posting]>);
+#[derive(Debug, Serialize, Deserialize)]
+pub struct Term {
+    /// The stem.
+    pub stem: String,
+    /// The methods it finds, with their weights.
+    pub postings: Vec<Posting>,
+}
 
 /// One fixed result, in both eras' forms (empty where an era has no such
 /// request: `initialize` is legacy, `server/discover` modern).
-#[derive(Debug, Clone)]
-pub struct StoredAnswer<'a> {
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(bound(deserialize = "'de: 'static"))]
+pub struct Answer {
     /// See [`answer_key`].
-    pub key: Cow<'a, str>,
+    pub key: String,
     /// The `result` of a legacy request.
-    pub legacy: Cow<'a, [u8]>,
+    #[serde(with = "crate::table::body")]
+    pub legacy: Bytes,
     /// The `result` of a modern request.
-    pub modern: Cow<'a, [u8]>,
+    #[serde(with = "crate::table::body")]
+    pub modern: Bytes,
 }
 
-impl StoredAnswer<'_> {
+/// One method as a search result, in pieces the server completes with the
+/// line that says why it matched.
+#[derive(Debug, Serialize, Deserialize)]
+pub struct Hit {
+    /// Its structured result without the closing brace: `{"name": …,
+    /// "description": …, "signatures": […], "url": …`.
+    pub json: String,
+    /// Its Markdown lines, the first starting after the rank (name and
+    /// description, then signatures and address), escaped for a JSON
+    /// string: the server copies them into the text it answers with.
+    pub text: String,
+}
+
+impl Mcp {
+    /// The fixed answer stored as `key` ([`answer_key`]).
+    pub fn answer(&self, key: &str) -> Option<&Answer> {
+        self.answers
+            .binary_search_by(|answer| answer.key.as_str().cmp(key))
+            .ok()
+            .map(|i| &self.answers[i])
+    }
+
+    /// The methods `stem` finds, with their weights.
+    pub fn postings(&self, stem: &str) -> &[Posting] {
+        self.terms
+            .binary_search_by(|term| term.stem.as_str().cmp(stem))
+            .map_or(&[], |i| &self.terms[i].postings)
+    }
+
+    /// Every method as a search result, in catalog order.
+    pub fn hits(&self) -> &[Hit] {
+        &self.hits
+    }
+
+    /// What a modern result adds before its closing brace
+    /// (`,"resultType":…,"_meta":…`).
+    pub fn modern_members(&self) -> &str {
+        &self.modern_members
+    }
+
+    /// What a search that finds nothing says, escaped for a JSON string.
+    pub fn no_match_text(&self) -> &str {
+        &self.no_match_text
+    }
+
+    /// Every method's name, as a JSON array.
+    pub fn methods_json(&self) -> &str {
+        &self.methods_json
+    }
+}
+
+impl Answer {
     /// The result for `era`, if the era has this request.
     pub fn result(&self, era: Era) -> Option<&[u8]> {
         let bytes: &[u8] = match era {
@@ -95,17 +157,4 @@ impl StoredAnswer<'_> {
         };
         (!bytes.is_empty()).then_some(bytes)
     }
-}
-
-/// One method as a search result, in pieces the server completes with the
-/// line that says why it matched.
-#[derive(Debug, Clone)]
-pub struct StoredHit<'a> {
-    /// Its structured result without the closing brace: `{"name": …,
-    /// "description": …, "signatures": […], "url": …`.
-    pub json: Cow<'a, str>,
-    /// Its Markdown lines, the first starting after the rank (name and
-    /// description, then signatures and address), escaped for a JSON
-    /// string: the server copies them into the text it answers with.
-    pub text: Cow<'a, str>,
 }

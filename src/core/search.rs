@@ -19,7 +19,9 @@ pub const MAX_QUERY_BYTES: usize = 500;
 
 /// Where a term was found in a method, for the line that says why it
 /// matched. The weight is how much one occurrence there counts.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 #[repr(u8)]
 pub enum Field {
     /// The method's name.
@@ -91,7 +93,7 @@ impl Field {
 }
 
 /// One method a term finds.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Posting {
     /// The method's position in the catalog.
     pub method: u8,

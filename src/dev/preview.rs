@@ -49,8 +49,9 @@ impl Preview {
         let catalog =
             refserve_pipeline::content::load(&self.root, &self.dir, self.base_url.clone(), None)
                 .map_err(|e| e.to_string())?;
-        let stored = refserve_pipeline::preview(&catalog).map_err(|e| e.to_string())?;
-        Table::new(&stored).map_err(|e| e.to_string())
+        let table = refserve_pipeline::preview(&catalog).map_err(|e| e.to_string())?;
+        table.check().map_err(|e| e.to_string())?;
+        Ok(table)
     }
 
     /// Serve a render's outcome (or keep the last good table and show its

@@ -85,42 +85,42 @@ const SETTINGS: &str = "br q11 4 modes shortest window; gzip zopfli 15 or flate2
 /// Cache files unused for this long are removed.
 const CACHE_LIFETIME: std::time::Duration = std::time::Duration::from_secs(14 * 24 * 60 * 60);
 
-/// The variants of each of `bodies`, in order (see [`Encoded`]); those
-/// marked `with_dictionary` are also encoded against `dictionary`.
+/// The variants of each of `bodies` (see [`Encoded`]), found by the body;
+/// those marked `with_dictionary` are also encoded against `dictionary`.
 ///
 /// The work is one job per body and coding, run on as many threads as
 /// cargo allows a build script (`NUM_JOBS`) or the machine has, longest
 /// body first; a body met twice (a page's Markdown and its `.md` twin) is
 /// encoded once.
-pub fn encode(
-    bodies: &[&Body],
+pub fn encode<'b>(
+    bodies: impl IntoIterator<Item = &'b Body>,
     dictionary: Option<&Dictionary>,
     encoding: &Encoding,
-) -> Vec<Encoded> {
-    let cache = match encoding {
-        Encoding::Identity => {
-            return bodies
-                .iter()
-                .map(|body| vec![(Coding::Identity, body.bytes.clone())])
-                .collect();
-        }
-        Encoding::Smallest { cache } => cache.as_ref(),
-    };
+) -> Compressed<'b> {
     // The distinct inputs, and the jobs on them.
     let mut distinct: Vec<(&[u8], bool)> = Vec::new();
     let mut index: HashMap<(&[u8], bool), usize> = HashMap::new();
-    let slots: Vec<usize> = bodies
-        .iter()
-        .map(|body| {
-            let with_dictionary = body.with_dictionary && dictionary.is_some();
-            *index
-                .entry((&body.bytes[..], with_dictionary))
-                .or_insert_with(|| {
-                    distinct.push((&body.bytes[..], with_dictionary));
-                    distinct.len() - 1
-                })
-        })
-        .collect();
+    for body in bodies {
+        let with_dictionary = body.with_dictionary && dictionary.is_some();
+        index
+            .entry((&body.bytes[..], with_dictionary))
+            .or_insert_with(|| {
+                distinct.push((&body.bytes[..], with_dictionary));
+                distinct.len() - 1
+            });
+    }
+    let found = |variants| Compressed {
+        index,
+        variants,
+        dictionary: dictionary.is_some(),
+    };
+    let cache = match encoding {
+        Encoding::Identity => {
+            let identity = |&(body, _): &(&[u8], bool)| vec![(Coding::Identity, body.to_vec())];
+            return found(distinct.iter().map(identity).collect());
+        }
+        Encoding::Smallest { cache } => cache.as_ref(),
+    };
     let mut jobs: Vec<(usize, Coding)> = Vec::new();
     for (i, (_, with_dictionary)) in distinct.iter().enumerate() {
         jobs.extend([(i, Coding::Br), (i, Coding::Gzip)]);
@@ -164,15 +164,30 @@ pub fn encode(
     for (&(i, coding), output) in jobs.iter().zip(outputs) {
         by_input[i].push((coding, output));
     }
-    let variants: Vec<Encoded> = distinct
-        .iter()
-        .zip(by_input)
-        .map(|(&(body, _), outputs)| variants(body, outputs, dictionary))
-        .collect();
-    slots
-        .into_iter()
-        .map(|slot| variants[slot].clone())
-        .collect()
+    found(
+        distinct
+            .iter()
+            .zip(by_input)
+            .map(|(&(body, _), outputs)| variants(body, outputs, dictionary))
+            .collect(),
+    )
+}
+
+/// What [`encode`] made: the variants of each distinct body.
+#[derive(Debug)]
+pub struct Compressed<'b> {
+    index: HashMap<(&'b [u8], bool), usize>,
+    variants: Vec<Encoded>,
+    dictionary: bool,
+}
+
+impl Compressed<'_> {
+    /// The variants of `body`, which [`encode`] was given.
+    pub fn variants(&self, body: &Body) -> Encoded {
+        let key = (&body.bytes[..], body.with_dictionary && self.dictionary);
+        let i = self.index[&key];
+        self.variants[i].clone()
+    }
 }
 
 /// Run `job` on every one of `jobs` on several threads; the outputs in
@@ -516,8 +531,11 @@ mod tests {
 
     fn encode_with(cache: Option<Cache>) -> Vec<Encoded> {
         let (bodies, dictionary) = sample();
-        let bodies: Vec<&Body> = bodies.iter().collect();
-        encode(&bodies, Some(&dictionary), &Encoding::Smallest { cache })
+        let compressed = encode(&bodies, Some(&dictionary), &Encoding::Smallest { cache });
+        bodies
+            .iter()
+            .map(|body| compressed.variants(body))
+            .collect()
     }
 
     #[test]
@@ -560,10 +578,12 @@ mod tests {
     #[test]
     fn identity_encodes_nothing() {
         let (bodies, dictionary) = sample();
-        let bodies: Vec<&Body> = bodies.iter().collect();
-        let encoded = encode(&bodies, Some(&dictionary), &Encoding::Identity);
-        for (body, variants) in bodies.iter().zip(encoded) {
-            assert_eq!(variants, [(Coding::Identity, body.bytes.clone())]);
+        let compressed = encode(&bodies, Some(&dictionary), &Encoding::Identity);
+        for body in &bodies {
+            assert_eq!(
+                compressed.variants(body),
+                [(Coding::Identity, body.bytes.clone())]
+            );
         }
     }
 }

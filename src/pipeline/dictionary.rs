@@ -21,6 +21,7 @@
 //! address and the dictionary can be one of them.
 
 use crate::site::{Body, Media, Resource};
+use crate::table::ErrorBodies;
 use sha2::{Digest, Sha256};
 
 /// Which requests may use the dictionary: navigations to any page of the site.
@@ -47,7 +48,10 @@ pub struct Dictionary {
 /// Choose the dictionary among `resources`, serve it, link every HTML page
 /// in `resources` and `errors` to it, and mark the 200 pages to be
 /// compressed against it. `None` when there is no HTML page.
-pub fn attach(resources: &mut Vec<Resource>, errors: &mut [Resource]) -> Option<Dictionary> {
+pub fn attach(
+    resources: &mut Vec<Resource>,
+    errors: &mut [ErrorBodies<Resource>],
+) -> Option<Dictionary> {
     let bytes = resources
         .iter()
         .filter_map(|resource| html(resource))
@@ -64,7 +68,7 @@ pub fn attach(resources: &mut Vec<Resource>, errors: &mut [Resource]) -> Option<
             body.with_dictionary = true;
         }
     }
-    for error in errors.iter_mut() {
+    for error in errors.iter_mut().flat_map(ErrorBodies::iter_mut) {
         if let Some(body) = html_mut(error) {
             body.headers.push(("link", link.clone()));
         }

@@ -9,8 +9,9 @@
 //!    at which path, in which representations), with the compression
 //!    dictionary chosen among the pages (`dictionary.rs`);
 //! 3. compress (`compress.rs`): every body in every coding worth storing;
-//! 4. store (`stored.rs`): every body with its complete header lists;
-//! 5. emit (`emit.rs`): the bodies as files and the table as Rust.
+//! 4. store (`stored.rs`): every body with its complete header maps, in
+//!    the response table's types (`refserve_core::table`);
+//! 5. emit (`emit.rs`): the table's stored form and its `phf` index.
 //!
 //! `build.rs` runs all five for the production binary ([`build`], then
 //! [`emit::table`]); `refserve dev` runs the first four in memory on every
@@ -22,7 +23,6 @@ pub mod content;
 mod dictionary;
 pub mod emit;
 mod highlight;
-pub mod mcp;
 pub mod preview;
 mod render_crawlers;
 mod render_html;
@@ -33,16 +33,17 @@ mod render_mcp;
 mod render_openapi;
 pub mod search;
 mod site;
-pub mod stored;
+mod stored;
 
 // The vocabulary the pipeline shares with the server (`src/core/`): the
-// error kinds, the headers every response has, and content negotiation,
-// which the table answers ahead of time for the most common requests.
-pub use refserve_core::{errors, headers, negotiate};
+// error kinds, the headers every response has, content negotiation (which
+// the table answers ahead of time for the most common requests), the
+// table itself and what `/mcp` answers from.
+use refserve_core::{errors, headers, mcp, negotiate, table};
 
 pub use compress::{Cache, Encoding};
 pub use content::{Catalog, ContentError};
-pub use stored::Table;
+pub use refserve_core::table::Table;
 
 /// Where the server links to when no base URL is given: itself.
 pub const DEFAULT_BASE_URL: &str = "http://127.0.0.1:8080";
@@ -50,7 +51,7 @@ pub const DEFAULT_BASE_URL: &str = "http://127.0.0.1:8080";
 /// Render, compress and store every response of `catalog`, as small as
 /// the encoders allow, reusing the outputs in `cache`; the HTML pages are
 /// also compressed against a dictionary chosen among them.
-pub fn build(catalog: &Catalog, cache: Option<Cache>) -> Result<Table<'static>, ContentError> {
+pub fn build(catalog: &Catalog, cache: Option<Cache>) -> Result<Table, ContentError> {
     let mut pages = site::resources(catalog);
     let mut errors = site::errors(catalog)?;
     let dictionary = dictionary::attach(&mut pages, &mut errors);
@@ -67,11 +68,11 @@ pub fn build(catalog: &Catalog, cache: Option<Cache>) -> Result<Table<'static>, 
 /// Render and store every response of `catalog` for `refserve dev`:
 /// identity bodies, no dictionary, and HTML pages that reload after an
 /// edit (`preview.rs`).
-pub fn preview(catalog: &Catalog) -> Result<Table<'static>, ContentError> {
+pub fn preview(catalog: &Catalog) -> Result<Table, ContentError> {
     let mut pages = site::resources(catalog);
     let mut errors = site::errors(catalog)?;
     preview::inject(&mut pages);
-    preview::inject(&mut errors);
+    preview::inject(errors.iter_mut().flat_map(|bodies| bodies.iter_mut()));
     Ok(stored::table(
         catalog,
         &pages,

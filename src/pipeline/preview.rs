@@ -19,10 +19,10 @@ pub fn script_tag() -> String {
 
 /// Load the script on every HTML representation of `resources`, and let
 /// their policy allow it.
-pub fn inject(resources: &mut [Resource]) {
+pub fn inject<'r>(resources: impl IntoIterator<Item = &'r mut Resource>) {
     let tag = script_tag();
     let html = resources
-        .iter_mut()
+        .into_iter()
         .flat_map(|resource| &mut resource.representations)
         .filter(|body| body.media == Media::HTML);
     for body in html {

@@ -6,31 +6,30 @@
 
 use crate::content::{Catalog, Entry};
 use crate::mcp::{
-    answer_key, Era, StoredAnswer, StoredHit, StoredMcp, DEFAULT_LIMIT, HANDSHAKE_VERSIONS,
-    MODERN_VERSION, TOOLS, TTL_MS,
+    answer_key, Answer, Era, Hit, Mcp, Term, DEFAULT_LIMIT, HANDSHAKE_VERSIONS, MODERN_VERSION,
+    TOOLS, TTL_MS,
 };
 use crate::render_json::{self, page_path};
 use crate::render_markdown;
 use crate::render_openapi::reference_schema_alone;
 use crate::search::{self, MAX_QUERY_BYTES};
 use serde_json::{json, Map, Value};
-use std::borrow::Cow;
 
 /// The server's name in `serverInfo`.
 const SERVER_NAME: &str = "refserve";
 
 /// Every answer of `/mcp` for `catalog`.
-pub fn render(catalog: &Catalog) -> StoredMcp<'static> {
-    let mut answers: Vec<StoredAnswer<'static>> = Vec::new();
+pub fn render(catalog: &Catalog) -> Mcp {
+    let mut answers: Vec<Answer> = Vec::new();
     let mut add = |key: String, legacy: Option<Value>, modern: Option<Value>, cached: bool| {
         let bytes = |value: Option<Value>, era: Era| match value {
             Some(value) => finish(value, era, cached).into_bytes(),
             None => Vec::new(),
         };
-        answers.push(StoredAnswer {
-            key: Cow::Owned(key),
-            legacy: Cow::Owned(bytes(legacy, Era::Legacy)),
-            modern: Cow::Owned(bytes(modern, Era::Modern)),
+        answers.push(Answer {
+            key,
+            legacy: bytes(legacy, Era::Legacy).into(),
+            modern: bytes(modern, Era::Modern).into(),
         });
     };
     for version in HANDSHAKE_VERSIONS {
@@ -101,18 +100,18 @@ pub fn render(catalog: &Catalog) -> StoredMcp<'static> {
     answers.sort_by(|a, b| a.key.cmp(&b.key));
     let terms = search::index(catalog)
         .into_iter()
-        .map(|(term, postings)| (Cow::Owned(term), Cow::Owned(postings)))
-        .collect::<Vec<_>>();
-    StoredMcp {
-        answers: Cow::Owned(answers),
-        terms: Cow::Owned(terms),
-        hits: Cow::Owned(catalog.entries.iter().map(|e| hit(catalog, e)).collect()),
-        modern_members: Cow::Owned(modern_members()),
-        no_match_text: Cow::Owned(json_escaped(&no_match_text(catalog))),
-        methods_json: Cow::Owned(
-            serde_json::to_string(&catalog.entries.iter().map(|e| &e.key).collect::<Vec<_>>())
-                .expect("strings always serialise"),
-        ),
+        .map(|(stem, postings)| Term { stem, postings })
+        .collect();
+    Mcp {
+        answers,
+        terms,
+        hits: catalog.entries.iter().map(|e| hit(catalog, e)).collect(),
+        modern_members: modern_members(),
+        no_match_text: json_escaped(&no_match_text(catalog)),
+        methods_json: serde_json::to_string(
+            &catalog.entries.iter().map(|e| &e.key).collect::<Vec<_>>(),
+        )
+        .expect("strings always serialise"),
     }
 }
 
@@ -451,12 +450,12 @@ fn no_match_text(catalog: &Catalog) -> String {
     )
 }
 
-fn hit(catalog: &Catalog, entry: &Entry) -> StoredHit<'static> {
+fn hit(catalog: &Catalog, entry: &Entry) -> Hit {
     let mut json = summary(catalog, entry).to_string();
     json.pop(); // the closing brace: the server adds `why` and `score`.
-    StoredHit {
-        json: Cow::Owned(json),
-        text: Cow::Owned(json_escaped(&summary_text(catalog, entry))),
+    Hit {
+        json,
+        text: json_escaped(&summary_text(catalog, entry)),
     }
 }
 

@@ -9,6 +9,7 @@
 use crate::content::{Catalog, ContentError, Entry};
 use crate::errors::ErrorKind;
 use crate::render_html::{self, Page};
+use crate::table::ErrorBodies;
 use crate::{render_crawlers, render_icon, render_json, render_markdown, render_openapi};
 
 /// `Cache-Control` of every successful response. Documentation changes only
@@ -339,9 +340,11 @@ pub fn resources(catalog: &Catalog) -> Vec<Resource> {
     all
 }
 
-/// Every ErrorResponse, keyed by code, plus one per catalog key for the
-/// codes whose hint can suggest a close key (`reference_not_found/select`).
-pub fn errors(catalog: &Catalog) -> Result<Vec<Resource>, ContentError> {
+/// The error bodies of every kind, in [`ErrorKind::ALL`] order: the
+/// ErrorResponse and the page, and one of either per catalog key for the
+/// kinds that suggest a close key (`reference_not_found/select`,
+/// `page/not_found/select`).
+pub fn errors(catalog: &Catalog) -> Result<Vec<ErrorBodies<Resource>>, ContentError> {
     let file = "content/errors.json";
     if let Some(extra) = catalog
         .errors
@@ -372,26 +375,29 @@ pub fn errors(catalog: &Catalog) -> Result<Vec<Resource>, ContentError> {
             cache_control: kind.cache_control(),
             error: Some(kind),
         };
-        all.push(error(kind.code().into(), &text.hint));
-        all.push(page_error(catalog, kind, &text.message, &text.hint, None));
-        if kind == ErrorKind::NotFound {
-            // A mistyped method page (`/api/selct`) links the method meant.
-            for entry in &catalog.entries {
-                all.push(page_error(
-                    catalog,
-                    kind,
-                    &text.message,
-                    &text.hint,
-                    Some(entry),
-                ));
-            }
-        }
-        if let Some(template) = &text.hint_suggesting {
-            for entry in &catalog.entries {
-                let hint = template.replace("{key}", &entry.key);
-                all.push(error(format!("{}/{}", kind.code(), entry.key), &hint));
-            }
-        }
+        let page = |suggestion| page_error(catalog, kind, &text.message, &text.hint, suggestion);
+        // A mistyped method page (`/api/selct`) links the method meant.
+        let page_suggesting = match kind {
+            ErrorKind::NotFound => catalog.entries.iter().map(|e| page(Some(e))).collect(),
+            _ => Vec::new(),
+        };
+        let program_suggesting = match &text.hint_suggesting {
+            Some(template) => catalog
+                .entries
+                .iter()
+                .map(|entry| {
+                    let hint = template.replace("{key}", &entry.key);
+                    error(format!("{}/{}", kind.code(), entry.key), &hint)
+                })
+                .collect(),
+            None => Vec::new(),
+        };
+        all.push(ErrorBodies {
+            program: error(kind.code().into(), &text.hint),
+            page: page(None),
+            program_suggesting,
+            page_suggesting,
+        });
     }
     Ok(all)
 }

@@ -1,9 +1,223 @@
-//! Build stage 4: the table as the server stores it — every resource with
-//! every body in every coding, and the complete header lists of its 200 and
-//! its 304 — as plain data. The types are the vocabulary crate's
-//! (`refserve_core::stored`); the stage that fills them is `stored/stage.rs`.
+//! Build stage 4: every rendered body compressed and given its header
+//! maps, into the response table (`refserve_core::table`, whose types the
+//! server answers from as they are).
+//!
+//! This is the one place a response's headers are written: a header added
+//! here is sent, stored and checked (`src/table/tests.rs`) with no other
+//! change.
 
-pub use refserve_core::stored::*;
+use crate::compress::{self, Compressed, Encoding};
+use crate::content::Catalog;
+use crate::dictionary::Dictionary;
+use crate::errors::ErrorKind;
+use crate::headers;
+use crate::negotiate::{negotiate_media_type, Coding, MediaType, COMMON_ACCEPTS};
+use crate::render_mcp;
+use crate::site::{Body, Resource};
+use crate::table::{self, ErrorBodies, Index, Representation, Table, Variant};
+use bytes::Bytes;
+use http::{HeaderMap, HeaderName, HeaderValue};
 
-mod stage;
-pub use stage::table;
+/// Compress every body of `pages` and `errors` as `encoding` says (against
+/// `dictionary` where a body asks for it) and give each its headers.
+pub fn table(
+    catalog: &Catalog,
+    pages: &[Resource],
+    errors: &[ErrorBodies<Resource>],
+    dictionary: Option<&Dictionary>,
+    encoding: &Encoding,
+) -> Table {
+    let rendered = pages
+        .iter()
+        .chain(errors.iter().flat_map(ErrorBodies::iter));
+    let bodies = rendered.flat_map(|resource| &resource.representations);
+    let compressed = compress::encode(bodies, dictionary, encoding);
+    let last_modified = httpdate::fmt_http_date(
+        std::time::UNIX_EPOCH + std::time::Duration::from_secs(catalog.last_modified),
+    );
+    let store = |resource: &Resource| stored_resource(resource, &compressed, &last_modified);
+    let resources: Vec<table::Resource> = pages.iter().map(store).collect();
+    let errors: Vec<ErrorBodies> = errors.iter().map(|bodies| bodies.map(store)).collect();
+    let stored = resources
+        .iter()
+        .chain(errors.iter().flat_map(ErrorBodies::iter));
+    let content_hash = content_hash(stored);
+    Table {
+        paths: Index::of(&resources),
+        resources,
+        errors,
+        dictionaries: dictionary
+            .iter()
+            .map(|d| table::Dictionary {
+                hash: d.hash,
+                encoded_hash: d.encoded_hash(),
+                path: d.path.clone(),
+            })
+            .collect(),
+        last_modified_unix: catalog.last_modified,
+        keys: catalog.entries.iter().map(|e| e.key.clone()).collect(),
+        base_url: catalog.base_url.clone(),
+        content_hash,
+        mcp: render_mcp::render(catalog),
+    }
+}
+
+/// One resource with the variants of each of its bodies.
+fn stored_resource(
+    resource: &Resource,
+    compressed: &Compressed,
+    last_modified: &str,
+) -> table::Resource {
+    let encoded: Vec<compress::Encoded> = resource
+        .representations
+        .iter()
+        .map(|body| compressed.variants(body))
+        .collect();
+    // Whether one body is compressed against the dictionary decides the
+    // `Vary` of them all (RFC 9842 §6.2).
+    let compressed_against_dictionary = encoded
+        .iter()
+        .flatten()
+        .any(|(coding, _)| coding.needs_dictionary());
+    let vary = match (
+        resource.representations.len() > 1,
+        compressed_against_dictionary,
+    ) {
+        (true, true) => "Accept, Accept-Encoding, Available-Dictionary",
+        (true, false) => "Accept, Accept-Encoding",
+        (false, true) => "Accept-Encoding, Available-Dictionary",
+        (false, false) => "Accept-Encoding",
+    };
+    let representations: Vec<Representation> = resource
+        .representations
+        .iter()
+        .zip(encoded)
+        .map(|(body, variants)| Representation {
+            variants: variants
+                .into_iter()
+                .map(|(coding, bytes)| variant(resource, body, vary, last_modified, coding, bytes))
+                .collect(),
+        })
+        .collect();
+    let media_types: Vec<MediaType> = resource
+        .representations
+        .iter()
+        .map(|body| MediaType {
+            kind: body.media.kind,
+            subtype: body.media.subtype,
+            charset: body.media.charset,
+        })
+        .collect();
+    // The run-time negotiation, done here for the `Accept` values most
+    // requests carry.
+    let common_choices = COMMON_ACCEPTS.map(|accept| negotiate_media_type([accept], &media_types));
+    table::Resource {
+        id: resource.id.clone(),
+        media_types,
+        representations,
+        common_choices,
+    }
+}
+
+/// One body with its ETag and the header maps of its 200 and its 304.
+fn variant(
+    resource: &Resource,
+    body: &Body,
+    vary: &'static str,
+    last_modified: &str,
+    coding: Coding,
+    bytes: Vec<u8>,
+) -> Variant {
+    let content_type = body.media.content_type();
+    let etag = format!(
+        "\"{:016x}-{}\"",
+        fnv1a(&[content_type.as_bytes(), coding.token().as_bytes(), &bytes]),
+        coding.token()
+    );
+    // Every header a response carrying this body has, in the order sent.
+    let mut sent = vec![
+        ("content-type", content_type),
+        ("content-length", bytes.len().to_string()),
+    ];
+    if coding != Coding::Identity {
+        sent.push(("content-encoding", coding.token().into()));
+    }
+    sent.extend([
+        ("vary", vary.into()),
+        ("cache-control", resource.cache_control.into()),
+        ("x-content-type-options", headers::NOSNIFF.into()),
+        ("access-control-allow-origin", headers::ANY_ORIGIN.into()),
+        ("access-control-expose-headers", headers::EXPOSED.into()),
+    ]);
+    sent.extend(body.headers.iter().cloned());
+    match resource.error {
+        None => sent.extend([
+            ("etag", etag.clone()),
+            ("last-modified", last_modified.to_string()),
+        ]),
+        Some(ErrorKind::MethodNotAllowed) => sent.push(("allow", headers::ALLOW.into())),
+        Some(_) => {}
+    }
+    let not_modified = [
+        ("etag", etag.clone()),
+        ("vary", vary.into()),
+        ("cache-control", resource.cache_control.into()),
+        ("access-control-allow-origin", headers::ANY_ORIGIN.into()),
+        ("access-control-expose-headers", headers::EXPOSED.into()),
+    ];
+    Variant {
+        coding,
+        body: Bytes::from(bytes),
+        etag: value(etag),
+        headers: map(sent),
+        not_modified: map(not_modified),
+    }
+}
+
+/// A header value the pipeline wrote: visible ASCII, from checked parts.
+fn value(text: String) -> HeaderValue {
+    HeaderValue::try_from(text).expect("the pipeline writes header values of visible ASCII")
+}
+
+/// The header map of `(name, value)` pairs, in order; a repeated name keeps
+/// every value.
+fn map(headers: impl IntoIterator<Item = (&'static str, String)>) -> HeaderMap {
+    let mut map = HeaderMap::new();
+    for (name, text) in headers {
+        map.append(HeaderName::from_static(name), value(text));
+    }
+    map
+}
+
+/// The first 16 hex digits of a SHA-256 over every resource's path and
+/// identity bodies, in table order.
+fn content_hash<'r>(resources: impl Iterator<Item = &'r table::Resource>) -> String {
+    use sha2::{Digest, Sha256};
+    let mut hash = Sha256::new();
+    for resource in resources {
+        hash.update(resource.id.as_bytes());
+        hash.update([0]);
+        for representation in &resource.representations {
+            let identity = representation.identity();
+            hash.update((identity.body.len() as u64).to_be_bytes());
+            hash.update(&identity.body);
+        }
+    }
+    hash.finalize()[..8]
+        .iter()
+        .map(|byte| format!("{byte:02x}"))
+        .collect()
+}
+
+/// FNV-1a, 64 bits, over the parts with a separator between them: a stable
+/// fingerprint of the exact bytes (and their type) for the ETag.
+fn fnv1a(parts: &[&[u8]]) -> u64 {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for part in parts {
+        for &byte in part.iter().chain(&[0xff]) {
+            hash ^= u64::from(byte);
+            hash = hash.wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    hash
+}

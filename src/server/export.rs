@@ -65,7 +65,7 @@ agents must use the running server (refserve) for MCP";
 /// of files written.
 pub fn export(table: &Table, dir: &Path) -> std::io::Result<usize> {
     let mut written = 0;
-    for resource in table.resources() {
+    for resource in table.resources.iter() {
         let path = &resource.id;
         for (index, representation) in resource.representations.iter().enumerate() {
             let Some(name) = file_name(path, resource, index) else {

@@ -26,12 +26,9 @@
 //!
 //! Answers are never stored by caches (`no-store`): they depend on the id.
 
-pub mod answers;
 pub mod rpc;
 mod search;
 mod tools;
-
-pub use answers::Answers;
 
 use crate::budget::{Budget, Reservation};
 use crate::negotiate::{negotiate_media_type, MediaType};
@@ -147,12 +144,12 @@ where
     let deadline = Instant::now() + policy.body_timeout;
     let (parts, body) = request.into_parts();
     // Named in CORS headers only when it is one, and allowed.
-    let origin = allowed_origin(&parts.headers, &policy.origins, table.base_url());
+    let origin = allowed_origin(&parts.headers, &policy.origins, &table.base_url);
     let admitted = admit(
         &parts.method,
         &parts.headers,
         &policy.origins,
-        table.base_url(),
+        &table.base_url,
     );
     if let Err(refusal) = admitted {
         received();

@@ -16,11 +16,11 @@ use crate::conditional;
 use crate::errors::ErrorKind;
 use crate::headers;
 use crate::negotiate::{
-    best, common_index, held_dictionary, negotiate_media_type, AcceptEncoding, Coding,
-    COMMON_ACCEPTS, COMMON_ACCEPT_ENCODINGS,
+    best, common_encoding_weights, common_index, held_dictionary, negotiate_media_type,
+    AcceptEncoding, Coding, COMMON_ACCEPTS, COMMON_ACCEPT_ENCODINGS,
 };
 use crate::route::{error_for, route, Route};
-use crate::table::{Dictionary, Representation, Resource, Table, Variant};
+use crate::table::{Dictionary, ErrorKey, Representation, Resource, Table, Variant};
 use bytes::Bytes;
 use http::header::{self, HeaderMap, HeaderValue};
 use http::{Method, Response, StatusCode};
@@ -101,11 +101,11 @@ fn found<'t>(
     let not_acceptable = || {
         let kind = ErrorKind::NotAcceptable;
         let error = if resource.is_page() {
-            table.page_error(kind)
+            ErrorKey::page(kind)
         } else {
-            table.error(kind)
+            ErrorKey::program(kind)
         };
-        failure(table, kind, error, headers, head)
+        failure(table, kind, table.error(error), headers, head)
     };
     let Some(chosen) = choose_media_type(resource, headers) else {
         return not_acceptable();
@@ -190,7 +190,7 @@ fn choose_variant<'t>(
 ) -> Option<&'t Variant> {
     let accept_encoding = headers.get_all(header::ACCEPT_ENCODING);
     let weights = match common_index(&accept_encoding, &COMMON_ACCEPT_ENCODINGS) {
-        Some(i) => table.common_accept_encoding_weights(i),
+        Some(i) => common_encoding_weights(i),
         None => AcceptEncoding::parse(&accept_encoding).weights(),
     };
     let quality = |coding: Coding| weights[coding.index()];
@@ -213,7 +213,7 @@ fn choose_variant<'t>(
 
 /// The dictionary the request says it holds, if the server has it.
 fn held_by<'t>(table: &'t Table, headers: &HeaderMap) -> Option<&'t Dictionary> {
-    let dictionaries = table.dictionaries();
+    let dictionaries = &table.dictionaries;
     held_dictionary(values(headers, AVAILABLE_DICTIONARY), dictionaries).map(|i| &dictionaries[i])
 }
 
@@ -225,7 +225,7 @@ fn is_fresh(table: &Table, variant: &Variant, headers: &HeaderMap) -> bool {
         return conditional::none_match(tags, variant.etag.as_bytes());
     }
     headers.get(header::IF_MODIFIED_SINCE).is_some_and(|since| {
-        conditional::not_modified_since(since.as_bytes(), table.last_modified_unix())
+        conditional::not_modified_since(since.as_bytes(), table.last_modified_unix)
     })
 }
 
@@ -275,7 +275,9 @@ fn redirect(canonical: &Resource) -> Response<Body> {
     let mut response = Response::new(Body::default());
     *response.status_mut() = StatusCode::PERMANENT_REDIRECT;
     let headers = response.headers_mut();
-    headers.insert(header::LOCATION, canonical.location.clone());
+    let location =
+        HeaderValue::from_str(&canonical.id).expect("every path is a header value (Table::check)");
+    headers.insert(header::LOCATION, location);
     headers.insert(header::CACHE_CONTROL, REDIRECT_CACHE_CONTROL);
     headers.insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, ANY_ORIGIN);
     response

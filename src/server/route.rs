@@ -10,7 +10,7 @@
 //! form. Nothing allocates.
 
 use crate::errors::{ErrorKind, MAX_NAME_LEN, MAX_PATH_LEN};
-use crate::table::{Resource, Table};
+use crate::table::{ErrorKey, Resource, Table};
 
 /// Where a path leads, in a table that lives for `'t`.
 #[derive(Debug, Clone, Copy)]
@@ -58,18 +58,19 @@ pub fn route<'t>(table: &'t Table, path: &str) -> Route<'t> {
     {
         Some(resource) if resource.is_page() => Route::Redirect(resource),
         _ => match mistyped_page(table, canonical) {
-            Some(key) => Route::Missing(
-                ErrorKind::NotFound,
-                table.page_error_suggesting(ErrorKind::NotFound, key),
-            ),
+            Some(key) => {
+                let kind = ErrorKind::NotFound;
+                let error = ErrorKey::page(kind).suggesting(key);
+                Route::Missing(kind, table.error(error))
+            }
             None => missing(table, decoded, ErrorKind::NotFound),
         },
     }
 }
 
-/// The method a missing `/api/<name>` or `/api/<name>.md` (in canonical
-/// form) was probably meant to be.
-fn mistyped_page<'t>(table: &'t Table, canonical: &str) -> Option<&'t str> {
+/// The method (its key's index) a missing `/api/<name>` or `/api/<name>.md`
+/// (in canonical form) was probably meant to be.
+fn mistyped_page(table: &Table, canonical: &str) -> Option<usize> {
     if is_api_path(canonical) {
         return None;
     }
@@ -78,7 +79,7 @@ fn mistyped_page<'t>(table: &'t Table, canonical: &str) -> Option<&'t str> {
     if name.contains('/') || name.len() > MAX_NAME_LEN {
         return None;
     }
-    suggest(name, table.keys())
+    suggest(name, &table.keys)
 }
 
 /// Whether errors on `path` are for programs (always an ErrorResponse)
@@ -91,9 +92,9 @@ pub fn is_api_path(path: &str) -> bool {
 /// negotiated page elsewhere.
 pub fn error_for<'t>(table: &'t Table, path: &str, kind: ErrorKind) -> &'t Resource {
     if is_api_path(path) {
-        table.error(kind)
+        table.error(ErrorKey::program(kind))
     } else {
-        table.page_error(kind)
+        table.error(ErrorKey::page(kind))
     }
 }
 
@@ -124,10 +125,11 @@ fn unknown_name<'t>(table: &'t Table, name: &str) -> Route<'t> {
     } else {
         ErrorKind::ReferenceNotFound
     };
-    match (kind, suggest(name, table.keys())) {
-        (ErrorKind::NameTooLong, _) | (_, None) => Route::Missing(kind, table.error(kind)),
-        (_, Some(key)) => Route::Missing(kind, table.error_suggesting(kind, key)),
-    }
+    let error = match (kind, suggest(name, &table.keys)) {
+        (ErrorKind::NameTooLong, _) | (_, None) => ErrorKey::program(kind),
+        (_, Some(key)) => ErrorKey::program(kind).suggesting(key),
+    };
+    Route::Missing(kind, table.error(error))
 }
 
 fn missing<'t>(table: &'t Table, path: &str, kind: ErrorKind) -> Route<'t> {
@@ -184,12 +186,12 @@ fn hex(digit: u8) -> Option<u8> {
     }
 }
 
-/// The one key in `keys` closest to `name` (compared in lowercase, letters
-/// only), if it is close: at most one edit for keys of up to four letters,
+/// The index of the one key in `keys` closest to `name` (compared in
+/// lowercase, letters only), if it is close: at most one edit for keys of up to four letters,
 /// two for longer ones (edits are insertions, deletions, substitutions and
 /// swaps of neighbours). `None` when nothing is close or two keys are
 /// equally close.
-pub fn suggest<'k>(name: &str, keys: &'k [impl AsRef<str>]) -> Option<&'k str> {
+pub fn suggest(name: &str, keys: &[impl AsRef<str>]) -> Option<usize> {
     const MAX: usize = 16;
     let mut normal = [0u8; MAX];
     let mut length = 0;
@@ -201,9 +203,9 @@ pub fn suggest<'k>(name: &str, keys: &'k [impl AsRef<str>]) -> Option<&'k str> {
         length += 1;
     }
     let normal = &normal[..length];
-    let mut best: Option<(usize, &str)> = None;
+    let mut best: Option<(usize, usize)> = None;
     let mut tie = false;
-    for key in keys.iter().map(AsRef::as_ref) {
+    for (i, key) in keys.iter().map(AsRef::as_ref).enumerate() {
         let allowed = if key.len() <= 4 { 1 } else { 2 };
         let Some(distance) = edit_distance(normal, key.as_bytes(), allowed) else {
             continue;
@@ -212,7 +214,7 @@ pub fn suggest<'k>(name: &str, keys: &'k [impl AsRef<str>]) -> Option<&'k str> {
             Some((d, _)) if distance > d => {}
             Some((d, _)) if distance == d => tie = true,
             _ => {
-                best = Some((distance, key));
+                best = Some((distance, i));
                 tie = false;
             }
         }
@@ -310,28 +312,33 @@ mod tests {
 
     const KEYS: [&str; 6] = ["select", "insert", "max", "min", "sum", "id"];
 
+    /// The key [`suggest`] chooses among [`KEYS`].
+    fn suggested(name: &str, keys: &[&'static str]) -> Option<&'static str> {
+        suggest(name, keys).map(|i| keys[i])
+    }
+
     #[test]
     fn close_names_get_a_suggestion() {
-        assert_eq!(suggest("selct", &KEYS), Some("select"));
-        assert_eq!(suggest("slect", &KEYS), Some("select"));
-        assert_eq!(suggest("seletc", &KEYS), Some("select"));
-        assert_eq!(suggest("SELECT", &KEYS), Some("select"));
-        assert_eq!(suggest("se-lect", &KEYS), Some("select"));
-        assert_eq!(suggest("insrt", &KEYS), Some("insert"));
-        assert_eq!(suggest("summ", &KEYS), Some("sum"));
-        assert_eq!(suggest("ids", &KEYS), Some("id"));
+        assert_eq!(suggested("selct", &KEYS), Some("select"));
+        assert_eq!(suggested("slect", &KEYS), Some("select"));
+        assert_eq!(suggested("seletc", &KEYS), Some("select"));
+        assert_eq!(suggested("SELECT", &KEYS), Some("select"));
+        assert_eq!(suggested("se-lect", &KEYS), Some("select"));
+        assert_eq!(suggested("insrt", &KEYS), Some("insert"));
+        assert_eq!(suggested("summ", &KEYS), Some("sum"));
+        assert_eq!(suggested("ids", &KEYS), Some("id"));
     }
 
     #[test]
     fn distant_or_ambiguous_names_get_none() {
         assert_eq!(
-            suggest("mix", &KEYS),
+            suggested("mix", &KEYS),
             None,
             "max and min are both one edit away"
         );
-        assert_eq!(suggest("zzzzzz", &KEYS), None);
-        assert_eq!(suggest("sel", &KEYS), None);
-        assert_eq!(suggest(&"a".repeat(300), &KEYS), None);
+        assert_eq!(suggested("zzzzzz", &KEYS), None);
+        assert_eq!(suggested("sel", &KEYS), None);
+        assert_eq!(suggested(&"a".repeat(300), &KEYS), None);
     }
 
     #[test]
@@ -360,7 +367,7 @@ mod tests {
             typo[at] = letter;
             let typo = String::from_utf8(typo).expect("ASCII");
             let typed = edit_distance(typo.as_bytes(), key.as_bytes(), 2).expect("one substitution");
-            if let Some(suggestion) = suggest(&typo, &KEYS) {
+            if let Some(suggestion) = suggested(&typo, &KEYS) {
                 let d = edit_distance(typo.as_bytes(), suggestion.as_bytes(), 2).expect("suggestions are close");
                 prop_assert!(d <= typed);
             } else {
@@ -368,13 +375,13 @@ mod tests {
                 prop_assert!(KEYS.iter().any(|k| *k != key && edit_distance(typo.as_bytes(), k.as_bytes(), typed).is_some()));
             }
             if typed == 0 {
-                prop_assert_eq!(suggest(&typo, &KEYS), Some(key));
+                prop_assert_eq!(suggested(&typo, &KEYS), Some(key));
             }
         }
 
         #[test]
         fn suggest_never_panics(name in ".{0,100}") {
-            let _ = suggest(&name, &KEYS);
+            let _ = suggested(&name, &KEYS);
         }
     }
 }

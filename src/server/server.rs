@@ -75,7 +75,7 @@ async fn serve(
         let content = tables.current();
         Arc::new(Metrics::new(
             env!("CARGO_PKG_VERSION"),
-            content.content_hash(),
+            content.content_hash.as_str(),
         ))
     });
     let scraping = metrics_listener

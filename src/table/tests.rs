@@ -17,7 +17,7 @@ mod stored {
     #[test]
     fn every_error_kind_has_a_page_in_three_representations() {
         for kind in ErrorKind::ALL {
-            let resource = table().page_error(kind);
+            let resource = table().error(ErrorKey::page(kind));
             let types: Vec<&str> = resource.media_types.iter().map(|m| m.subtype).collect();
             assert_eq!(types, ["json", "html", "markdown"], "{kind:?}");
             for representation in &resource.representations {
@@ -30,7 +30,7 @@ mod stored {
     #[test]
     fn every_error_kind_has_a_json_body() {
         for kind in ErrorKind::ALL {
-            let resource = table().error(kind);
+            let resource = table().error(ErrorKey::program(kind));
             assert_eq!(resource.representations.len(), 1);
             let body = &resource.representations[0].identity().body;
             let text = std::str::from_utf8(body).expect("UTF-8");
@@ -44,10 +44,14 @@ mod stored {
     #[test]
     fn suggestions_exist_for_every_key() {
         let table = table();
-        for key in table.keys() {
+        for (i, key) in table.keys.iter().enumerate() {
             for kind in [ErrorKind::ReferenceNotFound, ErrorKind::InvalidName] {
-                let resource = table.error_suggesting(kind, key);
-                assert!(!std::ptr::eq(resource, table.error(kind)), "{kind:?} {key}");
+                let plain = ErrorKey::program(kind);
+                let resource = table.error(plain.suggesting(i));
+                assert!(
+                    !std::ptr::eq(resource, table.error(plain)),
+                    "{kind:?} {key}"
+                );
                 let body = &resource.representations[0].identity().body;
                 let text = std::str::from_utf8(body).expect("UTF-8");
                 assert!(
@@ -56,22 +60,34 @@ mod stored {
                 );
             }
         }
+        // A kind that suggests nothing, or a key out of range, is the plain body.
+        let not_found = ErrorKey::program(ErrorKind::NotFound);
         assert!(std::ptr::eq(
-            table.error_suggesting(ErrorKind::NotFound, "select"),
-            table.error(ErrorKind::NotFound)
+            table.error(not_found.suggesting(0)),
+            table.error(not_found)
         ));
+        let unknown = ErrorKey::program(ErrorKind::ReferenceNotFound);
         assert!(std::ptr::eq(
-            table.error_suggesting(ErrorKind::ReferenceNotFound, &"x".repeat(80)),
-            table.error(ErrorKind::ReferenceNotFound)
+            table.error(unknown.suggesting(table.keys.len())),
+            table.error(unknown)
         ));
+        // A mistyped page links the method meant.
+        let page = ErrorKey::page(ErrorKind::NotFound);
+        for (i, key) in table.keys.iter().enumerate() {
+            let resource = table.error(page.suggesting(i));
+            let html = &resource.representations[1].identity().body;
+            let html = std::str::from_utf8(html).expect("UTF-8");
+            assert!(html.contains(&format!("/api/{key}")), "{key}");
+        }
     }
 
     #[test]
     fn every_variant_is_consistent() {
         let table = table();
         let all = table
-            .resources()
-            .chain(ErrorKind::ALL.map(|kind| table.error(kind)));
+            .resources
+            .iter()
+            .chain(ErrorKind::ALL.map(|kind| table.error(ErrorKey::program(kind))));
         for resource in all {
             assert_eq!(resource.media_types.len(), resource.representations.len());
             for representation in &resource.representations {
@@ -107,7 +123,7 @@ mod stored {
     #[test]
     fn documents_carry_validators_and_errors_do_not() {
         let table = table();
-        for resource in table.resources() {
+        for resource in table.resources.iter() {
             for names in names(resource) {
                 assert!(
                     names.contains(&"etag") && names.contains(&"last-modified"),
@@ -118,8 +134,9 @@ mod stored {
             }
         }
         for resource in table.errors() {
-            let allowed = std::ptr::eq(resource, table.error(ErrorKind::MethodNotAllowed))
-                || std::ptr::eq(resource, table.page_error(ErrorKind::MethodNotAllowed));
+            let kind = ErrorKind::MethodNotAllowed;
+            let allowed = std::ptr::eq(resource, table.error(ErrorKey::program(kind)))
+                || std::ptr::eq(resource, table.error(ErrorKey::page(kind)));
             for names in names(resource) {
                 assert!(!names.contains(&"etag") && !names.contains(&"last-modified"));
                 assert_eq!(names.contains(&"allow"), allowed, "{names:?}");
@@ -130,13 +147,16 @@ mod stored {
     #[test]
     fn header_lists_agree_with_the_variant() {
         let table = table();
-        for resource in table.resources().chain(table.errors()) {
-            for representation in &resource.representations {
+        for resource in table.resources.iter().chain(table.errors()) {
+            for (representation, media) in
+                resource.representations.iter().zip(&resource.media_types)
+            {
                 for variant in &representation.variants {
                     let map = &variant.headers;
                     let length = variant.body.len().to_string();
                     assert_eq!(map[http::header::CONTENT_LENGTH], length.as_str());
-                    assert_eq!(map[http::header::CONTENT_TYPE], representation.content_type);
+                    let content_type = map[http::header::CONTENT_TYPE].to_str().expect("ASCII");
+                    assert!(content_type.starts_with(&format!("{}/{}", media.kind, media.subtype)));
                     let vary = map[http::header::VARY].to_str().expect("ASCII");
                     assert_eq!(vary.contains("Accept,"), resource.representations.len() > 1);
                     assert_eq!(
@@ -151,7 +171,7 @@ mod stored {
 
     #[test]
     fn etags_differ_between_the_variants_of_a_resource() {
-        for resource in table().resources() {
+        for resource in table().resources.iter() {
             let mut seen = std::collections::HashSet::new();
             for representation in &resource.representations {
                 for variant in &representation.variants {
@@ -167,12 +187,16 @@ mod stored {
     }
 
     #[test]
-    fn a_table_made_in_memory_answers_like_the_stored_one() {
+    fn a_table_read_with_a_hashed_index_answers_like_the_perfect_one() {
         let production = table();
-        let made = Table::new(&generated::STORED).expect("a valid table");
-        assert_eq!(made.resources().count(), production.resources().count());
-        for resource in production.resources() {
+        let made = Table::from_static(super::super::STORED).expect("a valid table");
+        assert!(matches!(made.paths, Index::Hashed(_)));
+        assert!(matches!(production.paths, Index::Perfect(_)));
+        assert_eq!(made.resources.len(), production.resources.len());
+        for resource in &production.resources {
             let found = made.resource(&resource.id).expect("every path");
+            let perfect = production.resource(&resource.id).expect("every path");
+            assert!(std::ptr::eq(perfect, resource), "{}", resource.id);
             assert_eq!(found.id, resource.id);
             assert_eq!(found.representations.len(), resource.representations.len());
             assert_eq!(
@@ -181,22 +205,27 @@ mod stored {
             );
         }
         assert!(made.resource("/nowhere").is_none());
-        assert_eq!(made.keys(), production.keys());
+        assert!(production.resource("/nowhere").is_none());
+        assert_eq!(made.keys, production.keys);
         let tables = Tables::Swappable(Arc::new(RwLock::new(Arc::new(made))));
         let before = tables.current();
-        tables.replace(Table::new(&generated::STORED).expect("a valid table"));
+        tables.replace(Table::from_static(super::super::STORED).expect("a valid table"));
         let after = tables.current();
         assert!(!std::ptr::eq::<Table>(&*before, &*after), "a new table");
         assert!(before.resource("/").is_some(), "the old one lives on");
+    }
+
+    #[test]
+    fn the_stored_form_reads_back_to_the_same_bytes() {
+        let stored = table().to_bytes().expect("a table stores");
+        assert_eq!(stored, super::super::STORED);
     }
 }
 
 /// What the selection makes of the table.
 mod selection {
     use super::super::production;
-    use crate::negotiate::{
-        negotiate_media_type, AcceptEncoding, COMMON_ACCEPTS, COMMON_ACCEPT_ENCODINGS,
-    };
+    use crate::negotiate::{negotiate_media_type, COMMON_ACCEPTS, COMMON_ACCEPT_ENCODINGS};
     use crate::respond::{select, Selection};
     use http::header::{self, HeaderMap, HeaderValue};
     use http::Method;
@@ -231,7 +260,7 @@ mod selection {
     fn common_values_choose_what_the_parsers_choose() {
         let table = production();
         let mut checked = 0;
-        for path in table.resources().map(|r| &r.id) {
+        for path in table.resources.iter().map(|r| &r.id) {
             for accept in COMMON_ACCEPTS {
                 for accept_encoding in COMMON_ACCEPT_ENCODINGS {
                     let common = request(
@@ -258,7 +287,7 @@ mod selection {
     #[test]
     fn the_table_holds_the_parsers_answers_for_common_values() {
         let table = production();
-        for resource in table.resources().chain(table.errors()) {
+        for resource in table.resources.iter().chain(table.errors()) {
             for (i, accept) in COMMON_ACCEPTS.into_iter().enumerate() {
                 assert_eq!(
                     resource.common_choices[i],
@@ -266,13 +295,6 @@ mod selection {
                     "{accept}"
                 );
             }
-        }
-        for (i, accept_encoding) in COMMON_ACCEPT_ENCODINGS.into_iter().enumerate() {
-            assert_eq!(
-                table.common_accept_encoding_weights(i),
-                AcceptEncoding::parse([accept_encoding]).weights(),
-                "{accept_encoding}"
-            );
         }
     }
 }
@@ -307,7 +329,7 @@ mod export {
     #[test]
     fn file_names_are_unique() {
         let mut seen = std::collections::HashSet::new();
-        for resource in production().resources() {
+        for resource in production().resources.iter() {
             for index in 0..resource.representations.len() {
                 if let Some(name) = file_name(&resource.id, resource, index) {
                     assert!(seen.insert(name.clone()), "{name}");
@@ -319,7 +341,7 @@ mod export {
 
 /// `/mcp`'s stored answers and search index.
 mod mcp {
-    use super::super::generated::STORED;
+    use super::super::production;
     use refserve_core::mcp::{answer_key, HANDSHAKE_VERSIONS, TOOLS};
     use serde_json::Value;
 
@@ -332,7 +354,7 @@ mod mcp {
 
     #[test]
     fn every_answer_is_an_object_in_its_era_s_form() {
-        let answers = &STORED.mcp.answers;
+        let answers = &production().mcp.answers;
         assert!(
             answers.windows(2).all(|w| w[0].key < w[1].key),
             "sorted, unique keys"
@@ -360,7 +382,7 @@ mod mcp {
 
     #[test]
     fn every_request_the_server_answers_from_the_table_is_there() {
-        let has = |key: &str| STORED.mcp.answers.iter().any(|a| a.key == key);
+        let has = |key: &str| production().mcp.answers.iter().any(|a| a.key == key);
         for version in HANDSHAKE_VERSIONS {
             assert!(has(&answer_key("initialize", version)), "{version}");
         }
@@ -374,15 +396,19 @@ mod mcp {
             assert!(has(key), "{key}");
         }
         assert!(has(&answer_key("tools/call", "list_methods")));
-        for key in STORED.keys.iter() {
+        for key in production().keys.iter() {
             assert!(
                 has(&answer_key("tools/call", &format!("get_method {key}"))),
                 "{key}"
             );
-            let uri = format!("{}/api/{key}.md", STORED.base_url);
+            let uri = format!("{}/api/{key}.md", production().base_url);
             assert!(has(&answer_key("resources/read", &uri)), "{uri}");
         }
-        let listed = STORED.mcp.answers.iter().find(|a| a.key == "tools/list");
+        let listed = production()
+            .mcp
+            .answers
+            .iter()
+            .find(|a| a.key == "tools/list");
         let tools = parsed(&listed.expect("tools/list").legacy, "tools/list");
         let names: Vec<&str> = tools["tools"]
             .as_array()
@@ -395,16 +421,20 @@ mod mcp {
 
     #[test]
     fn the_search_index_is_sorted_and_weighs_every_method() {
-        let terms = &STORED.mcp.terms;
+        let terms = &production().mcp.terms;
         assert!(
-            terms.windows(2).all(|w| w[0].0 < w[1].0),
+            terms.windows(2).all(|w| w[0].stem < w[1].stem),
             "sorted, unique terms"
         );
-        let mut found = vec![false; STORED.keys.len()];
-        for (term, postings) in terms.iter() {
-            assert!(!postings.is_empty(), "{term}");
-            for posting in postings.iter() {
-                assert!(posting.weight > 0.0 && posting.weight.is_finite(), "{term}");
+        let mut found = vec![false; production().keys.len()];
+        for term in terms {
+            assert!(!term.postings.is_empty(), "{}", term.stem);
+            for posting in &term.postings {
+                assert!(
+                    posting.weight > 0.0 && posting.weight.is_finite(),
+                    "{}",
+                    term.stem
+                );
                 found[usize::from(posting.method)] = true;
             }
         }
@@ -413,13 +443,10 @@ mod mcp {
             "every method is found by some term"
         );
         // Each method is found by its own name, there most of all.
-        for (method, key) in STORED.keys.iter().enumerate() {
+        for (method, key) in production().keys.iter().enumerate() {
             let stem = &refserve_core::search::terms(key)[0].1;
-            let postings = &terms
-                .iter()
-                .find(|(t, _)| t == stem)
-                .expect("a name is a term")
-                .1;
+            let postings = production().mcp.postings(stem);
+            assert!(!postings.is_empty(), "a name is a term: {key}");
             let best = postings
                 .iter()
                 .max_by(|a, b| a.weight.total_cmp(&b.weight))

@@ -13,7 +13,7 @@ const IMPLIED_CHARSET: &str = "utf-8";
 pub const MAX_MEDIA_OFFERS: usize = 4;
 
 /// A media type the server offers, split for matching against `Accept`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct MediaType {
     /// The top-level type, lowercase: `application`.
     pub kind: &'static str,

@@ -13,10 +13,10 @@
 //! every legacy one, travels in a 200. Notifications and responses get
 //! 202 and no body.
 
-use super::answers::Answers;
 use super::tools;
 use crate::table::Table;
 use http::StatusCode;
+use refserve_core::mcp::Mcp;
 use refserve_core::mcp::{answer_key, Era, HANDSHAKE_VERSIONS, MODERN_VERSION};
 use serde_json::{json, Map, Value};
 
@@ -72,9 +72,9 @@ pub struct Call<'r> {
     /// The version a legacy request names in `MCP-Protocol-Version`.
     pub legacy_version: Option<&'r str>,
     /// What the server answers from.
-    pub answers: &'r Answers,
+    pub answers: &'r Mcp,
     /// Names an unknown method was probably meant to be.
-    pub keys: &'r [std::borrow::Cow<'static, str>],
+    pub keys: &'r [String],
 }
 
 impl Call<'_> {
@@ -197,8 +197,8 @@ pub fn answer(table: &Table, headers: &McpHeaders, body: &[u8]) -> Reply {
         id,
         era,
         legacy_version: headers.protocol_version,
-        answers: table.mcp(),
-        keys: table.keys(),
+        answers: &table.mcp,
+        keys: &table.keys,
     };
     dispatch(&call, method, params)
 }

@@ -3,7 +3,7 @@
 //! [`MAX_QUERY_TERMS`] of them looked up, and their build-time weights
 //! summed per method. Nothing else is scored here.
 
-use super::answers::Answers;
+use refserve_core::mcp::Mcp;
 use refserve_core::search::{terms, Field, MAX_QUERY_BYTES, MAX_QUERY_TERMS};
 
 /// One method a query found.
@@ -35,7 +35,7 @@ pub fn query_terms(query: &str) -> Vec<(String, String)> {
 
 /// The methods `terms` (from [`query_terms`]) find, best first (ties in
 /// catalog order), at most `limit`.
-pub fn rank<'q>(answers: &Answers, terms: &'q [(String, String)], limit: usize) -> Vec<Found<'q>> {
+pub fn rank<'q>(answers: &Mcp, terms: &'q [(String, String)], limit: usize) -> Vec<Found<'q>> {
     let mut found: Vec<Found> = (0..answers.hits().len())
         .map(|method| Found {
             method,

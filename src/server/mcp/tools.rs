@@ -70,7 +70,7 @@ fn get_method(call: &Call, arguments: &Map<String, Value>) -> Reply {
         return reply;
     }
     let shown: String = name.chars().take(64).collect();
-    let problem = match suggest(&key, call.keys) {
+    let problem = match suggest(&key, call.keys).map(|i| &call.keys[i]) {
         Some(meant) => format!("No method is named `{shown}`; did you mean `{meant}`?"),
         None => format!(
             "No method is named `{shown}`. The methods: {}.",

@@ -1,0 +1,316 @@
+//! The response table: every response the server can send, as one set of
+//! types from the build to the request.
+//!
+//! - The pipeline fills them (`src/pipeline/stored/stage.rs`): every body
+//!   in every coding, with the complete header maps of its 200 and its 304.
+//! - build.rs writes the table into `OUT_DIR` with [`Table::to_bytes`] and
+//!   the binary reads it back with [`Table::from_static`]. serde derives
+//!   both directions (`table/wire.rs`), so the file cannot drift from the
+//!   types, and every body is borrowed from the binary, never copied.
+//! - `refserve dev` serves the table the pipeline returns, as it is.
+//! - The server answers from it: a request costs one lookup
+//!   ([`Table::resource`], a `phf` perfect hash in production) and clones
+//!   of what is here: a body is `Bytes` over the stored bytes, and every
+//!   header map is complete.
+//!
+//! A resource has one or more representations (one per media type, in the
+//! server's order of preference), and each representation one or more
+//! variants (one per content coding, smallest body first; identity is
+//! always there). Error bodies are found by an [`ErrorKey`].
+//!
+//! What a change touches:
+//! - a new header on some or all responses: the lines of
+//!   `src/pipeline/stored/stage.rs` that write a variant's header maps;
+//!   nothing here, nothing in the server;
+//! - a new field of a resource, a representation or a variant: the field
+//!   here and the stage line that fills it; the stored form follows from
+//!   the derive.
+
+mod wire;
+
+use crate::errors::ErrorKind;
+use crate::mcp::Mcp;
+use crate::negotiate::{Coding, MediaType, COMMON_ACCEPTS};
+use bytes::Bytes;
+use http::{HeaderMap, HeaderValue};
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+
+pub use wire::{body, Invalid};
+
+/// Every response the server can send.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(bound(deserialize = "'de: 'static"))]
+pub struct Table {
+    /// The documents, in catalog order.
+    pub resources: Vec<Resource>,
+    /// From a path to its resource.
+    #[serde(skip)]
+    pub paths: Index,
+    /// The error bodies of each kind, in [`ErrorKind::ALL`] order.
+    pub errors: Vec<ErrorBodies>,
+    /// The compression dictionaries the HTML pages are compressed against
+    /// (none or one; `dcb` and `dcz` bodies need the first).
+    pub dictionaries: Vec<Dictionary>,
+    /// `Last-Modified` of every resource, in seconds since the Unix epoch.
+    pub last_modified_unix: u64,
+    /// The catalog keys, in catalog order.
+    pub keys: Vec<String>,
+    /// The public address the bodies link to.
+    pub base_url: String,
+    /// The start of a SHA-256 over every path and identity body: a name for
+    /// this content (`refserve_build_info`).
+    pub content_hash: String,
+    /// What `/mcp` answers from.
+    pub mcp: Mcp,
+}
+
+/// One URL's worth of responses (or one error's).
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(bound(deserialize = "'de: 'static"))]
+pub struct Resource {
+    /// Its path; for an error body, a name that says which it is
+    /// (`page/not_found/select`).
+    pub id: String,
+    /// The media types of [`Resource::representations`], in the same order
+    /// (kept apart so negotiation can borrow them as a slice).
+    pub media_types: Vec<MediaType>,
+    /// The representations, in the server's order of preference.
+    pub representations: Vec<Representation>,
+    /// Which representation each of [`COMMON_ACCEPTS`] chooses (`None`: a
+    /// 406), negotiated by the pipeline.
+    pub common_choices: [Option<usize>; COMMON_ACCEPTS.len()],
+}
+
+/// One media type of a resource, in every coding it is stored in.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(bound(deserialize = "'de: 'static"))]
+pub struct Representation {
+    /// The variants, smallest body first; one of them is identity.
+    pub variants: Vec<Variant>,
+}
+
+/// One body, exactly as it goes on the wire, with its headers.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(bound(deserialize = "'de: 'static"))]
+pub struct Variant {
+    /// The content coding of [`Variant::body`]; a `dcb` or `dcz` body is
+    /// compressed against the table's dictionary, which a client must hold
+    /// to be sent it.
+    pub coding: Coding,
+    /// The bytes sent.
+    #[serde(with = "wire::body")]
+    pub body: Bytes,
+    /// A strong `ETag`, quotes included, different for every variant of
+    /// every representation.
+    #[serde(with = "wire::value")]
+    pub etag: HeaderValue,
+    /// Every header of a response carrying this body, in the order sent:
+    /// its representation's metadata, then the validators of a document or
+    /// the `Allow` of a 405. Responses clone it.
+    #[serde(with = "wire::map")]
+    pub headers: HeaderMap,
+    /// The headers of a 304 about this body (RFC 9110 §15.4.5).
+    #[serde(with = "wire::map")]
+    pub not_modified: HeaderMap,
+}
+
+/// A compression dictionary (RFC 9842) the server serves and compresses
+/// the HTML pages against.
+#[derive(Debug, Serialize, Deserialize)]
+pub struct Dictionary {
+    /// The SHA-256 of its bytes.
+    pub hash: [u8; 32],
+    /// That hash in base64 without padding, as `Available-Dictionary` names
+    /// it (between colons).
+    pub encoded_hash: String,
+    /// Where it is served: `/dictionaries/` and the first 8 bytes of the
+    /// hash in hex.
+    pub path: String,
+}
+
+/// The error bodies of one [`ErrorKind`]: stored [`Resource`]s in the
+/// table, the pipeline's rendered ones before.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(bound(
+    serialize = "R: Serialize",
+    deserialize = "'de: 'static, R: Deserialize<'de>"
+))]
+pub struct ErrorBodies<R = Resource> {
+    /// The ErrorResponse, for API paths.
+    pub program: R,
+    /// The error as page URLs answer it: the ErrorResponse, an HTML page or
+    /// a Markdown page, by negotiation.
+    pub page: R,
+    /// The ErrorResponse whose hint suggests each catalog key, in catalog
+    /// order; empty when the kind suggests none.
+    pub program_suggesting: Vec<R>,
+    /// The page that links each catalog key's method, in catalog order;
+    /// empty when the kind suggests none.
+    pub page_suggesting: Vec<R>,
+}
+
+impl<R> ErrorBodies<R> {
+    /// Every body: the ErrorResponse, the page, then the ones that suggest.
+    pub fn iter(&self) -> impl Iterator<Item = &R> {
+        [&self.program, &self.page]
+            .into_iter()
+            .chain(&self.program_suggesting)
+            .chain(&self.page_suggesting)
+    }
+
+    /// Every body, to change, in the order of [`ErrorBodies::iter`].
+    pub fn iter_mut(&mut self) -> impl Iterator<Item = &mut R> {
+        [&mut self.program, &mut self.page]
+            .into_iter()
+            .chain(&mut self.program_suggesting)
+            .chain(&mut self.page_suggesting)
+    }
+
+    /// The same bodies, each made into another by `f`.
+    pub fn map<S>(&self, mut f: impl FnMut(&R) -> S) -> ErrorBodies<S> {
+        ErrorBodies {
+            program: f(&self.program),
+            page: f(&self.page),
+            program_suggesting: self.program_suggesting.iter().map(&mut f).collect(),
+            page_suggesting: self.page_suggesting.iter().map(&mut f).collect(),
+        }
+    }
+}
+
+/// Which error body a request gets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ErrorKey {
+    /// Why the request failed.
+    pub kind: ErrorKind,
+    /// Whom the body is for.
+    pub audience: Audience,
+    /// The catalog key (its index) the body suggests, if any: the plain
+    /// body when the kind suggests none.
+    pub suggestion: Option<usize>,
+}
+
+/// Whom an error body is for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Audience {
+    /// A program on an API path: always the ErrorResponse.
+    Program,
+    /// Whoever reads a page URL: JSON, HTML or Markdown by negotiation.
+    Page,
+}
+
+impl ErrorKey {
+    /// The ErrorResponse for `kind`.
+    pub const fn program(kind: ErrorKind) -> ErrorKey {
+        ErrorKey {
+            kind,
+            audience: Audience::Program,
+            suggestion: None,
+        }
+    }
+
+    /// The negotiated error page for `kind`.
+    pub const fn page(kind: ErrorKind) -> ErrorKey {
+        ErrorKey {
+            kind,
+            audience: Audience::Page,
+            suggestion: None,
+        }
+    }
+
+    /// This body, suggesting the catalog key at `key` (its index).
+    pub const fn suggesting(self, key: usize) -> ErrorKey {
+        ErrorKey {
+            suggestion: Some(key),
+            ..self
+        }
+    }
+}
+
+/// From a path to its resource's index.
+#[derive(Debug)]
+pub enum Index {
+    /// A perfect hash, written by build.rs.
+    Perfect(&'static phf::Map<&'static str, u16>),
+    /// A hash map, made with the table.
+    Hashed(HashMap<String, u16>),
+}
+
+impl Default for Index {
+    fn default() -> Self {
+        Index::Hashed(HashMap::new())
+    }
+}
+
+impl Index {
+    /// A hash map of `resources` by path.
+    pub fn of(resources: &[Resource]) -> Index {
+        Index::Hashed(
+            resources
+                .iter()
+                .zip(0..)
+                .map(|(resource, i)| (resource.id.clone(), i))
+                .collect(),
+        )
+    }
+
+    fn get(&self, path: &str) -> Option<usize> {
+        match self {
+            Index::Perfect(map) => map.get(path).map(|&i| usize::from(i)),
+            Index::Hashed(map) => map.get(path).map(|&i| usize::from(i)),
+        }
+    }
+}
+
+impl Table {
+    /// The resource served at `path` (already percent-decoded), if any.
+    pub fn resource(&self, path: &str) -> Option<&Resource> {
+        self.paths.get(path).map(|i| &self.resources[i])
+    }
+
+    /// The error body `key` names.
+    pub fn error(&self, key: ErrorKey) -> &Resource {
+        let bodies = &self.errors[key.kind.index()];
+        let (plain, suggesting) = match key.audience {
+            Audience::Program => (&bodies.program, &bodies.program_suggesting),
+            Audience::Page => (&bodies.page, &bodies.page_suggesting),
+        };
+        key.suggestion
+            .and_then(|i| suggesting.get(i))
+            .unwrap_or(plain)
+    }
+
+    /// Every error body: of each kind, the ErrorResponse, the page, and
+    /// the ones that suggest a key.
+    pub fn errors(&self) -> impl Iterator<Item = &Resource> {
+        self.errors.iter().flat_map(ErrorBodies::iter)
+    }
+}
+
+impl Resource {
+    /// Whether this is a page for people or agents (its preferred
+    /// representation is HTML or Markdown), as opposed to a document for
+    /// programs. Page URLs are redirected to their canonical spelling.
+    pub fn is_page(&self) -> bool {
+        self.media_types
+            .first()
+            .is_some_and(|m| m.kind == "text" && matches!(m.subtype, "html" | "markdown"))
+    }
+}
+
+impl Representation {
+    /// The identity variant.
+    pub fn identity(&self) -> &Variant {
+        self.variants
+            .iter()
+            .find(|v| v.coding == Coding::Identity)
+            .expect("the pipeline always stores the identity body")
+    }
+}
+
+impl AsRef<str> for Dictionary {
+    /// The encoded hash, by which a request names the dictionary.
+    fn as_ref(&self) -> &str {
+        &self.encoded_hash
+    }
+}

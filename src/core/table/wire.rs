@@ -1,0 +1,165 @@
+//! The table's stored form: what build.rs writes into `OUT_DIR` and the
+//! binary reads back, derived by serde from the types of `table.rs` and
+//! encoded with postcard (a compact, stable binary format).
+//!
+//! Reading borrows: a body, a header value and a header name are slices of
+//! the bytes the binary includes, not copies. The http types are stored as
+//! their bytes, by the three modules here the derives name ([`body`],
+//! [`value`], [`map`]). A table read back is checked for what a request
+//! relies on ([`Table::from_static`]).
+
+use super::{Index, Table};
+use crate::errors::ErrorKind;
+use crate::negotiate::Coding;
+use bytes::Bytes;
+use http::{HeaderMap, HeaderName, HeaderValue};
+use serde::de::Error as _;
+use serde::ser::Error as _;
+use serde::{Deserialize, Deserializer, Serializer};
+
+/// Why stored bytes are not a table the server can answer from.
+#[derive(Debug)]
+pub struct Invalid(String);
+
+impl std::fmt::Display for Invalid {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Invalid {}
+
+impl Table {
+    /// The table's stored form.
+    pub fn to_bytes(&self) -> Result<Vec<u8>, Invalid> {
+        postcard::to_allocvec(self).map_err(|e| Invalid(format!("storing the table: {e}")))
+    }
+
+    /// The table stored in `bytes` (by [`Table::to_bytes`]), borrowing every
+    /// body from them, indexed by a hash map of its paths.
+    pub fn from_static(bytes: &'static [u8]) -> Result<Table, Invalid> {
+        let mut table: Table = postcard::from_bytes(bytes)
+            .map_err(|e| Invalid(format!("reading the stored table: {e}")))?;
+        table.check()?;
+        table.paths = Index::of(&table.resources);
+        Ok(table)
+    }
+
+    /// What the lookups rely on: an error body of every kind, suggestions
+    /// for every key or none, and an identity body in every representation.
+    pub fn check(&self) -> Result<(), Invalid> {
+        if self.errors.len() != ErrorKind::ALL.len() {
+            return Err(Invalid(format!(
+                "{} kinds of error bodies, not {}",
+                self.errors.len(),
+                ErrorKind::ALL.len()
+            )));
+        }
+        for (kind, bodies) in ErrorKind::ALL.iter().zip(&self.errors) {
+            for suggesting in [&bodies.program_suggesting, &bodies.page_suggesting] {
+                if !suggesting.is_empty() && suggesting.len() != self.keys.len() {
+                    return Err(Invalid(format!(
+                        "{}: {} suggestions for {} keys",
+                        kind.code(),
+                        suggesting.len(),
+                        self.keys.len()
+                    )));
+                }
+            }
+        }
+        if let Some(resource) = self
+            .resources
+            .iter()
+            .find(|r| HeaderValue::from_str(&r.id).is_err())
+        {
+            return Err(Invalid(format!(
+                "`{}`: a path must be a header value (a redirect's Location)",
+                resource.id
+            )));
+        }
+        for resource in self.resources.iter().chain(self.errors()) {
+            let count = resource.representations.len();
+            let sound = count > 0
+                && resource.media_types.len() == count
+                && resource.common_choices.iter().flatten().all(|&i| i < count)
+                && resource
+                    .representations
+                    .iter()
+                    .all(|r| r.variants.iter().any(|v| v.coding == Coding::Identity));
+            if !sound {
+                return Err(Invalid(format!(
+                    "{}: its representations, media types and identity bodies disagree",
+                    resource.id
+                )));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A body: its bytes, read back as a slice of the binary's.
+pub mod body {
+    use super::*;
+
+    /// Store the bytes.
+    pub fn serialize<S: Serializer>(body: &Bytes, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_bytes(body)
+    }
+
+    /// Borrow the bytes.
+    pub fn deserialize<D: Deserializer<'static>>(deserializer: D) -> Result<Bytes, D::Error> {
+        <&'static [u8]>::deserialize(deserializer).map(Bytes::from_static)
+    }
+}
+
+/// A header value: its text, read back without a copy.
+pub mod value {
+    use super::*;
+
+    /// Store the text (every value the pipeline writes is visible ASCII).
+    pub fn serialize<S: Serializer>(value: &HeaderValue, serializer: S) -> Result<S::Ok, S::Error> {
+        let text = value.to_str().map_err(S::Error::custom)?;
+        serializer.serialize_str(text)
+    }
+
+    /// Borrow the text as a value, checked.
+    pub fn deserialize<D: Deserializer<'static>>(deserializer: D) -> Result<HeaderValue, D::Error> {
+        let text = <&'static str>::deserialize(deserializer)?;
+        from_static(text).map_err(D::Error::custom)
+    }
+
+    pub(super) fn from_static(text: &'static str) -> Result<HeaderValue, String> {
+        HeaderValue::from_maybe_shared(Bytes::from_static(text.as_bytes()))
+            .map_err(|_| format!("`{text}` is not a header value"))
+    }
+}
+
+/// A header map: its `(name, value)` pairs in order, read back without a
+/// copy; a repeated name keeps every value.
+pub mod map {
+    use super::*;
+
+    /// Store the pairs.
+    pub fn serialize<S: Serializer>(map: &HeaderMap, serializer: S) -> Result<S::Ok, S::Error> {
+        let pairs = map
+            .iter()
+            .map(|(name, value)| Ok((name.as_str(), value.to_str()?)))
+            .collect::<Result<Vec<_>, http::header::ToStrError>>()
+            .map_err(S::Error::custom)?;
+        serializer.collect_seq(pairs)
+    }
+
+    /// Borrow the pairs into a map, checked.
+    pub fn deserialize<D: Deserializer<'static>>(deserializer: D) -> Result<HeaderMap, D::Error> {
+        let pairs = <Vec<(&'static str, &'static str)>>::deserialize(deserializer)?;
+        let mut map = HeaderMap::with_capacity(pairs.len());
+        for (name, text) in pairs {
+            // Checked first, then made without a copy of the name.
+            HeaderName::from_lowercase(name.as_bytes())
+                .map_err(|_| D::Error::custom(format!("`{name}` is not a header name")))?;
+            let value = value::from_static(text).map_err(D::Error::custom)?;
+            map.append(HeaderName::from_static(name), value);
+        }
+        Ok(map)
+    }
+}
