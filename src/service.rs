@@ -1,26 +1,42 @@
-//! The bare hyper service: a request in, [`respond`](crate::respond::respond)'s
-//! response out; the request body is never read. The fuzz target `service`
-//! and `benches/shapes.rs` serve with it. The server answers through
-//! `connection::answer`, the same selection plus what a connection adds
-//! (HSTS, `Connection: close` in a drain, metrics, the access log).
+//! The bare hyper service: a request in, the one handler's response out
+//! ([`Handler::answer`](refserve_server::handler::Handler::answer)), from
+//! the production table, `/mcp` included. The fuzz target `service` and
+//! `benches/shapes.rs` serve with it. The server answers through the same
+//! handler, plus what a connection adds (HSTS, `Connection: close` in a
+//! drain, metrics, the access log, timeouts).
 
-use crate::respond::{respond, Body};
-use crate::table::production;
+use crate::respond::Body;
+use crate::table::{production, Tables};
+use bytes::Bytes;
 use http::{Request, Response};
+use refserve_server::activity::Activity;
+use refserve_server::budget::Budget;
+use refserve_server::config::Config;
+use refserve_server::handler::Handler;
+use refserve_server::mcp::{Origins, Policy};
 use std::convert::Infallible;
+use std::sync::{Arc, LazyLock};
 
-/// Answer one request from the production table.
-pub fn handle<B>(request: &Request<B>) -> Response<Body> {
-    let table = production();
-    respond(
-        table,
-        request.method(),
-        request.uri().path(),
-        request.headers(),
-    )
-}
-
-/// [`handle`] in the shape `hyper::service::service_fn` wants.
-pub async fn serve<B>(request: Request<B>) -> Result<Response<Body>, Infallible> {
-    Ok(handle(&request))
+/// Answer one request from the production table, under the default
+/// limits.
+pub async fn serve<B>(request: Request<B>) -> Result<Response<Body>, Infallible>
+where
+    B: http_body::Body<Data = Bytes> + Send + Unpin + 'static,
+    B::Error: std::error::Error + Send + Sync + 'static,
+{
+    static HANDLER: LazyLock<Handler> = LazyLock::new(|| {
+        let limits = Config::default();
+        Handler {
+            tables: Tables::Fixed(production()),
+            mcp: Arc::new(Policy {
+                origins: Origins::default(),
+                body_timeout: limits.body_timeout,
+                budget: Budget::new(limits.memory_budget),
+            }),
+        }
+    });
+    // One for every request: this service tracks no connection.
+    static ACTIVITY: LazyLock<Arc<Activity>> = LazyLock::new(|| Arc::new(Activity::new(None)));
+    let answered = HANDLER.answer(request, &ACTIVITY).answered().await;
+    Ok(answered.response)
 }

@@ -49,7 +49,7 @@ use hyper::body::Incoming;
 use hyper::service::service_fn;
 use hyper_util::rt::{TokioExecutor, TokioIo};
 use hyper_util::server::conn::auto;
-use refserve_server::activity::{Activity, Open, Tracked};
+use refserve_server::activity::Activity;
 use refserve_server::config::DevConfig;
 use refserve_server::connection::{supervise, Protocol, Timeouts};
 use refserve_server::mcp;
@@ -111,12 +111,12 @@ async fn serve(config: &DevConfig) -> Result<(), String> {
         dir: dir.to_string(),
         base_url: format!("http://{addr}"),
         timeouts: Timeouts::of(&config.limits),
-        tables: OnceLock::new(),
-        mcp: mcp::Policy {
+        handler: OnceLock::new(),
+        mcp: Arc::new(mcp::Policy {
             origins: mcp::Origins::default(),
             body_timeout: config.limits.body_timeout,
             budget: refserve_server::budget::Budget::new(config.limits.memory_budget),
-        },
+        }),
         problem: Mutex::new(None),
         pages: Mutex::new(Vec::new()),
     });
@@ -190,16 +190,8 @@ async fn serve_connection(
     let service = {
         let activity = Arc::clone(&activity);
         service_fn(move |request: Request<Incoming>| {
-            let preview = Arc::clone(&preview);
-            // `/mcp`'s body arrives on its own clock, as in production.
-            let mut open = match request.uri().path() {
-                mcp::PATH => Open::receiving(&activity),
-                _ => Open::begin(&activity),
-            };
-            async move {
-                let response = preview.serve(request, || open.received()).await;
-                Ok::<_, Infallible>(response.map(|body| Tracked::new(body, open)))
-            }
+            let (preview, activity) = (Arc::clone(&preview), Arc::clone(&activity));
+            async move { Ok::<_, Infallible>(preview.serve(request, &activity).await) }
         })
     };
     let builder = auto::Builder::new(TokioExecutor::new());

@@ -10,9 +10,11 @@ use http::header::{self, HeaderValue};
 use http::{HeaderMap, Request, Response, StatusCode};
 use hyper::body::Incoming;
 use refserve_pipeline::preview::{script_tag, EVENTS, RELOAD_SCRIPT};
+use refserve_server::activity::{Activity, Open, Tracked};
 use refserve_server::connection::Timeouts;
+use refserve_server::handler::Handler;
 use refserve_server::mcp;
-use refserve_server::respond::{respond, Body as Whole};
+use refserve_server::respond::Body as Whole;
 use refserve_server::table::{Table, Tables};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, OnceLock};
@@ -33,10 +35,10 @@ pub(crate) struct Preview {
     /// What every connection is held to; `/mcp` waits for a body as long
     /// as for a head.
     pub(crate) timeouts: Timeouts,
-    /// Set by the first good render, replaced by every later one.
-    pub(crate) tables: OnceLock<Tables>,
+    /// Answers from the first good render on, from the latest one.
+    pub(crate) handler: OnceLock<Handler>,
     /// What `/mcp` is held to.
-    pub(crate) mcp: mcp::Policy,
+    pub(crate) mcp: Arc<mcp::Policy>,
     /// The error of the last render, if it failed.
     pub(crate) problem: Mutex<Option<String>>,
     /// The event streams of the open pages.
@@ -69,14 +71,14 @@ impl Preview {
             .unwrap_or_default();
         match outcome {
             Ok(table) => {
-                match self.tables.get() {
-                    Some(tables) => tables.replace(table),
+                match self.handler.get() {
+                    Some(handler) => handler.tables.replace(table),
                     None => {
-                        let _ =
-                            self.tables
-                                .set(Tables::Swappable(Arc::new(std::sync::RwLock::new(
-                                    Arc::new(table),
-                                ))));
+                        let latest = Arc::new(std::sync::RwLock::new(Arc::new(table)));
+                        let _ = self.handler.set(Handler {
+                            tables: Tables::Swappable(latest),
+                            mcp: Arc::clone(&self.mcp),
+                        });
                     }
                 }
                 *lock(&self.problem) = None;
@@ -101,44 +103,34 @@ impl Preview {
         pages.len()
     }
 
-    /// The response to `request`: `/mcp` reads a body first (and calls
-    /// `received` once it has); everything else is answered at once.
+    /// The response to `request`, counted open on `activity` until its
+    /// body is dropped: the preview's own paths, then the current render's
+    /// answer ([`Handler::answer`]: its routes and `/mcp`).
     pub(crate) async fn serve(
         &self,
         request: Request<Incoming>,
-        received: impl FnOnce(),
-    ) -> Response<Body> {
-        match self.tables.get() {
-            Some(tables) if request.uri().path() == mcp::PATH => {
-                mcp::serve(tables.current(), &self.mcp, request, received)
-                    .await
-                    .map(Body::Whole)
-            }
-            _ => {
-                received();
-                self.answer(&request)
-            }
-        }
-    }
-
-    /// The response to `request`.
-    fn answer<B>(&self, request: &Request<B>) -> Response<Body> {
-        let path = request.uri().path();
-        match path {
+        activity: &Arc<Activity>,
+    ) -> Response<Tracked<Body>> {
+        let own = match request.uri().path() {
             EVENTS => self.subscribe(),
             RELOAD_SCRIPT => whole(
                 StatusCode::OK,
                 "text/javascript; charset=utf-8",
                 SCRIPT.into(),
             ),
-            _ => match self.tables.get() {
-                Some(tables) => {
-                    let table = tables.current();
-                    respond(&table, request.method(), path, request.headers()).map(Body::Whole)
+            _ => match self.handler.get() {
+                Some(handler) => {
+                    let answered = handler.answer(request, activity).answered().await;
+                    let open = answered.open;
+                    return answered
+                        .response
+                        .map(|body| Tracked::new(Body::Whole(body), open));
                 }
                 None => self.unrendered(request.headers()),
             },
-        }
+        };
+        let open = Open::begin(activity);
+        own.map(|body| Tracked::new(body, open))
     }
 
     /// A new page's event stream; it is told the current error at once.

@@ -13,7 +13,7 @@
 //!   open, or a write has found the socket full ([`Activity::blocked`]). **Progress** is a byte of
 //!   a response taken by the connection: for HTTP/1.1 any byte written, for
 //!   HTTP/2 a byte of a HEADERS, CONTINUATION or DATA frame (a PING or a
-//!   SETTINGS frame moves no response). [`crate::watched`] reports both.
+//!   SETTINGS frame moves no response). `watched.rs` reports both.
 //! - A connection **stalls** when it has been sending without progress for
 //!   the send timeout: a client that will not read (the socket full) or will
 //!   not grant flow-control window (HTTP/2, a stream or the connection held
@@ -56,7 +56,7 @@ pub struct Activity {
     /// Nanoseconds from `accepted` to the last progress, or to the moment
     /// the connection began sending after it had nothing to send.
     moving_since: AtomicU64,
-    /// Whether the socket is to be reset, not closed (see [`crate::watched`]).
+    /// Whether the socket is to be reset, not closed (see `watched.rs`).
     reset: AtomicBool,
     /// The counters requests and responses are recorded in, when they are.
     metrics: Option<Arc<Metrics>>,

@@ -11,7 +11,7 @@
 //! request is answered `503` with `Retry-After` from a static body.
 //!
 //! The other bounded holdings are fixed, not counted here: the access
-//! log's buffer ([`crate::access_log::BUFFER_BYTES`]) and each
+//! log's buffer (`access_log::BUFFER_BYTES`) and each
 //! connection's request head (`--max-header-bytes`, times
 //! `--max-connections`). The README's "Hostile input" adds them up.
 

@@ -36,19 +36,18 @@
 //! counted in [`Metrics`] and written to the [`AccessLog`] when they are on.
 
 use crate::access_log::{AccessLog, Entry};
-use crate::activity::{Activity, Open, Tracked};
+use crate::activity::{Activity, Tracked};
 use crate::budget::Budget;
 use crate::config::Config;
-use crate::mcp::{self, Origins, Policy};
-use crate::metrics::Metrics;
-use crate::negotiate::Coding;
-use crate::respond;
+use crate::handler::{Answer, Answered, Handler};
+use crate::mcp::{Origins, Policy};
+use crate::metrics::{Close, Metrics};
 use crate::table::Tables;
 use crate::tls;
 use crate::watched::{Framing, Watched};
 use futures_util::future::Either;
 use http::header::{HeaderValue, CONNECTION, STRICT_TRANSPORT_SECURITY};
-use http::{Method, Request, Response, Version};
+use http::{Request, Response, Version};
 use http_body::Body as _;
 use hyper::body::Incoming;
 use hyper::server::conn::http1;
@@ -82,10 +81,8 @@ pub struct Shared {
     timeouts: Timeouts,
     access_log: Option<AccessLog>,
     metrics: Option<Arc<Metrics>>,
-    /// The table requests are answered from.
-    tables: Tables,
-    /// What `/mcp` is held to.
-    mcp: Policy,
+    /// What answers the requests.
+    handler: Handler,
     /// Set when the drain begins; read by every response.
     draining: AtomicBool,
 }
@@ -118,11 +115,13 @@ impl Shared {
                 .access_log
                 .map(|format| AccessLog::start(format, metrics.clone())),
             metrics,
-            tables,
-            mcp: Policy {
-                origins: Origins::new(&config.mcp_allow_origins),
-                body_timeout: config.body_timeout,
-                budget,
+            handler: Handler {
+                tables,
+                mcp: Arc::new(Policy {
+                    origins: Origins::new(&config.mcp_allow_origins),
+                    body_timeout: config.body_timeout,
+                    budget,
+                }),
             },
             draining: AtomicBool::new(false),
         }
@@ -163,57 +162,6 @@ impl Timeouts {
             header_read: config.header_read_timeout,
             idle: config.idle_timeout,
             send: config.send_timeout,
-        }
-    }
-}
-
-/// Why a connection closed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Close {
-    /// The client closed it (or finished closing it after we asked).
-    Client,
-    /// No request for `--idle-timeout`.
-    Idle,
-    /// No complete first request head (or TLS handshake) within
-    /// `--header-read-timeout`.
-    HeaderTimeout,
-    /// A response made no progress for `--send-timeout`.
-    SendTimeout,
-    /// Closed by the drain.
-    Drain,
-    /// The TLS handshake failed (cleartext on the HTTPS port included).
-    TlsHandshake,
-    /// An I/O or protocol error (a malformed request among them).
-    Error,
-}
-
-impl Close {
-    /// Every reason, in [`Close::index`] order.
-    pub const ALL: [Close; 7] = [
-        Close::Client,
-        Close::Idle,
-        Close::HeaderTimeout,
-        Close::SendTimeout,
-        Close::Drain,
-        Close::TlsHandshake,
-        Close::Error,
-    ];
-
-    /// Its place in [`Close::ALL`].
-    pub const fn index(self) -> usize {
-        self as usize
-    }
-
-    /// The metric label.
-    pub const fn label(self) -> &'static str {
-        match self {
-            Close::Client => "client",
-            Close::Idle => "idle",
-            Close::HeaderTimeout => "header_timeout",
-            Close::SendTimeout => "send_timeout",
-            Close::Drain => "drain",
-            Close::TlsHandshake => "tls_handshake",
-            Close::Error => "error",
         }
     }
 }
@@ -332,19 +280,16 @@ where
             None => String::new(),
         };
         service_fn(move |request: Request<Incoming>| {
-            if request.uri().path() == mcp::PATH {
-                let (shared, activity) = (Arc::clone(&shared), Arc::clone(&activity));
-                Either::Right(Box::pin(answer_mcp(
-                    shared,
-                    activity,
-                    request,
+            match shared.handler.answer(request, &activity) {
+                Answer::Now(answered) => Either::Left(std::future::ready(deliver(
+                    &shared, answered, &peer, secure,
+                ))),
+                Answer::Later(answering) => Either::Right(Box::pin(deliver_later(
+                    Arc::clone(&shared),
+                    answering,
                     peer.clone(),
                     secure,
-                )))
-            } else {
-                Either::Left(std::future::ready(answer(
-                    &shared, &activity, &request, &peer, secure,
-                )))
+                ))),
             }
         })
     };
@@ -482,68 +427,15 @@ async fn stalled(activity: &Activity, timeout: Duration) {
     }
 }
 
-/// Answer one request, tracked by `activity`, counted and logged if asked.
-fn answer<B>(
-    shared: &Shared,
-    activity: &Arc<Activity>,
-    request: &Request<B>,
-    peer: &str,
-    secure: bool,
-) -> Result<Response<Tracked>, Infallible> {
-    let open = Open::begin(activity);
-    let table = shared.tables.current();
-    let selection = respond::select(
-        &table,
-        request.method(),
-        request.uri().path(),
-        request.headers(),
-    );
-    let coding = selection.coding();
-    let response = selection.into_response();
-    let asked = Asked {
-        method: request.method(),
-        path: request.uri().path(),
-        version: request.version(),
-    };
-    Ok(deliver(
-        shared, open, &asked, peer, secure, coding, response,
-    ))
-}
-
-/// Answer a request to `/mcp`, whose body is read first (`crate::mcp`).
-async fn answer_mcp(
+/// [`deliver`] an answer that comes later (`/mcp`'s).
+async fn deliver_later(
     shared: Arc<Shared>,
-    activity: Arc<Activity>,
-    request: Request<Incoming>,
+    answering: impl std::future::Future<Output = Answered>,
     peer: String,
     secure: bool,
 ) -> Result<Response<Tracked>, Infallible> {
-    // Not sending while its body arrives: the body timeout is its clock.
-    let mut open = Open::receiving(&activity);
-    let (method, version) = (request.method().clone(), request.version());
-    let table = shared.tables.current();
-    let response = mcp::serve(table, &shared.mcp, request, || open.received()).await;
-    let asked = Asked {
-        method: &method,
-        path: mcp::PATH,
-        version,
-    };
-    Ok(deliver(
-        &shared,
-        open,
-        &asked,
-        &peer,
-        secure,
-        Coding::Identity,
-        response,
-    ))
-}
-
-/// What the log and the metrics need of a request.
-struct Asked<'a> {
-    method: &'a Method,
-    path: &'a str,
-    version: Version,
+    let answered = answering.await;
+    deliver(&shared, answered, &peer, secure)
 }
 
 /// The last steps of every answer: HSTS over HTTPS, `Connection: close` in
@@ -551,19 +443,22 @@ struct Asked<'a> {
 /// has been handed over.
 fn deliver(
     shared: &Shared,
-    open: Open,
-    asked: &Asked,
+    answered: Answered,
     peer: &str,
     secure: bool,
-    coding: Coding,
-    mut response: Response<respond::Body>,
-) -> Response<Tracked> {
+) -> Result<Response<Tracked>, Infallible> {
+    let Answered {
+        mut response,
+        coding,
+        open,
+        request,
+    } = answered;
     if secure {
         response
             .headers_mut()
             .insert(STRICT_TRANSPORT_SECURITY, HSTS);
     }
-    if shared.draining.load(Ordering::Relaxed) && asked.version < Version::HTTP_2 {
+    if shared.draining.load(Ordering::Relaxed) && request.version < Version::HTTP_2 {
         response
             .headers_mut()
             .insert(CONNECTION, HeaderValue::from_static("close"));
@@ -572,14 +467,14 @@ fn deliver(
         let bytes = response.body().size_hint().exact().unwrap_or(0);
         if let Some(metrics) = &shared.metrics {
             let status = response.status();
-            metrics.request(asked.version, asked.method, status, coding, bytes);
+            metrics.request(request.version, &request.method, status, coding, bytes);
         }
         if let Some(log) = &shared.access_log {
             log.record(&Entry {
                 peer,
-                method: asked.method,
-                path: asked.path,
-                version: asked.version,
+                method: &request.method,
+                path: request.uri.path(),
+                version: request.version,
                 status: response.status().as_u16(),
                 bytes,
                 coding: coding.token(),
@@ -587,5 +482,5 @@ fn deliver(
             });
         }
     }
-    response.map(|body| Tracked::new(body, open))
+    Ok(response.map(|body| Tracked::new(body, open)))
 }

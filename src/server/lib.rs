@@ -14,6 +14,8 @@
 //! - [`errors`]: error kinds, statuses and codes.
 //! - [`headers`]: header values shared by every response of a kind.
 //! - [`respond`]: the whole request → response selection, without I/O.
+//! - [`handler`]: the one handler every way of serving answers through:
+//!   the table's routes and `/mcp`.
 //! - [`mcp`]: `/mcp`, the Model Context Protocol endpoint for agents.
 //! - [`budget`]: the memory a client can make refserve hold, counted.
 //! - [`server`] and [`connection`]: the accept loop, each connection's
@@ -39,6 +41,7 @@ pub mod conditional;
 pub mod config;
 pub mod connection;
 pub mod export;
+pub mod handler;
 pub mod mcp;
 pub mod metrics;
 pub mod respond;

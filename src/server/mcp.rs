@@ -30,13 +30,15 @@ pub mod rpc;
 mod search;
 mod tools;
 
+use crate::activity::Open;
 use crate::budget::{Budget, Reservation};
 use crate::negotiate::{negotiate_media_type, MediaType};
 use crate::respond::Body;
-use crate::table::Current;
+use crate::table::Table;
 use bytes::Bytes;
 use http::header::{self, HeaderMap, HeaderName, HeaderValue};
-use http::{Method, Request, Response, StatusCode, Version};
+use http::request::Parts;
+use http::{Method, Response, StatusCode, Version};
 use http_body_util::{BodyExt as _, Full};
 use rpc::{code, error_reply, McpHeaders, Reply};
 use std::sync::Arc;
@@ -128,21 +130,22 @@ pub struct Policy {
     pub budget: Arc<Budget>,
 }
 
-/// Answer `request` to `/mcp` from `table` under `policy`; `received` is
-/// called once the body has arrived, or once it is clear it will not be
-/// read (the request is sending its answer from then on).
+/// Answer a request to `/mcp` (its head `parts`, its `body`) from `table`
+/// under `policy`. The request, `open` as receiving, is marked received
+/// once the body has arrived, or once it is clear it will not be read (it
+/// is sending its answer from then on).
 pub async fn serve<B>(
-    table: Current,
+    table: &Table,
     policy: &Policy,
-    request: Request<B>,
-    received: impl FnOnce(),
+    parts: &Parts,
+    body: B,
+    open: &mut Open,
 ) -> Response<Body>
 where
     B: http_body::Body<Data = Bytes> + Unpin,
     B::Error: std::error::Error + Send + Sync + 'static,
 {
     let deadline = Instant::now() + policy.body_timeout;
-    let (parts, body) = request.into_parts();
     // Named in CORS headers only when it is one, and allowed.
     let origin = allowed_origin(&parts.headers, &policy.origins, &table.base_url);
     let admitted = admit(
@@ -152,15 +155,15 @@ where
         &table.base_url,
     );
     if let Err(refusal) = admitted {
-        received();
+        open.received();
         return response(refusal, origin, &policy.budget);
     }
     if parts.method == Method::OPTIONS {
-        received();
+        open.received();
         return preflight(origin);
     }
     let read = read_body(body, content_length(&parts.headers), policy, deadline).await;
-    received();
+    open.received();
     let body = match read {
         Ok(body) => body,
         Err(unread) => {
@@ -192,7 +195,7 @@ where
             return answer;
         }
     };
-    let reply = rpc::answer(&table, &mcp_headers(&parts.headers), &body.bytes);
+    let reply = rpc::answer(table, &mcp_headers(&parts.headers), &body.bytes);
     drop(body);
     response(reply, origin, &policy.budget)
 }

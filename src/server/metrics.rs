@@ -15,7 +15,6 @@
 //! or the classic Prometheus text format derived from it ([`prometheus_text`]).
 
 use crate::budget::Budget;
-use crate::connection::Close;
 use crate::negotiate::Coding;
 use http::{Method, StatusCode, Version};
 use prometheus_client::collector::Collector;
@@ -374,6 +373,57 @@ fn gauge(
     encoder
         .encode_descriptor(name, help, None, MetricType::Gauge)?
         .encode_gauge(&value)
+}
+
+/// Why a connection closed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Close {
+    /// The client closed it (or finished closing it after we asked).
+    Client,
+    /// No request for `--idle-timeout`.
+    Idle,
+    /// No complete first request head (or TLS handshake) within
+    /// `--header-read-timeout`.
+    HeaderTimeout,
+    /// A response made no progress for `--send-timeout`.
+    SendTimeout,
+    /// Closed by the drain.
+    Drain,
+    /// The TLS handshake failed (cleartext on the HTTPS port included).
+    TlsHandshake,
+    /// An I/O or protocol error (a malformed request among them).
+    Error,
+}
+
+impl Close {
+    /// Every reason, in [`Close::index`] order.
+    pub const ALL: [Close; 7] = [
+        Close::Client,
+        Close::Idle,
+        Close::HeaderTimeout,
+        Close::SendTimeout,
+        Close::Drain,
+        Close::TlsHandshake,
+        Close::Error,
+    ];
+
+    /// Its place in [`Close::ALL`].
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The metric label.
+    pub const fn label(self) -> &'static str {
+        match self {
+            Close::Client => "client",
+            Close::Idle => "idle",
+            Close::HeaderTimeout => "header_timeout",
+            Close::SendTimeout => "send_timeout",
+            Close::Drain => "drain",
+            Close::TlsHandshake => "tls_handshake",
+            Close::Error => "error",
+        }
+    }
 }
 
 #[cfg(test)]

@@ -19,8 +19,8 @@ use crate::negotiate::{
     best, common_encoding_weights, common_index, held_dictionary, negotiate_media_type,
     AcceptEncoding, Coding, COMMON_ACCEPTS, COMMON_ACCEPT_ENCODINGS,
 };
-use crate::route::{error_for, route, Route};
-use crate::table::{Dictionary, ErrorKey, Representation, Resource, Table, Variant};
+use crate::route::{error_about, error_for, route, Route};
+use crate::table::{Dictionary, Representation, Resource, Table, Variant};
 use bytes::Bytes;
 use http::header::{self, HeaderMap, HeaderValue};
 use http::{Method, Response, StatusCode};
@@ -100,12 +100,13 @@ fn found<'t>(
 ) -> Selection<'t> {
     let not_acceptable = || {
         let kind = ErrorKind::NotAcceptable;
-        let error = if resource.is_page() {
-            ErrorKey::page(kind)
-        } else {
-            ErrorKey::program(kind)
-        };
-        failure(table, kind, table.error(error), headers, head)
+        failure(
+            table,
+            kind,
+            error_about(table, resource, kind),
+            headers,
+            head,
+        )
     };
     let Some(chosen) = choose_media_type(resource, headers) else {
         return not_acceptable();

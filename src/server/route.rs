@@ -1,5 +1,6 @@
 //! Routing: from a request path to the resource that answers it, or to the
-//! error that explains why none does.
+//! error that explains why none does. Every choice of an error body is
+//! made here ([`ErrorKey`]s: for whom, and which method it suggests).
 //!
 //! The common case is one `phf` lookup of the path as sent. Only a miss
 //! pays for more: percent-decoding of unreserved characters (RFC 3986
@@ -95,6 +96,16 @@ pub fn error_for<'t>(table: &'t Table, path: &str, kind: ErrorKind) -> &'t Resou
         table.error(ErrorKey::program(kind))
     } else {
         table.error(ErrorKey::page(kind))
+    }
+}
+
+/// The error body for `kind` about the existing `resource` (its 406): a
+/// negotiated page for a page, the ErrorResponse for a document.
+pub fn error_about<'t>(table: &'t Table, resource: &Resource, kind: ErrorKind) -> &'t Resource {
+    if resource.is_page() {
+        table.error(ErrorKey::page(kind))
+    } else {
+        table.error(ErrorKey::program(kind))
     }
 }
 

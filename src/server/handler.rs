@@ -1,0 +1,114 @@
+//! The one handler: a request in, its response out, from a table — the
+//! table's routes (documents, pages, `/healthz`, with every error they
+//! explain) and `/mcp`.
+//!
+//! Every way of serving answers through [`Handler::answer`]: the
+//! connection layer (`connection.rs`, which adds HSTS, the drain's
+//! `Connection: close`, metrics and the access log), `refserve dev` (which
+//! adds its reload script and event stream) and the bare service the fuzz
+//! targets and benches use.
+//!
+//! A request is counted open on its connection's [`Activity`] from its
+//! head: sending at once when the table answers it, receiving while the
+//! body of an `/mcp` request arrives (`--body-timeout` is then its clock).
+//! The table's answer is ready at once ([`Answer::Now`]); `/mcp`'s comes
+//! once the body has arrived ([`Answer::Later`]), in a future of its own,
+//! which the connection layer boxes so that the common request's future
+//! stays small.
+
+use crate::activity::{Activity, Open};
+use crate::mcp::{self, Policy};
+use crate::negotiate::Coding;
+use crate::respond::{self, Body};
+use crate::table::Tables;
+use bytes::Bytes;
+use http::request::Parts;
+use http::{Request, Response};
+use std::future::Future;
+use std::sync::Arc;
+
+/// Answers requests from a table.
+#[derive(Debug, Clone)]
+pub struct Handler {
+    /// The table answered from.
+    pub tables: Tables,
+    /// What `/mcp` is held to.
+    pub mcp: Arc<Policy>,
+}
+
+/// A request answered.
+pub struct Answered {
+    /// The response.
+    pub response: Response<Body>,
+    /// The content coding of its body (identity when it has none).
+    pub coding: Coding,
+    /// The request, open until its response body is dropped.
+    pub open: Open,
+    /// The request's head, for the log.
+    pub request: Parts,
+}
+
+/// What [`Handler::answer`] gives.
+#[allow(
+    clippy::large_enum_variant,
+    reason = "`Later` is a future larger than `Now`; clippy cannot see through `L`"
+)]
+pub enum Answer<L> {
+    /// The answer, made at once.
+    Now(Answered),
+    /// `/mcp`: the answer once the request's body has arrived (a future
+    /// the caller may box, so that the common request's stays small).
+    Later(L),
+}
+
+impl Handler {
+    /// Answer `request`, counted open on `activity`.
+    pub fn answer<B>(
+        &self,
+        request: Request<B>,
+        activity: &Arc<Activity>,
+    ) -> Answer<impl Future<Output = Answered> + Send + 'static>
+    where
+        B: http_body::Body<Data = Bytes> + Send + Unpin + 'static,
+        B::Error: std::error::Error + Send + Sync + 'static,
+    {
+        let (request, body) = request.into_parts();
+        let table = self.tables.current();
+        if request.uri.path() == mcp::PATH {
+            let mut open = Open::receiving(activity);
+            let policy = Arc::clone(&self.mcp);
+            return Answer::Later(async move {
+                let response = mcp::serve(&table, &policy, &request, body, &mut open).await;
+                Answered {
+                    response,
+                    coding: Coding::Identity,
+                    open,
+                    request,
+                }
+            });
+        }
+        let open = Open::begin(activity);
+        let selection = respond::select(
+            &table,
+            &request.method,
+            request.uri.path(),
+            &request.headers,
+        );
+        Answer::Now(Answered {
+            coding: selection.coding(),
+            response: selection.into_response(),
+            open,
+            request,
+        })
+    }
+}
+
+impl<L: Future<Output = Answered>> Answer<L> {
+    /// The answer, waited for if it comes later.
+    pub async fn answered(self) -> Answered {
+        match self {
+            Answer::Now(answered) => answered,
+            Answer::Later(answering) => answering.await,
+        }
+    }
+}
