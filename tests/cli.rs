@@ -40,9 +40,29 @@ fn version_prints_the_crate_version() {
 
 #[test]
 fn bad_flags_exit_2_with_a_message() {
-    let output = run(&["--addr", "nowhere"]);
-    assert_eq!(output.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&output.stderr).contains("`nowhere` is not an address"));
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &["--addr", "nowhere"],
+            "invalid value 'nowhere' for '--addr <ADDR>': not an address like",
+        ),
+        (
+            &["--idle-timeout", "0"],
+            "invalid value '0' for '--idle-timeout <SECS>': not a whole number from 1 to 3600",
+        ),
+        (
+            &["dev", "--max-connections=abc"],
+            "'abc' for '--max-connections <N>': not a whole number from 1 to 1000000",
+        ),
+        (&["--port", "8080"], "unexpected argument '--port'"),
+        (&["export"], "<DIR>"),
+    ];
+    for (args, expected) in cases {
+        let output = run(args);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(expected), "{args:?}: {stderr}");
+        assert!(output.stdout.is_empty(), "{args:?}");
+    }
 }
 
 /// Start the binary on a free port; returns it and the address from its
