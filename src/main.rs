@@ -12,14 +12,15 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 fn main() -> ExitCode {
-    let command = config::parse(std::env::args().skip(1), |name| std::env::var(name).ok());
+    let command = match config::parse(std::env::args_os().skip(1)) {
+        Ok(command) => command,
+        // `--help` and `--version` print to standard output and exit 0; a
+        // usage error prints to standard error and exits 2.
+        Err(error) => error.exit(),
+    };
     let config = match command {
-        Ok(Command::Serve(config)) => config,
-        Ok(Command::Help) => {
-            print!("{}", config::help());
-            return ExitCode::SUCCESS;
-        }
-        Ok(Command::Export(dir)) => {
+        Command::Serve(config) => config,
+        Command::Export(dir) => {
             return match refserve::export::export(table::production(), &dir) {
                 Ok(files) => {
                     eprintln!("refserve: wrote {files} files to {}", dir.display());
@@ -33,15 +34,7 @@ fn main() -> ExitCode {
                 }
             };
         }
-        Ok(Command::Dev(dev)) => return preview(&dev),
-        Ok(Command::Version) => {
-            println!("refserve {}", env!("CARGO_PKG_VERSION"));
-            return ExitCode::SUCCESS;
-        }
-        Err(message) => {
-            eprintln!("refserve: {message}");
-            return ExitCode::from(2);
-        }
+        Command::Dev(dev) => return preview(&dev),
     };
     // Before the runtime starts threads: reading them clears the variables.
     let inherited = match systemd::inherited_listeners() {

@@ -22,16 +22,66 @@ fn help_documents_every_flag() {
         "REFSERVE_ADDR",
         "--header-read-timeout",
         "--shutdown-timeout",
+        "--tls-cert",
+        "--access-log",
         "--version",
+        "dev",
+        "export",
         "REFSERVE_BASE_URL",
     ] {
         assert!(text.contains(flag), "{flag} missing from:\n{text}");
     }
+    assert_eq!(run(&["-h"]).stdout, output.stdout);
+}
+
+#[test]
+fn dev_help_lists_devs_options_alone() {
+    let output = run(&["dev", "--help"]);
+    assert!(output.status.success());
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(text.contains("Usage: refserve dev [OPTIONS]"), "{text}");
+    for flag in [
+        "--content <DIR>",
+        "--addr <ADDR>",
+        "--poll",
+        "--header-read-timeout <SECS>",
+        "--idle-timeout <SECS>",
+        "--send-timeout <SECS>",
+        "--body-timeout <SECS>",
+        "--max-connections <N>",
+        "--memory-budget <MIB>",
+    ] {
+        assert!(text.contains(flag), "{flag} missing from:\n{text}");
+    }
+    for serve_only in [
+        "--tls-cert",
+        "--tls-key",
+        "--access-log",
+        "--metrics-addr",
+        "--mcp-allow-origin",
+        "--shutdown-timeout",
+        "--max-header-bytes",
+        "--max-streams",
+        "REFSERVE_ADDR",
+    ] {
+        assert!(!text.contains(serve_only), "{serve_only} in:\n{text}");
+    }
+}
+
+#[test]
+fn export_help_says_what_export_takes() {
+    let output = run(&["export", "--help"]);
+    assert!(output.status.success());
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(text.contains("Usage: refserve export <DIR>"), "{text}");
+    assert!(text.contains("static files"), "{text}");
+    assert!(!text.contains("--addr"), "{text}");
 }
 
 #[test]
 fn version_prints_the_crate_version() {
     let output = run(&["--version"]);
+    assert!(output.status.success());
     assert_eq!(
         String::from_utf8_lossy(&output.stdout).trim(),
         format!("refserve {}", env!("CARGO_PKG_VERSION"))
@@ -40,9 +90,66 @@ fn version_prints_the_crate_version() {
 
 #[test]
 fn bad_flags_exit_2_with_a_message() {
-    let output = run(&["--addr", "nowhere"]);
-    assert_eq!(output.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&output.stderr).contains("`nowhere` is not an address"));
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &["--addr", "nowhere"],
+            "invalid value 'nowhere' for '--addr <ADDR>': not an address like",
+        ),
+        (
+            &["--idle-timeout", "0"],
+            "invalid value '0' for '--idle-timeout <SECS>': not a whole number from 1 to 3600",
+        ),
+        (
+            &["dev", "--max-connections=abc"],
+            "'abc' for '--max-connections <N>': not a whole number from 1 to 1000000",
+        ),
+        (&["--port", "8080"], "unexpected argument '--port'"),
+        (&["export"], "<DIR>"),
+    ];
+    for (args, expected) in cases {
+        let output = run(args);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(expected), "{args:?}: {stderr}");
+        assert!(output.stdout.is_empty(), "{args:?}");
+    }
+}
+
+#[test]
+fn the_address_comes_from_refserve_addr_unless_the_flag_gives_it() {
+    let output = Command::new(BINARY)
+        .env("REFSERVE_ADDR", "nowhere")
+        .output()
+        .expect("the binary runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("invalid value 'nowhere' for '--addr <ADDR>'")
+            && stderr.contains("(read from REFSERVE_ADDR)"),
+        "{stderr}"
+    );
+    // The variable alone sets the address; the flag wins over it.
+    let runs: &[(&str, &[&str])] = &[
+        ("127.0.0.1:0", &[]),
+        ("nowhere", &["--addr", "127.0.0.1:0"]),
+    ];
+    for (variable, args) in runs {
+        let mut child = Command::new(BINARY)
+            .env("REFSERVE_ADDR", variable)
+            .args(*args)
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawn");
+        let mut stderr = BufReader::new(child.stderr.take().expect("piped"));
+        let mut line = String::new();
+        stderr.read_line(&mut line).expect("a first line");
+        let _ = child.kill();
+        let _ = child.wait();
+        assert!(
+            line.contains("listening on http://127.0.0.1:"),
+            "{variable} {args:?}: {line}"
+        );
+    }
 }
 
 /// Start the binary on a free port; returns it and the address from its

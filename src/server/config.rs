@@ -1,22 +1,29 @@
-//! Configuration: command-line flags and environment, parsed by a pure
-//! function so every rule is unit-tested. Every limit has a sane default and
-//! a range; `--help` lists them all.
+//! Configuration: the command line, declared with clap's derive (`Cli`
+//! and the structs it is made of), and turned into the plain [`Config`]
+//! and [`DevConfig`] the server and `refserve dev` run with. Every limit
+//! has a default and a range, and `--help` shows both. [`parse`] reads no
+//! state but `REFSERVE_ADDR`, which clap takes from the environment: the
+//! unit tests below parse without it, tests/cli.rs tests it through the
+//! binary.
 
 use crate::access_log::Format;
+use clap::builder::TypedValueParser;
+use clap::parser::ValueSource;
+use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
+use std::ffi::{OsStr, OsString};
 use std::net::SocketAddr;
+use std::path::PathBuf;
 use std::time::Duration;
 
-/// What the command line asks for.
+/// What the command line asks for. `--help` and `--version` are not
+/// among them: [`parse`] returns them as a [`clap::Error`] whose
+/// [`exit`](clap::Error::exit) prints them.
 #[derive(Debug, PartialEq, Eq)]
 pub enum Command {
     /// Run the server.
     Serve(Config),
-    /// Print [`help`] and exit.
-    Help,
-    /// Print the version and exit.
-    Version,
     /// Write every representation as static files under this directory.
-    Export(std::path::PathBuf),
+    Export(PathBuf),
     /// Preview a content directory, re-rendered on every edit.
     Dev(DevConfig),
 }
@@ -25,83 +32,16 @@ pub enum Command {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DevConfig {
     /// The content directory to render and watch.
-    pub content: std::path::PathBuf,
+    pub content: PathBuf,
     /// Address to listen on.
     pub addr: SocketAddr,
     /// Look for changes every 100 ms instead of waiting for the file
     /// system's events (for file systems that send none).
     pub poll: bool,
-    /// The server's limits `dev` takes ([`DEV_LIMITS`]): its timeouts,
-    /// connection cap and `/mcp` budget; the rest stay at their defaults.
+    /// The server's limits, with those `dev` takes (its timeouts,
+    /// connection cap and `/mcp` budget) as given; the rest stay at their
+    /// defaults.
     pub limits: Config,
-}
-
-/// `--flag=value` as the flag and its value; any other argument as itself.
-fn split_flag(arg: &str) -> (String, Option<String>) {
-    match arg.split_once('=') {
-        Some((flag, value)) if flag.starts_with("--") => {
-            (flag.to_string(), Some(value.to_string()))
-        }
-        _ => (arg.to_string(), None),
-    }
-}
-
-/// The server's limits `refserve dev` takes too, with the same defaults
-/// and ranges.
-const DEV_LIMITS: [&Limit; 6] = [
-    &HEADER_READ_TIMEOUT,
-    &IDLE_TIMEOUT,
-    &SEND_TIMEOUT,
-    &BODY_TIMEOUT,
-    &MAX_CONNECTIONS,
-    &MEMORY_BUDGET,
-];
-
-/// `refserve dev`'s usage.
-const DEV_USAGE: &str = "usage: refserve dev [--content <DIR>] [--addr <ADDR>] [--poll] \
-     [--header-read-timeout <N>] [--idle-timeout <N>] [--send-timeout <N>] [--body-timeout <N>] \
-     [--max-connections <N>] [--memory-budget <N>]";
-
-/// Read `refserve dev`'s arguments (after `dev`).
-fn parse_dev(args: impl IntoIterator<Item = String>) -> Result<Command, String> {
-    let mut content: std::path::PathBuf = "content".into();
-    let mut addr: SocketAddr = DEFAULT_ADDR.parse().expect("the default address is valid");
-    let mut poll = false;
-    // The limits are set as the server's are.
-    let mut limits = Config::default();
-    let mut args = args.into_iter();
-    while let Some(arg) = args.next() {
-        let (flag, inline) = split_flag(&arg);
-        let mut value = || {
-            inline
-                .clone()
-                .or_else(|| args.next())
-                .ok_or(format!("{flag} needs a value; {DEV_USAGE}"))
-        };
-        match flag.as_str() {
-            "--content" => content = value()?.into(),
-            "--addr" => {
-                let text = value()?;
-                addr = text.parse().map_err(|_| {
-                    format!("--addr: `{text}` is not an address like 127.0.0.1:8080")
-                })?;
-            }
-            "--poll" => poll = true,
-            "-h" | "--help" => return Ok(Command::Help),
-            other => {
-                let Some(limit) = DEV_LIMITS.iter().find(|l| l.flag == other) else {
-                    return Err(format!("unknown argument `{other}`; {DEV_USAGE}"));
-                };
-                (limit.set)(&mut limits, number(limit, &value()?)?);
-            }
-        }
-    }
-    Ok(Command::Dev(DevConfig {
-        content,
-        addr,
-        poll,
-        limits,
-    }))
 }
 
 /// How the server runs.
@@ -143,167 +83,48 @@ pub struct Config {
 /// The address used when neither `--addr` nor `REFSERVE_ADDR` is given.
 pub const DEFAULT_ADDR: &str = "127.0.0.1:8080";
 
-/// A numeric flag: its name, what it sets, its default and its range.
-struct Limit {
-    flag: &'static str,
-    help: &'static str,
-    default: u64,
-    range: (u64, u64),
-    set: fn(&mut Config, u64),
+/// The environment variable `--addr` falls back to.
+pub const ADDR_VARIABLE: &str = "REFSERVE_ADDR";
+
+/// Parse the arguments (without the program name) into a [`Command`].
+/// `REFSERVE_ADDR` is read from the environment when `--addr` is not
+/// given. A usage error, `--help` and `--version` come back as a
+/// [`clap::Error`]: its [`exit`](clap::Error::exit) prints it (help and
+/// version on standard output) and exits with its code (2 for a usage
+/// error, 0 for help and version).
+pub fn parse<I, T>(args: I) -> Result<Command, clap::Error>
+where
+    I: IntoIterator<Item = T>,
+    T: Into<OsString>,
+{
+    parse_with(Cli::command(), args)
 }
 
-const HEADER_READ_TIMEOUT: Limit = Limit {
-    flag: "--header-read-timeout",
-    help: "seconds to a new connection's first request head (h2c: preface, HEADERS)",
-    default: 10,
-    range: (1, 3600),
-    set: |c, n| c.header_read_timeout = Duration::from_secs(n),
-};
-const IDLE_TIMEOUT: Limit = Limit {
-    flag: "--idle-timeout",
-    help: "seconds a connection with no request open is kept (h2c: GOAWAY)",
-    default: 60,
-    range: (1, 3600),
-    set: |c, n| c.idle_timeout = Duration::from_secs(n),
-};
-const SEND_TIMEOUT: Limit = Limit {
-    flag: "--send-timeout",
-    help: "seconds a response may make no progress (client not reading) before closing",
-    default: 10,
-    range: (1, 3600),
-    set: |c, n| c.send_timeout = Duration::from_secs(n),
-};
-const BODY_TIMEOUT: Limit = Limit {
-    flag: "--body-timeout",
-    help: "seconds a request body (POST /mcp) may take, from the end of its head; 408 after",
-    default: 10,
-    range: (1, 3600),
-    set: |c, n| c.body_timeout = Duration::from_secs(n),
-};
-const MEMORY_BUDGET: Limit = Limit {
-    flag: "--memory-budget",
-    help: "MiB that /mcp request bodies and answers not yet sent may hold; 503 beyond",
-    default: 16,
-    range: (1, 65_536),
-    set: |c, n| c.memory_budget = n as usize * 1024 * 1024,
-};
-const SHUTDOWN_TIMEOUT: Limit = Limit {
-    flag: "--shutdown-timeout",
-    help: "seconds the drain on SIGINT/SIGTERM may take",
-    default: 10,
-    range: (1, 3600),
-    set: |c, n| c.shutdown_timeout = Duration::from_secs(n),
-};
-const MAX_CONNECTIONS: Limit = Limit {
-    flag: "--max-connections",
-    help: "connections served at once; more wait in the listen backlog",
-    default: 4_096,
-    range: (1, 1_000_000),
-    set: |c, n| c.max_connections = n as usize,
-};
-const MAX_HEADER_BYTES: Limit = Limit {
-    flag: "--max-header-bytes",
-    help: "largest request head in bytes; a larger one gets 431",
-    default: 16_384,
-    range: (8_192, 1_048_576),
-    set: |c, n| c.max_header_bytes = n as usize,
-};
-const MAX_STREAMS: Limit = Limit {
-    flag: "--max-streams",
-    help: "concurrent streams per HTTP/2 connection",
-    default: 128,
-    range: (1, 10_000),
-    set: |c, n| c.max_streams = n as u32,
-};
-const LIMITS: [&Limit; 9] = [
-    &HEADER_READ_TIMEOUT,
-    &IDLE_TIMEOUT,
-    &SEND_TIMEOUT,
-    &BODY_TIMEOUT,
-    &SHUTDOWN_TIMEOUT,
-    &MEMORY_BUDGET,
-    &MAX_CONNECTIONS,
-    &MAX_HEADER_BYTES,
-    &MAX_STREAMS,
-];
+/// [`parse`], with `command` (the [`Cli`]'s, perhaps changed) as the parser.
+fn parse_with<I, T>(command: clap::Command, args: I) -> Result<Command, clap::Error>
+where
+    I: IntoIterator<Item = T>,
+    T: Into<OsString>,
+{
+    let program = std::iter::once(OsString::from("refserve"));
+    let matches = command.try_get_matches_from(program.chain(args.into_iter().map(Into::into)))?;
+    Ok(Cli::from_arg_matches(&matches)?.into_command())
+}
 
 impl Default for Config {
+    /// The flags' defaults, which are written once, on the flags.
     fn default() -> Self {
-        let mut config = Config {
-            addr: DEFAULT_ADDR.parse().expect("the default address parses"),
-            header_read_timeout: Duration::ZERO,
-            idle_timeout: Duration::ZERO,
-            send_timeout: Duration::ZERO,
-            body_timeout: Duration::ZERO,
-            shutdown_timeout: Duration::ZERO,
-            memory_budget: 0,
-            max_connections: 0,
-            max_header_bytes: 0,
-            max_streams: 0,
-            access_log: None,
-            metrics_addr: None,
-            tls: None,
-            mcp_allow_origins: Vec::new(),
-        };
-        for limit in LIMITS {
-            (limit.set)(&mut config, limit.default);
-        }
-        config
+        Serve::defaults().into_config()
     }
 }
 
-/// The `--help` text.
-pub fn help() -> String {
-    let mut limits = String::new();
-    for limit in LIMITS {
-        let (low, high) = limit.range;
-        limits.push_str(&format!(
-            "  {:<28}{} [default: {}] [{low}..={high}]\n",
-            format!("{} <N>", limit.flag),
-            limit.help,
-            limit.default
-        ));
-    }
-    format!(
-        "refserve {version}: serves the precomputed method reference over HTTP/1.1 and h2c,
-or over HTTPS (HTTP/1.1 and h2) with --tls-cert and --tls-key.
+/// `command` with `--addr` read from the flag alone, not `REFSERVE_ADDR`.
+fn without_environment(command: clap::Command) -> clap::Command {
+    command.mut_arg("addr", |arg| arg.env(None::<&'static str>))
+}
 
-Usage: refserve [OPTIONS]
-       refserve export <DIR>   write every representation as static files (index.html,
-                               api/reference.json, api/reference.json.br, ….gz) and exit
-       refserve dev [--content <DIR>] [--addr <ADDR>] [--poll]
-                    [--header-read-timeout <N>] [--idle-timeout <N>]
-                    [--send-timeout <N>] [--body-timeout <N>]
-                    [--max-connections <N>] [--memory-budget <N>]
-                               preview DIR (default: content) at ADDR (default:
-                               {DEFAULT_ADDR}), rendered in memory and again on every edit;
-                               open pages reload, content errors show on them; --poll
-                               looks for changes every 100 ms where no file events come;
-                               the limits as below (connections: no more than the
-                               open-file limit allows)
-
-Options:
-  --addr <ADDR>               address to listen on, unless sockets are inherited
-                              (systemd socket activation: LISTEN_FDS, LISTEN_PID)
-                              [env: REFSERVE_ADDR] [default: {DEFAULT_ADDR}]
-{limits}  --access-log                one line per request on standard error, written by a
-                              thread of its own; dropped (and counted) when it falls
-                              behind [default: off]
-  --access-log-format <F>     `text` or `json` (one object per line); turns the log on
-                              [default: text]
-  --metrics-addr <ADDR>       serve GET /metrics (Prometheus text; OpenMetrics when
-                              asked) on this separate address, never the public one;
-                              under systemd, the inherited socket named `metrics`
-                              (FileDescriptorName=metrics) [default: off]
-  --mcp-allow-origin <ORIGIN> let browsers at ORIGIN (scheme://host[:port], or * for
-                              any) call POST /mcp; repeatable. Requests with another
-                              Origin get 403 [default: the base URL's origin only]
-  --tls-cert <PATH>           serve HTTPS (TLS 1.2, 1.3; ALPN h2, http/1.1) with this PEM
-                              certificate chain; needs --tls-key [default: cleartext]
-  --tls-key <PATH>            the PEM private key of --tls-cert
-  -h, --help                  print this help
-  -V, --version               print the version
-
+/// After the options of `refserve --help`.
+const SERVE_NOTES: &str = "\
 On SIGHUP refserve reads the --tls-cert and --tls-key files again: new connections
 get the new certificate; a bad file is logged and the last good one stays.
 On SIGINT or SIGTERM refserve drains: it stops accepting, answers the requests in
@@ -311,122 +132,339 @@ flight with `Connection: close` (h2c: GOAWAY), closes idle connections and exits
 Under systemd it tells NOTIFY_SOCKET READY=1 and STOPPING=1 (Type=notify).
 
 The public base URL the documents link to is fixed at build time:
-REFSERVE_BASE_URL=https://docs.example.com cargo build --release
-",
-        version = env!("CARGO_PKG_VERSION")
-    )
+REFSERVE_BASE_URL=https://docs.example.com cargo build --release";
+
+/// After the options of `refserve export --help`.
+const EXPORT_NOTES: &str = "\
+The files are index.html, api/reference.json and the like, each with .br and .gz
+siblings: byte for byte the bodies the server sends, for any static host. Bodies
+compressed with a dictionary (dcb, dcz) and /mcp are left out.";
+
+/// After the options of `refserve dev --help`.
+const DEV_NOTES: &str = "\
+Open pages reload after every edit, and show content errors until they are fixed.
+The limits are the server's, with the same defaults and ranges; connections are also
+held to what the open-file limit (ulimit -n) leaves room for.";
+
+/// refserve's command line: the server's flags, or a subcommand.
+#[derive(Debug, Parser)]
+#[command(
+    name = "refserve",
+    version,
+    about = "serves the precomputed method reference over HTTP/1.1 and h2c,\n\
+             or over HTTPS (HTTP/1.1 and h2) with --tls-cert and --tls-key",
+    help_template = "{name} {version}: {about-with-newline}\n\
+                     {usage-heading} {usage}\n\n{all-args}{after-help}",
+    after_help = SERVE_NOTES,
+    // The server's flags are for serving: `refserve --access-log dev` is
+    // refused rather than read as `refserve dev`.
+    args_conflicts_with_subcommands = true,
+    // A flag given twice takes its last value, as supervisors that append
+    // a flag to a unit's command line expect.
+    args_override_self = true
+)]
+struct Cli {
+    /// `dev` or `export`; none to serve.
+    #[command(subcommand)]
+    command: Option<Sub>,
+    /// The server's flags.
+    #[command(flatten)]
+    serve: Serve,
 }
 
-/// `scheme://host[:port]`: an origin as browsers send it.
-fn is_origin(text: &str) -> bool {
-    let Some((scheme, authority)) = text.split_once("://") else {
-        return false;
-    };
-    !scheme.is_empty()
-        && scheme
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b"+-.".contains(&b))
-        && !authority.is_empty()
-        && !authority.contains(['/', '?', '#', ' '])
-}
-
-/// Parse the arguments (without the program name); `env` reads an
-/// environment variable. Flags win over the environment.
-pub fn parse(
-    args: impl IntoIterator<Item = String>,
-    env: impl Fn(&str) -> Option<String>,
-) -> Result<Command, String> {
-    let mut config = Config::default();
-    let mut addr = env("REFSERVE_ADDR").map(|a| (a, "REFSERVE_ADDR"));
-    let (mut cert, mut key) = (None, None);
-    let mut args = args.into_iter().peekable();
-    if args.peek().is_some_and(|a| a == "dev") {
-        args.next();
-        return parse_dev(args);
-    }
-    if args.peek().is_some_and(|a| a == "export") {
-        args.next();
-        return match (args.next(), args.next()) {
-            (Some(dir), None) if !dir.starts_with('-') => Ok(Command::Export(dir.into())),
-            _ => Err("usage: refserve export <DIR>".to_string()),
-        };
-    }
-    while let Some(arg) = args.next() {
-        let (flag, inline) = split_flag(&arg);
-        let mut value = |name: &str| {
-            inline
-                .clone()
-                .or_else(|| args.next())
-                .ok_or(format!("{name} needs a value"))
-        };
-        match flag.as_str() {
-            "-h" | "--help" => return Ok(Command::Help),
-            "-V" | "--version" => return Ok(Command::Version),
-            "--addr" => addr = Some((value("--addr")?, "--addr")),
-            "--access-log" => {
-                config.access_log.get_or_insert(Format::Text);
-            }
-            "--access-log-format" => {
-                config.access_log = Some(match value("--access-log-format")?.as_str() {
-                    "text" => Format::Text,
-                    "json" => Format::Json,
-                    other => {
-                        return Err(format!(
-                            "--access-log-format: `{other}` is not `text` or `json`"
-                        ))
-                    }
-                });
-            }
-            "--metrics-addr" => {
-                let text = value("--metrics-addr")?;
-                config.metrics_addr = Some(text.parse().map_err(|_| {
-                    format!("--metrics-addr: `{text}` is not an address like 127.0.0.1:9090")
-                })?);
-            }
-            "--mcp-allow-origin" => {
-                let origin = value("--mcp-allow-origin")?;
-                if origin != "*" && !is_origin(&origin) {
-                    return Err(format!(
-                        "--mcp-allow-origin: `{origin}` is not an origin like https://app.example.com or *"
-                    ));
-                }
-                config.mcp_allow_origins.push(origin);
-            }
-            "--tls-cert" => cert = Some(value("--tls-cert")?),
-            "--tls-key" => key = Some(value("--tls-key")?),
-            _ => {
-                let Some(limit) = LIMITS.iter().find(|l| l.flag == flag) else {
-                    return Err(format!("unknown argument `{flag}` (see --help)"));
-                };
-                (limit.set)(&mut config, number(limit, &value(limit.flag)?)?);
-            }
+impl Cli {
+    /// The command the parsed line asks for.
+    fn into_command(self) -> Command {
+        match self.command {
+            None => Command::Serve(self.serve.into_config()),
+            Some(Sub::Export { dir }) => Command::Export(dir),
+            Some(Sub::Dev(dev)) => Command::Dev(dev.into_config()),
         }
     }
-    config.tls = match (cert, key) {
-        (Some(cert), Some(key)) => Some(crate::tls::TlsFiles {
-            cert: cert.into(),
-            key: key.into(),
-        }),
-        (None, None) => None,
-        (Some(_), None) => return Err("--tls-cert needs --tls-key (both or neither)".to_string()),
-        (None, Some(_)) => return Err("--tls-key needs --tls-cert (both or neither)".to_string()),
-    };
-    if let Some((text, source)) = addr {
-        config.addr = text.parse().map_err(|_| {
-            format!("{source}: `{text}` is not an address like {DEFAULT_ADDR} or [::1]:8080")
-        })?;
-    }
-    Ok(Command::Serve(config))
 }
 
-fn number(limit: &Limit, text: &str) -> Result<u64, String> {
-    let (low, high) = limit.range;
-    match text.parse::<u64>() {
-        Ok(n) if (low..=high).contains(&n) => Ok(n),
-        _ => Err(format!(
-            "{}: `{text}` is not a whole number from {low} to {high}",
-            limit.flag
-        )),
+/// refserve's subcommands.
+#[derive(Debug, Subcommand)]
+enum Sub {
+    /// Preview a content directory, rendered again on every edit
+    #[command(after_help = DEV_NOTES)]
+    Dev(Dev),
+    /// Write every representation as static files under DIR, and exit
+    #[command(after_help = EXPORT_NOTES)]
+    Export {
+        /// The directory to write into; made if missing
+        #[arg(value_name = "DIR")]
+        dir: PathBuf,
+    },
+}
+
+// The help texts are wrapped by hand (`verbatim_doc_comment`), to fit 100
+// columns after the flags: clap wraps them only with a terminal-size crate.
+
+/// The server's flags: `refserve [OPTIONS]`.
+#[derive(Debug, Args)]
+struct Serve {
+    /// Address to listen on, unless systemd hands over sockets
+    /// (LISTEN_FDS)
+    #[arg(long, verbatim_doc_comment, value_name = "ADDR", env = ADDR_VARIABLE,
+          default_value = DEFAULT_ADDR, value_parser = Address)]
+    addr: SocketAddr,
+    /// One line per request on standard error, written by a thread
+    /// of its own; dropped (and counted) when it falls behind
+    #[arg(long, verbatim_doc_comment)]
+    access_log: bool,
+    /// The access log's format (json: one object per line); turns
+    /// the log on
+    #[arg(long, verbatim_doc_comment, value_name = "FORMAT")]
+    access_log_format: Option<LogFormat>,
+    /// Serve GET /metrics (Prometheus text; OpenMetrics when asked)
+    /// on this address, never the public one; under systemd, the
+    /// inherited socket named `metrics` (FileDescriptorName=metrics)
+    #[arg(long, verbatim_doc_comment, value_name = "ADDR", value_parser = Address)]
+    metrics_addr: Option<SocketAddr>,
+    /// Let browsers at ORIGIN (scheme://host[:port], or * for any)
+    /// call POST /mcp besides the base URL's origin; repeatable;
+    /// another Origin gets 403
+    #[arg(long = "mcp-allow-origin", verbatim_doc_comment, value_name = "ORIGIN",
+          value_parser = origin)]
+    mcp_allow_origins: Vec<String>,
+    /// Serve HTTPS (TLS 1.2, 1.3; ALPN h2, http/1.1) with this PEM
+    /// certificate chain; needs --tls-key
+    #[arg(long, verbatim_doc_comment, value_name = "PATH", requires = "tls_key")]
+    tls_cert: Option<PathBuf>,
+    /// The PEM private key of --tls-cert
+    #[arg(long, value_name = "PATH", requires = "tls_cert")]
+    tls_key: Option<PathBuf>,
+    /// The limits `refserve dev` takes too.
+    #[command(flatten)]
+    limits: Limits,
+    /// Seconds the drain on SIGINT or SIGTERM may take
+    /// [range: 1..=3600]
+    #[arg(long, verbatim_doc_comment, value_name = "SECS", default_value_t = 10,
+          value_parser = Whole(1, 3600), help_heading = LIMITS)]
+    shutdown_timeout: u64,
+    /// Largest request head in bytes; a larger one gets 431
+    /// [range: 8192..=1048576]
+    #[arg(long, verbatim_doc_comment, value_name = "N", default_value_t = 16_384,
+          value_parser = Whole(8_192, 1_048_576), help_heading = LIMITS)]
+    max_header_bytes: u64,
+    /// Concurrent streams per HTTP/2 connection
+    /// [range: 1..=10000]
+    #[arg(long, verbatim_doc_comment, value_name = "N", default_value_t = 128,
+          value_parser = Whole(1, 10_000), help_heading = LIMITS)]
+    max_streams: u64,
+}
+
+/// The help heading of every limit.
+const LIMITS: &str = "Limits";
+
+impl Serve {
+    /// The flags' defaults: the server's command line with no argument and
+    /// no `REFSERVE_ADDR`.
+    fn defaults() -> Serve {
+        let command = without_environment(Serve::augment_args(clap::Command::new("refserve")));
+        let matches = command
+            .try_get_matches_from(["refserve"])
+            .expect("no argument is a valid command line");
+        Serve::from_arg_matches(&matches).expect("the defaults are valid")
+    }
+
+    /// The [`Config`] these flags ask for.
+    fn into_config(self) -> Config {
+        let Limits {
+            header_read_timeout,
+            idle_timeout,
+            send_timeout,
+            body_timeout,
+            max_connections,
+            memory_budget,
+        } = self.limits;
+        let access_log = match (self.access_log_format, self.access_log) {
+            (Some(LogFormat::Json), _) => Some(Format::Json),
+            (Some(LogFormat::Text), _) | (None, true) => Some(Format::Text),
+            (None, false) => None,
+        };
+        Config {
+            addr: self.addr,
+            header_read_timeout: Duration::from_secs(header_read_timeout),
+            idle_timeout: Duration::from_secs(idle_timeout),
+            send_timeout: Duration::from_secs(send_timeout),
+            body_timeout: Duration::from_secs(body_timeout),
+            shutdown_timeout: Duration::from_secs(self.shutdown_timeout),
+            memory_budget: usize::try_from(memory_budget.saturating_mul(1024 * 1024))
+                .unwrap_or(usize::MAX),
+            max_connections: usize::try_from(max_connections).unwrap_or(usize::MAX),
+            max_header_bytes: usize::try_from(self.max_header_bytes).unwrap_or(usize::MAX),
+            max_streams: u32::try_from(self.max_streams).unwrap_or(u32::MAX),
+            access_log,
+            metrics_addr: self.metrics_addr,
+            // `requires` makes them both or neither.
+            tls: self
+                .tls_cert
+                .zip(self.tls_key)
+                .map(|(cert, key)| crate::tls::TlsFiles { cert, key }),
+            mcp_allow_origins: self.mcp_allow_origins,
+        }
+    }
+}
+
+/// The server's limits that `refserve dev` takes too, with the same
+/// defaults and ranges: flattened into both.
+#[derive(Debug, Clone, Args)]
+#[command(next_help_heading = LIMITS)]
+struct Limits {
+    /// Seconds to a new connection's first request head
+    /// (h2c: preface, HEADERS) [range: 1..=3600]
+    #[arg(long, verbatim_doc_comment, value_name = "SECS", default_value_t = 10,
+          value_parser = Whole(1, 3600))]
+    header_read_timeout: u64,
+    /// Seconds a connection with no request open is kept
+    /// (h2c: GOAWAY) [range: 1..=3600]
+    #[arg(long, verbatim_doc_comment, value_name = "SECS", default_value_t = 60,
+          value_parser = Whole(1, 3600))]
+    idle_timeout: u64,
+    /// Seconds a response may make no progress (client not reading)
+    /// before closing [range: 1..=3600]
+    #[arg(long, verbatim_doc_comment, value_name = "SECS", default_value_t = 10,
+          value_parser = Whole(1, 3600))]
+    send_timeout: u64,
+    /// Seconds a request body (POST /mcp) may take, from the end of
+    /// its head; 408 after [range: 1..=3600]
+    #[arg(long, verbatim_doc_comment, value_name = "SECS", default_value_t = 10,
+          value_parser = Whole(1, 3600))]
+    body_timeout: u64,
+    /// Connections served at once; more wait in the listen backlog
+    /// [range: 1..=1000000]
+    #[arg(long, verbatim_doc_comment, value_name = "N", default_value_t = 4_096,
+          value_parser = Whole(1, 1_000_000))]
+    max_connections: u64,
+    /// MiB that /mcp request bodies and answers not yet sent may
+    /// hold; 503 beyond [range: 1..=65536]
+    #[arg(long, verbatim_doc_comment, value_name = "MIB", default_value_t = 16,
+          value_parser = Whole(1, 65_536))]
+    memory_budget: u64,
+}
+
+/// `refserve dev`'s flags.
+#[derive(Debug, Args)]
+struct Dev {
+    /// The content directory to render and watch
+    #[arg(long, value_name = "DIR", default_value = "content")]
+    content: PathBuf,
+    /// Address to listen on
+    #[arg(long, value_name = "ADDR", default_value = DEFAULT_ADDR, value_parser = Address)]
+    addr: SocketAddr,
+    /// Look for changes every 100 ms, where no file events come
+    /// (some network mounts, WSL, containers)
+    #[arg(long, verbatim_doc_comment)]
+    poll: bool,
+    /// The server's limits it takes.
+    #[command(flatten)]
+    limits: Limits,
+}
+
+impl Dev {
+    /// The [`DevConfig`] these flags ask for: the server's defaults, with
+    /// the limits given here.
+    fn into_config(self) -> DevConfig {
+        DevConfig {
+            content: self.content,
+            addr: self.addr,
+            poll: self.poll,
+            limits: Serve {
+                limits: self.limits,
+                ..Serve::defaults()
+            }
+            .into_config(),
+        }
+    }
+}
+
+/// `--access-log-format`'s values.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum LogFormat {
+    // No doc comments: clap would show them in a long help of their own.
+    Text,
+    Json,
+}
+
+/// A whole number from the first to the second, inclusive: every limit's
+/// value parser. Its error names the range whatever the value (clap's
+/// ranged parser names it only for a number out of range).
+#[derive(Debug, Clone, Copy)]
+struct Whole(u64, u64);
+
+impl TypedValueParser for Whole {
+    type Value = u64;
+
+    fn parse_ref(
+        &self,
+        command: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &OsStr,
+    ) -> Result<u64, clap::Error> {
+        let Whole(low, high) = *self;
+        let whole = move |text: &str| match text.parse::<u64>() {
+            Ok(n) if (low..=high).contains(&n) => Ok(n),
+            _ => Err(format!("not a whole number from {low} to {high}")),
+        };
+        whole.parse_ref(command, arg, value)
+    }
+}
+
+/// A socket address (`--addr`, `--metrics-addr`); a bad one read from
+/// the environment names its variable.
+#[derive(Debug, Clone, Copy)]
+struct Address;
+
+impl TypedValueParser for Address {
+    type Value = SocketAddr;
+
+    fn parse_ref(
+        &self,
+        command: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &OsStr,
+    ) -> Result<SocketAddr, clap::Error> {
+        self.parse_ref_(command, arg, value, ValueSource::CommandLine)
+    }
+
+    fn parse_ref_(
+        &self,
+        command: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &OsStr,
+        source: ValueSource,
+    ) -> Result<SocketAddr, clap::Error> {
+        let from = match (source, arg.and_then(clap::Arg::get_env)) {
+            (ValueSource::EnvVariable, Some(name)) => {
+                format!(" (read from {})", name.to_string_lossy())
+            }
+            _ => String::new(),
+        };
+        let address = move |text: &str| {
+            text.parse::<SocketAddr>()
+                .map_err(|_| format!("not an address like {DEFAULT_ADDR} or [::1]:8080{from}"))
+        };
+        address.parse_ref(command, arg, value)
+    }
+}
+
+/// `--mcp-allow-origin`'s value: `*`, or `scheme://host[:port]`, an
+/// origin as browsers send it.
+fn origin(text: &str) -> Result<String, String> {
+    let is_origin = text.split_once("://").is_some_and(|(scheme, authority)| {
+        !scheme.is_empty()
+            && scheme
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"+-.".contains(&b))
+            && !authority.is_empty()
+            && !authority.contains(['/', '?', '#', ' '])
+    });
+    if text == "*" || is_origin {
+        Ok(text.to_string())
+    } else {
+        Err("not an origin like https://app.example.com, or *".to_string())
     }
 }
 
@@ -434,26 +472,67 @@ fn number(limit: &Limit, text: &str) -> Result<u64, String> {
 mod tests {
     use super::*;
 
-    fn run(args: &[&str], env: Option<&str>) -> Result<Command, String> {
-        parse(args.iter().map(|a| a.to_string()), |name| {
-            (name == "REFSERVE_ADDR")
-                .then(|| env.map(str::to_string))
-                .flatten()
-        })
+    /// Parse `args` as [`parse`] does, without the environment.
+    fn run(args: &[&str]) -> Result<Command, clap::Error> {
+        parse_with(without_environment(Cli::command()), args)
     }
 
     fn config(args: &[&str]) -> Config {
-        match run(args, None) {
+        match run(args) {
             Ok(Command::Serve(config)) => config,
             other => panic!("{other:?}"),
         }
     }
 
-    fn addr(command: Result<Command, String>) -> String {
-        match command {
-            Ok(Command::Serve(config)) => config.addr.to_string(),
+    fn dev(args: &[&str]) -> DevConfig {
+        match run(args) {
+            Ok(Command::Dev(dev)) => dev,
             other => panic!("{other:?}"),
         }
+    }
+
+    /// The message `args` are refused with, checked to be a usage error
+    /// (exit code 2).
+    fn refused(args: &[&str]) -> String {
+        let error = run(args).expect_err("refused");
+        assert_eq!(error.exit_code(), 2, "{error}");
+        error.to_string()
+    }
+
+    /// What `args` print on standard output (`--help`, `--version`).
+    fn printed(args: &[&str]) -> String {
+        let error = run(args).expect_err("printed");
+        assert_eq!((error.exit_code(), error.use_stderr()), (0, false));
+        error.to_string()
+    }
+
+    /// Every flag of `command` whose help shows a range, with the range;
+    /// each is checked to show a default too.
+    fn ranges(command: &clap::Command) -> Vec<(String, u64, u64)> {
+        command
+            .get_arguments()
+            .filter_map(|arg| {
+                let help = arg.get_help()?.to_string();
+                let range = help.split("[range: ").nth(1)?.split(']').next()?;
+                let (low, high) = range.split_once("..=")?;
+                let flag = format!("--{}", arg.get_long()?);
+                assert_eq!(arg.get_default_values().len(), 1, "{flag}: a default");
+                Some((flag, low.parse().ok()?, high.parse().ok()?))
+            })
+            .collect()
+    }
+
+    /// `refserve dev`'s command.
+    fn dev_command() -> clap::Command {
+        Cli::command()
+            .find_subcommand("dev")
+            .expect("dev is a subcommand")
+            .clone()
+    }
+
+    #[test]
+    fn the_command_line_is_well_formed() {
+        Cli::command().debug_assert();
     }
 
     #[test]
@@ -467,45 +546,140 @@ mod tests {
         assert_eq!(config.send_timeout, Duration::from_secs(10));
         assert_eq!(config.body_timeout, Duration::from_secs(10));
         assert_eq!(config.memory_budget, 16 * 1024 * 1024);
+        assert_eq!(config.max_connections, 4_096);
+        assert_eq!(config.max_header_bytes, 16_384);
+        assert_eq!(config.max_streams, 128);
         assert_eq!(config.access_log, None);
         assert_eq!(config.metrics_addr, None);
+        assert_eq!(config.tls, None);
+        assert!(config.mcp_allow_origins.is_empty());
     }
 
     #[test]
-    fn flag_wins_over_environment() {
-        assert_eq!(addr(run(&[], Some("127.0.0.1:9000"))), "127.0.0.1:9000");
+    fn the_address_takes_both_spellings_and_the_last_wins() {
+        assert_eq!(config(&["--addr=[::1]:0"]).addr.to_string(), "[::1]:0");
+        let twice = config(&["--addr", "127.0.0.1:1", "--addr", "127.0.0.1:2"]);
+        assert_eq!(twice.addr.to_string(), "127.0.0.1:2");
+        // The environment's name is on the flag (tests/cli.rs runs it).
+        let command = Cli::command();
+        let addr = command.get_arguments().find(|arg| arg.get_id() == "addr");
         assert_eq!(
-            addr(run(&["--addr", "127.0.0.1:9001"], Some("127.0.0.1:9000"))),
-            "127.0.0.1:9001"
+            addr.and_then(clap::Arg::get_env),
+            Some(OsStr::new(ADDR_VARIABLE))
         );
-        assert_eq!(addr(run(&["--addr=[::1]:0"], None)), "[::1]:0");
     }
 
     #[test]
     fn help_and_version() {
-        assert_eq!(run(&["--help"], None), Ok(Command::Help));
-        assert_eq!(run(&["-V"], None), Ok(Command::Version));
-        for limit in LIMITS {
-            assert!(help().contains(limit.flag), "{}", limit.flag);
+        let help = printed(&["--help"]);
+        assert_eq!(printed(&["-h"]), help);
+        for flag in [
+            "--addr <ADDR>",
+            "--access-log ",
+            "--access-log-format <FORMAT>",
+            "[possible values: text, json]",
+            "--metrics-addr <ADDR>",
+            "--mcp-allow-origin <ORIGIN>",
+            "--tls-cert <PATH>",
+            "--tls-key <PATH>",
+            "-V, --version",
+            "dev ",
+            "export ",
+            "SIGHUP",
+            "REFSERVE_BASE_URL",
+        ] {
+            assert!(help.contains(flag), "{flag} missing from:\n{help}");
         }
-        assert!(help().contains("REFSERVE_ADDR") && help().contains("--access-log"));
+        let version = format!("refserve {}\n", env!("CARGO_PKG_VERSION"));
+        assert_eq!(printed(&["-V"]), version);
+        assert_eq!(printed(&["--version"]), version);
+    }
+
+    #[test]
+    fn every_limit_shows_its_default_and_range_and_keeps_to_it() {
+        let limits = ranges(&Cli::command());
+        let flags: Vec<&str> = limits.iter().map(|(flag, ..)| flag.as_str()).collect();
+        assert_eq!(
+            flags,
+            [
+                "--header-read-timeout",
+                "--idle-timeout",
+                "--send-timeout",
+                "--body-timeout",
+                "--max-connections",
+                "--memory-budget",
+                "--shutdown-timeout",
+                "--max-header-bytes",
+                "--max-streams",
+            ]
+        );
+        let help = printed(&["--help"]);
+        for (flag, low, high) in limits {
+            let shown = format!("[range: {low}..={high}] [default: ");
+            assert!(help.contains(&shown), "{flag} {shown}:\n{help}");
+            for n in [low, high] {
+                let n = n.to_string();
+                assert!(run(&[flag.as_str(), n.as_str()]).is_ok(), "{flag} {n}");
+            }
+            for bad in [low - 1, high + 1] {
+                let bad = bad.to_string();
+                let message = refused(&[&format!("{flag}={bad}")]);
+                assert!(
+                    message.contains(&format!("invalid value '{bad}' for '{flag} <"))
+                        && message.contains(&format!("not a whole number from {low} to {high}")),
+                    "{message}"
+                );
+            }
+            let message = refused(&[flag.as_str(), "abc"]);
+            assert!(
+                message.contains(&format!("from {low} to {high}")),
+                "{message}"
+            );
+        }
     }
 
     #[test]
     fn bad_input_is_explained() {
-        let refused = |args: &[&str], env| run(args, env).expect_err("refused");
-        assert!(refused(&["--addr"], None).contains("needs a value"));
-        assert!(refused(&["--addr", "localhost"], None).contains("`localhost` is not an address"));
-        assert!(refused(&[], Some("nope")).starts_with("REFSERVE_ADDR"));
-        assert!(refused(&["--port", "1"], None).contains("unknown argument `--port`"));
-        assert!(refused(&["--shutdown-timeout", "0"], None).contains("from 1 to 3600"));
-        assert!(refused(&["--max-header-bytes", "100"], None).contains("from 8192"));
-        assert!(refused(&["--tls-cert", "c.pem"], None).contains("both or neither"));
-        assert!(refused(&["--tls-key", "k.pem"], None).contains("both or neither"));
-        assert!(refused(&["--tls-cert"], None).contains("--tls-cert needs a value"));
-        assert!(refused(&["--access-log-format", "xml"], None).contains("`xml` is not"));
-        assert!(refused(&["--metrics-addr", "9090"], None).contains("--metrics-addr: `9090`"));
-        assert!(refused(&["--send-timeout", "0"], None).contains("from 1 to 3600"));
+        let cases: &[(&[&str], &str)] = &[
+            (&["--addr"], "a value is required for '--addr <ADDR>'"),
+            (
+                &["--addr", "localhost"],
+                "invalid value 'localhost' for '--addr <ADDR>': not an address like 127.0.0.1:8080",
+            ),
+            (&["--port", "1"], "unexpected argument '--port'"),
+            (
+                &["--max-conections", "1"],
+                "similar argument exists: '--max-connections'",
+            ),
+            (&["--tls-cert", "c.pem"], "--tls-key <PATH>"),
+            (&["--tls-key", "k.pem"], "--tls-cert <PATH>"),
+            (
+                &["--tls-cert"],
+                "a value is required for '--tls-cert <PATH>'",
+            ),
+            (
+                &["--access-log-format", "xml"],
+                "invalid value 'xml' for '--access-log-format <FORMAT>'",
+            ),
+            (
+                &["--metrics-addr", "9090"],
+                "invalid value '9090' for '--metrics-addr <ADDR>'",
+            ),
+            (
+                &["--mcp-allow-origin", "app.example.com"],
+                "not an origin like https://app.example.com, or *",
+            ),
+            (
+                &["--access-log=yes"],
+                "unexpected value 'yes' for '--access-log'",
+            ),
+        ];
+        for (args, expected) in cases {
+            let message = refused(args);
+            assert!(message.contains(expected), "{args:?}: {message}");
+        }
+        let both = "the following required arguments were not provided";
+        assert!(refused(&["--tls-cert", "c.pem"]).contains(both));
     }
 
     #[test]
@@ -519,7 +693,6 @@ mod tests {
                 key: "k.pem".into()
             })
         );
-        assert!(help().contains("--tls-cert") && help().contains("SIGHUP"));
     }
 
     #[test]
@@ -535,6 +708,9 @@ mod tests {
             "--max-streams",
             "8",
             "--send-timeout=4",
+            "--body-timeout",
+            "5",
+            "--memory-budget=2",
             "--access-log",
             "--metrics-addr",
             "127.0.0.1:9100",
@@ -546,6 +722,8 @@ mod tests {
         assert_eq!(config.max_header_bytes, 65_536);
         assert_eq!(config.max_streams, 8);
         assert_eq!(config.send_timeout, Duration::from_secs(4));
+        assert_eq!(config.body_timeout, Duration::from_secs(5));
+        assert_eq!(config.memory_budget, 2 * 1024 * 1024);
         assert_eq!(config.access_log, Some(Format::Text));
         assert_eq!(config.metrics_addr, "127.0.0.1:9100".parse().ok());
     }
@@ -569,49 +747,83 @@ mod tests {
     }
 
     #[test]
+    fn mcp_origins_are_repeatable() {
+        let origins = config(&[
+            "--mcp-allow-origin",
+            "https://app.example.com",
+            "--mcp-allow-origin=http://localhost:3000",
+            "--mcp-allow-origin",
+            "*",
+        ])
+        .mcp_allow_origins;
+        assert_eq!(
+            origins,
+            ["https://app.example.com", "http://localhost:3000", "*"]
+        );
+        for bad in ["https://", "://x", "https://a/b", "ht tp://a", "a b"] {
+            assert!(
+                refused(&["--mcp-allow-origin", bad]).contains("not an origin"),
+                "{bad}"
+            );
+        }
+    }
+
+    #[test]
     fn export_takes_one_directory() {
         assert_eq!(
-            run(&["export", "out"], None),
-            Ok(Command::Export("out".into()))
+            run(&["export", "out"]).ok(),
+            Some(Command::Export("out".into()))
         );
-        assert!(run(&["export"], None).is_err());
-        assert!(run(&["export", "a", "b"], None).is_err());
+        assert!(refused(&["export"]).contains("<DIR>"));
+        assert!(refused(&["export", "a", "b"]).contains("unexpected argument 'b'"));
+        assert!(refused(&["export", "--addr", "x"]).contains("unexpected argument '--addr'"));
+        let help = printed(&["export", "--help"]);
+        assert!(help.contains("Usage: refserve export <DIR>"), "{help}");
+        assert!(help.contains("static files"), "{help}");
     }
 
     #[test]
     fn dev_takes_a_directory_an_address_and_poll() {
-        let Ok(Command::Dev(dev)) = run(&["dev"], None) else {
-            panic!("dev parses");
-        };
-        assert_eq!(dev.content, std::path::PathBuf::from("content"));
-        assert_eq!(dev.addr.to_string(), DEFAULT_ADDR);
-        assert!(!dev.poll);
-        let Ok(Command::Dev(dev)) = run(
-            &[
-                "dev",
-                "--content",
-                "docs",
-                "--addr=127.0.0.1:9000",
-                "--poll",
-            ],
-            None,
-        ) else {
-            panic!("dev parses");
-        };
-        assert_eq!(dev.content, std::path::PathBuf::from("docs"));
-        assert_eq!(dev.addr.to_string(), "127.0.0.1:9000");
-        assert!(dev.poll);
-        assert!(run(&["dev", "--addr", "nowhere"], None).is_err());
-        assert!(run(&["dev", "--content"], None).is_err());
-        assert!(run(&["dev", "--tls-cert", "x"], None).is_err());
+        let defaults = dev(&["dev"]);
+        assert_eq!(defaults.content, PathBuf::from("content"));
+        assert_eq!(defaults.addr.to_string(), DEFAULT_ADDR);
+        assert!(!defaults.poll);
+        let set = dev(&[
+            "dev",
+            "--content",
+            "docs",
+            "--addr=127.0.0.1:9000",
+            "--poll",
+        ]);
+        assert_eq!(set.content, PathBuf::from("docs"));
+        assert_eq!(set.addr.to_string(), "127.0.0.1:9000");
+        assert!(set.poll);
+        assert!(refused(&["dev", "--addr", "nowhere"]).contains("'nowhere' for '--addr <ADDR>'"));
+        assert!(refused(&["dev", "--content"]).contains("a value is required"));
+        // The server's own flags are the server's, before or after `dev`.
+        let servers: &[&[&str]] = &[
+            &["dev", "--tls-cert", "x"],
+            &["dev", "--access-log"],
+            &["dev", "--shutdown-timeout", "5"],
+            &["dev", "--max-streams", "5"],
+            &["dev", "--metrics-addr", "127.0.0.1:9100"],
+        ];
+        for args in servers {
+            let message = refused(args);
+            assert!(
+                message.contains(&format!("unexpected argument '{}'", args[1])),
+                "{message}"
+            );
+        }
+        let message = refused(&["--access-log", "dev"]);
+        assert!(
+            message.contains("the subcommand 'dev' cannot be used with '--access-log'"),
+            "{message}"
+        );
     }
 
     #[test]
     fn dev_takes_the_servers_timeouts_and_cap_with_their_defaults_and_ranges() {
-        let dev = |args: &[&str]| match run(args, None) {
-            Ok(Command::Dev(dev)) => dev,
-            other => panic!("{other:?}"),
-        };
         assert_eq!(dev(&["dev"]).limits, Config::default());
         let set = dev(&[
             "dev",
@@ -632,15 +844,25 @@ mod tests {
         assert_eq!(set.body_timeout, Duration::from_secs(4));
         assert_eq!(set.max_connections, 5);
         assert_eq!(set.memory_budget, 6 * 1024 * 1024);
-        let refused = |args: &[&str]| run(args, None).expect_err("refused");
         assert!(refused(&["dev", "--idle-timeout", "0"]).contains("from 1 to 3600"));
         assert!(refused(&["dev", "--max-connections", "0"]).contains("from 1 to 1000000"));
-        assert!(refused(&["dev", "--send-timeout"]).contains("needs a value"));
-        assert!(refused(&["dev", "--shutdown-timeout", "5"]).contains("unknown argument"));
-        for limit in DEV_LIMITS {
-            let usage = format!("[{} <N>]", limit.flag);
-            assert!(DEV_USAGE.contains(&usage), "{usage}");
-            assert!(help().contains(&usage), "{usage}");
+        assert!(refused(&["dev", "--send-timeout"]).contains("a value is required"));
+        // Its help lists its own flags and the limits it takes, with the
+        // server's ranges, and nothing of the server's own.
+        let help = printed(&["dev", "--help"]);
+        let limits = ranges(&dev_command());
+        assert_eq!(limits, ranges(&Cli::command())[..6], "{help}");
+        for flag in ["--content <DIR>", "--addr <ADDR>", "--poll", "ulimit -n"] {
+            assert!(help.contains(flag), "{flag} missing from:\n{help}");
         }
+        for flag in [
+            "--tls-cert",
+            "--access-log",
+            "--shutdown-timeout",
+            "REFSERVE_ADDR",
+        ] {
+            assert!(!help.contains(flag), "{flag} in:\n{help}");
+        }
+        assert_eq!(printed(&["help", "dev"]), help);
     }
 }
