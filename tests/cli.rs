@@ -134,22 +134,25 @@ fn the_address_comes_from_refserve_addr_unless_the_flag_gives_it() {
         ("nowhere", &["--addr", "127.0.0.1:0"]),
     ];
     for (variable, args) in runs {
-        let mut child = Command::new(BINARY)
-            .env("REFSERVE_ADDR", variable)
-            .args(*args)
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("spawn");
-        let mut stderr = BufReader::new(child.stderr.take().expect("piped"));
-        let mut line = String::new();
-        stderr.read_line(&mut line).expect("a first line");
-        let _ = child.kill();
-        let _ = child.wait();
+        let mut command = Command::new(BINARY);
+        command.env("REFSERVE_ADDR", variable).args(*args);
+        let line = first_line(command);
         assert!(
             line.contains("listening on http://127.0.0.1:"),
             "{variable} {args:?}: {line}"
         );
     }
+}
+
+/// The first line `command` writes to stderr; it is stopped then.
+fn first_line(mut command: Command) -> String {
+    let mut child = command.stderr(Stdio::piped()).spawn().expect("spawn");
+    let mut stderr = BufReader::new(child.stderr.take().expect("piped"));
+    let mut line = String::new();
+    stderr.read_line(&mut line).expect("a first line");
+    let _ = child.kill();
+    let _ = child.wait();
+    line
 }
 
 /// Start the binary on a free port; returns it and the address from its
@@ -253,20 +256,13 @@ fn the_json_access_log_writes_one_object_per_request() {
 
 #[test]
 fn a_descriptor_limit_below_the_cap_is_reported_at_start_up() {
-    let mut child = Command::new("sh")
-        .args([
-            "-c",
-            r#"ulimit -n 500 && exec "$0" --addr 127.0.0.1:0"#,
-            BINARY,
-        ])
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn");
-    let mut stderr = BufReader::new(child.stderr.take().expect("piped"));
-    let mut line = String::new();
-    stderr.read_line(&mut line).expect("a first line");
-    let _ = child.kill();
-    let _ = child.wait();
+    let mut command = Command::new("sh");
+    command.args([
+        "-c",
+        r#"ulimit -n 500 && exec "$0" --addr 127.0.0.1:0"#,
+        BINARY,
+    ]);
+    let line = first_line(command);
     assert!(
         line.contains("only 500 file descriptors") && line.contains("--max-connections 4096"),
         "{line}"
