@@ -30,7 +30,7 @@ mod wire;
 
 use crate::errors::ErrorKind;
 use crate::mcp::Mcp;
-use crate::negotiate::{Coding, MediaType, COMMON_ACCEPTS};
+use crate::negotiate::{Coding, MediaType, COMMON_ACCEPTS, COMMON_ACCEPT_ENCODINGS};
 use bytes::Bytes;
 use http::{HeaderMap, HeaderValue};
 use serde::{Deserialize, Serialize};
@@ -54,6 +54,9 @@ pub struct Table {
     pub dictionaries: Vec<Dictionary>,
     /// `Last-Modified` of every resource, in seconds since the Unix epoch.
     pub last_modified_unix: u64,
+    /// The weight of each coding (in [`Coding::ALL`] order) for each of
+    /// [`COMMON_ACCEPT_ENCODINGS`], read by the pipeline with the parser.
+    pub common_encoding_weights: [[u16; Coding::ALL.len()]; COMMON_ACCEPT_ENCODINGS.len()],
     /// The catalog keys, in catalog order.
     pub keys: Vec<String>,
     /// The public address the bodies link to.

@@ -11,7 +11,10 @@ use crate::content::Catalog;
 use crate::dictionary::Dictionary;
 use crate::errors::ErrorKind;
 use crate::headers;
-use crate::negotiate::{negotiate_media_type, Coding, MediaType, COMMON_ACCEPTS};
+use crate::negotiate::{
+    negotiate_media_type, AcceptEncoding, Coding, MediaType, COMMON_ACCEPTS,
+    COMMON_ACCEPT_ENCODINGS,
+};
 use crate::render_mcp;
 use crate::site::{Body, Resource};
 use crate::table::{self, ErrorBodies, Index, Representation, Table, Variant};
@@ -55,6 +58,8 @@ pub fn table(
             })
             .collect(),
         last_modified_unix: catalog.last_modified,
+        common_encoding_weights: COMMON_ACCEPT_ENCODINGS
+            .map(|value| AcceptEncoding::parse([value]).weights()),
         keys: catalog.entries.iter().map(|e| e.key.clone()).collect(),
         base_url: catalog.base_url.clone(),
         content_hash,

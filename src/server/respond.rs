@@ -16,8 +16,8 @@ use crate::conditional;
 use crate::errors::ErrorKind;
 use crate::headers;
 use crate::negotiate::{
-    best, common_encoding_weights, common_index, held_dictionary, negotiate_media_type,
-    AcceptEncoding, Coding, COMMON_ACCEPTS, COMMON_ACCEPT_ENCODINGS,
+    best, common_index, held_dictionary, negotiate_media_type, AcceptEncoding, Coding,
+    COMMON_ACCEPTS, COMMON_ACCEPT_ENCODINGS,
 };
 use crate::route::{error_about, error_for, route, Route};
 use crate::table::{Dictionary, Representation, Resource, Table, Variant};
@@ -191,7 +191,7 @@ fn choose_variant<'t>(
 ) -> Option<&'t Variant> {
     let accept_encoding = headers.get_all(header::ACCEPT_ENCODING);
     let weights = match common_index(&accept_encoding, &COMMON_ACCEPT_ENCODINGS) {
-        Some(i) => common_encoding_weights(i),
+        Some(i) => table.common_encoding_weights[i],
         None => AcceptEncoding::parse(&accept_encoding).weights(),
     };
     let quality = |coding: Coding| weights[coding.index()];

@@ -225,7 +225,9 @@ mod stored {
 /// What the selection makes of the table.
 mod selection {
     use super::super::production;
-    use crate::negotiate::{negotiate_media_type, COMMON_ACCEPTS, COMMON_ACCEPT_ENCODINGS};
+    use crate::negotiate::{
+        negotiate_media_type, AcceptEncoding, COMMON_ACCEPTS, COMMON_ACCEPT_ENCODINGS,
+    };
     use crate::respond::{select, Selection};
     use http::header::{self, HeaderMap, HeaderValue};
     use http::Method;
@@ -295,6 +297,13 @@ mod selection {
                     "{accept}"
                 );
             }
+        }
+        for (i, accept_encoding) in COMMON_ACCEPT_ENCODINGS.into_iter().enumerate() {
+            assert_eq!(
+                table.common_encoding_weights[i],
+                AcceptEncoding::parse([accept_encoding]).weights(),
+                "{accept_encoding}"
+            );
         }
     }
 }

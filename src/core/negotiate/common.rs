@@ -9,9 +9,6 @@
 //! and a request whose field is one of them, on one line, gets that answer
 //! from the table. Any other value is read in full.
 
-use super::{AcceptEncoding, Coding};
-use std::sync::LazyLock;
-
 /// `Accept` values sent verbatim by many requests.
 pub const COMMON_ACCEPTS: [&str; 5] = [
     // Chrome, Edge and Opera, on a navigation.
@@ -37,16 +34,6 @@ pub const COMMON_ACCEPT_ENCODINGS: [&str; 4] = [
     // Chrome over cleartext HTTP.
     "gzip, deflate",
 ];
-
-/// The weight of each coding (in [`Coding::ALL`] order) for the `i`th of
-/// [`COMMON_ACCEPT_ENCODINGS`], read once.
-pub fn common_encoding_weights(i: usize) -> [u16; Coding::ALL.len()] {
-    static WEIGHTS: LazyLock<[[u16; Coding::ALL.len()]; COMMON_ACCEPT_ENCODINGS.len()]> =
-        LazyLock::new(|| {
-            COMMON_ACCEPT_ENCODINGS.map(|value| AcceptEncoding::parse([value]).weights())
-        });
-    WEIGHTS[i]
-}
 
 /// The index in `common` of the field's value, if the field is one line and
 /// that line is one of `common`, byte for byte.
