@@ -22,7 +22,10 @@ fn main() {
         println!("cargo::rerun-if-env-changed={variable}");
     }
     if let Err(message) = run() {
-        eprintln!("error: {message}");
+        // Content errors come one a line.
+        for line in message.lines() {
+            eprintln!("error: {line}");
+        }
         std::process::exit(1);
     }
 }

@@ -45,7 +45,9 @@ fn broken_entries_name_file_and_field() {
         (Box::new(|e| e["name"] = json!("pick")), "field `name`: `pick` must equal the key `select`"),
         (Box::new(|e| e["description"] = json!("")), "field `description`: must not be empty"),
         (Box::new(|e| e["signature"] = json!(["select($table)"])), "field `signature`: an array needs two or more call forms"),
-        (Box::new(|e| e["signature"] = json!(42)), "field `signature`: must be a string or an array of strings"),
+        (Box::new(|e| e["signature"] = json!(42)), "field `signature`: invalid type: integer `42`, expected a string or an array of strings"),
+        (Box::new(|e| e["signature"][1] = json!(7)), "field `signature[1]`: invalid type: integer `7`, expected a string"),
+        (Box::new(|e| e["parameters"][1]["where [array] (optional)"] = json!(["x"])), "field `parameters[1].where [array] (optional)`: invalid type: sequence, expected a string"),
         (Box::new(|e| e["signature"][0] = json!("choose($table, $columns)")), "field `signature[0]`: `choose($table, $columns)` must read `select($a, $b)`"),
         (
             Box::new(|e| e["parameters"].as_array_mut().map(|p| p.pop()).map(drop).unwrap_or_default()),
@@ -68,13 +70,14 @@ fn broken_entries_name_file_and_field() {
         (Box::new(|e| e["returns"] = json!("array of rows")), "field `returns`: `array of rows` must start with the type in square brackets"),
         (Box::new(|e| e["note"] = json!("<b>bold</b>")), "field `note`: may contain only balanced <code>…</code> tags"),
         (Box::new(|e| e["note"] = json!("<code>open")), "field `note`: has an unclosed <code> tag"),
-        (Box::new(|e| e["returnz"] = json!("[int] x")), "field `returnz`: is not a known field"),
-        (Box::new(|e| drop(e.as_object_mut().map(|o| o.remove("signature")))), "field `signature`: is required"),
+        (Box::new(|e| e["returnz"] = json!("[int] x")), "unknown field `returnz`, expected one of `key`, `name`"),
+        (Box::new(|e| e["examples"][0]["titel"] = json!("x")), "field `examples[0].titel`: unknown field `titel`, expected `title` or `code`"),
+        (Box::new(|e| drop(e.as_object_mut().map(|o| o.remove("signature")))), "missing field `signature`"),
         (Box::new(|e| drop(e.as_object_mut().map(|o| o.remove("examples")))), "field `examples`: is required: every method needs at least one example"),
         (Box::new(|e| e["examples"] = json!([])), "field `examples`: must be a non-empty array"),
         (Box::new(|e| e["examples"][0]["title"] = json!("Two\ncolumns")), "field `examples[0].title`: must be one line"),
         (Box::new(|e| e["examples"][0]["title"] = json!("<b>Two</b>")), "field `examples[0].title`: must be plain text"),
-        (Box::new(|e| drop(e["examples"][0].as_object_mut().map(|o| o.remove("code")))), "field `examples[0].code`: is required"),
+        (Box::new(|e| drop(e["examples"][0].as_object_mut().map(|o| o.remove("code")))), "field `examples[0]`: missing field `code`"),
         (Box::new(|e| e["examples"][0]["code"] = json!("$rows = $database->get('account', 'id');")), "field `examples[0].code`: must call the method: `->select(`"),
         (Box::new(|e| e["examples"][0]["code"] = json!("<?php $database->select('a', 'b');")), "field `examples[0].code`: must not open with <?php"),
         (Box::new(|e| e["examples"][0]["code"] = json!("$database->select('a', 'b'); ")), "field `examples[0].code`: must have no tabs or trailing spaces"),
@@ -167,8 +170,16 @@ fn the_catalog_must_hold_exactly_the_24_keys() {
     );
     let message = load(&scratch).expect_err("refused");
     assert_eq!(
-        message,
-        "content/catalog.json: field `entries`: lists 23 entries; the catalog has exactly 24"
+        message.lines().next(),
+        Some("content/catalog.json: field `entries`: lists 23 entries; the catalog has exactly 24"),
+        "{message}"
+    );
+    // Every error of the load, not only the first.
+    assert!(
+        message.contains(
+            "\ncontent/entries/info.json: is not listed in content/catalog.json `entries`\n"
+        ),
+        "{message}"
     );
 }
 
@@ -193,8 +204,18 @@ fn duplicate_keys_are_refused() {
     );
     let message = load(&scratch).expect_err("refused");
     assert_eq!(
-        message,
-        "content/catalog.json: field `entries[1]`: `select` is listed twice"
+        message.lines().next(),
+        Some("content/catalog.json: field `entries[1]`: `select` is listed twice"),
+        "{message}"
+    );
+    // The files that name the key dropped are errors of the same load.
+    let site = message
+        .lines()
+        .find(|line| line.starts_with("content/site.json: "))
+        .unwrap_or_default();
+    assert!(
+        site.ends_with(": `insert` is not a key of content/catalog.json"),
+        "{message}"
     );
 }
 
@@ -236,7 +257,7 @@ fn error_texts_are_checked() {
     let message = load(&scratch).expect_err("refused");
     assert_eq!(
         message,
-        "content/errors.json: field `not_found.hint`: is required"
+        "content/errors.json: field `not_found`: missing field `hint` at line 1 column 33"
     );
 }
 
@@ -290,6 +311,41 @@ fn content_files_over_the_cap_are_refused() {
     let message = load(&scratch).expect_err("read, and refused");
     assert!(
         message.starts_with("content/site.json: is not valid JSON"),
+        "{message}"
+    );
+}
+
+#[test]
+fn one_load_reports_the_errors_of_every_file() {
+    let scratch = content_copy("several");
+    let edit = |file: &str, from: &str, to: &str| {
+        let path = scratch.path().join(file);
+        let text = std::fs::read_to_string(&path).expect("read");
+        assert!(text.contains(from), "{file} holds {from}");
+        scratch.write(file, text.replace(from, to));
+    };
+    edit(
+        "content/entries/select.json",
+        "\"name\": \"select\"",
+        "\"name\": 7",
+    );
+    edit(
+        "content/entries/drop.json",
+        "\"Drops a table",
+        "\"<b>Drops</b> a table",
+    );
+    edit("content/site.json", "\"title\":", "\"titel\":");
+    let message = load(&scratch).expect_err("refused");
+    let lines: Vec<&str> = message.lines().collect();
+    assert_eq!(
+        lines,
+        [
+            "content/entries/select.json: field `name`: invalid type: integer `7`, \
+             expected a string at line 3 column 11",
+            "content/entries/drop.json: field `description`: must be plain text (no HTML or Markdown)",
+            "content/site.json: field `titel`: unknown field `titel`, expected one of \
+             `title`, `summary`, `about`, `groups` at line 2 column 9",
+        ],
         "{message}"
     );
 }

@@ -86,7 +86,10 @@ impl Preview {
                 eprintln!("refserve dev: {changed}rendered in {took} ms → {reloaded} reloaded");
             }
             Err(message) => {
-                eprintln!("error: {message}");
+                // Content errors come one a line.
+                for line in message.lines() {
+                    eprintln!("error: {line}");
+                }
                 let shown = pages(self.tell(&event("invalid", &message)));
                 *lock(&self.problem) = Some(message);
                 eprintln!(

@@ -5,24 +5,33 @@
 //! A content file is a regular file inside the content directory of at
 //! most [`MAX_FILE_BYTES`]; anything else is refused unread.
 //!
+//! Each file is read into `serde` types that say its shape: an unknown
+//! field is refused, and a value of the wrong type is an error naming its
+//! path (`parameters[1].table [string]`). The rules a type does not say
+//! (one line of plain text, names, dates, keys that other files must
+//! hold) are checked on what was read, and a load reports every error of
+//! every file it could read, not only the first.
+//!
 //! This file holds the catalog's types and reads `content/catalog.json`;
 //! beside it, `content/read.rs` reads the files (what a content file may
-//! be), `content/entry.rs` an entry file, `content/site.rs` `site.json`
-//! and `errors.json`, `content/search.rs` `search.json`, and
-//! `content/fields.rs` the JSON fields and text rules they share.
+//! be), `content/json.rs` turns their JSON into types, `content/entry.rs`
+//! checks an entry file, `content/site.rs` `site.json` and `errors.json`,
+//! `content/search.rs` `search.json`, and `content/fields.rs` holds the
+//! text rules they share.
 
 mod entry;
 mod fields;
+mod json;
 mod read;
 mod search;
 mod site;
 
+use entry::EntryFile;
 pub use entry::{is_key, parse_entry};
-use fields::{as_object, known_fields, parse_date, string};
+use fields::Check;
+use indexmap::IndexMap;
 use read::Directory;
-use search::parse_search;
-use serde_json::Value;
-use site::{parse_errors, parse_site};
+use serde::Deserialize;
 use std::fmt;
 use std::path::Path;
 
@@ -52,14 +61,18 @@ pub struct Catalog {
 }
 
 /// `content/search.json`: the synonyms search indexes.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Search {
+    /// What the file is for, in a sentence (shown nowhere).
+    pub about: String,
     /// Words an agent may use, each with the methods it should find.
     pub synonyms: Vec<Synonym>,
 }
 
 /// Words that should find some methods.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Synonym {
     /// The words, separated by spaces; each is a term of its own.
     pub words: String,
@@ -68,7 +81,8 @@ pub struct Synonym {
 }
 
 /// `content/site.json`: what the homepage and the agent index say.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Site {
     /// The name of the site (the homepage's heading).
     pub title: String,
@@ -81,7 +95,8 @@ pub struct Site {
 }
 
 /// A group of methods on the homepage.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Group {
     /// Its heading.
     pub name: String,
@@ -91,7 +106,9 @@ pub struct Group {
     pub keys: Vec<String>,
 }
 
-/// One documented method.
+/// One documented method (read from its file as written, which says
+/// whether a signature or a parameter list was one or an array, and built
+/// once that is checked: `content/entry.rs`).
 #[derive(Debug, Clone)]
 pub struct Entry {
     /// Lowercase identifier, `^[a-z]+$`.
@@ -114,7 +131,8 @@ pub struct Entry {
 }
 
 /// One example of a method's use.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Example {
     /// One line of plain text saying what the example does.
     pub title: String,
@@ -123,9 +141,11 @@ pub struct Example {
 }
 
 /// The texts of one error code.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct ErrorText {
-    /// The stable code.
+    /// The stable code (the member's name in `errors.json`).
+    #[serde(skip)]
     pub code: String,
     /// What went wrong.
     pub message: String,
@@ -144,6 +164,29 @@ pub struct ContentError {
     pub field: String,
     /// What is wrong.
     pub problem: String,
+}
+
+/// Every error a load found, at least one, in the order of the files.
+#[derive(Debug, PartialEq, Eq)]
+pub struct ContentErrors(pub Vec<ContentError>);
+
+impl From<ContentError> for ContentErrors {
+    fn from(error: ContentError) -> Self {
+        ContentErrors(vec![error])
+    }
+}
+
+impl fmt::Display for ContentErrors {
+    /// One error a line.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, error) in self.0.iter().enumerate() {
+            if i > 0 {
+                f.write_str("\n")?;
+            }
+            write!(f, "{error}")?;
+        }
+        Ok(())
+    }
 }
 
 impl fmt::Display for ContentError {
@@ -199,103 +242,134 @@ pub fn base_url(value: &str) -> Result<String, ContentError> {
     Ok(value.to_string())
 }
 
+/// `content/catalog.json` as written.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CatalogFile {
+    last_modified: String,
+    entries: Vec<String>,
+}
+
 /// Load and validate the whole of the content directory `dir` under `root`
 /// (`content` under the crate root, for `build.rs`); errors name files as
 /// `dir/…`. `last_modified` overrides the date in `catalog.json` (from
 /// `SOURCE_DATE_EPOCH`).
+///
+/// A file that cannot be read or does not fit its type is one error and
+/// leaves its rules unchecked; the others are all checked. Without
+/// `catalog.json`, nothing else is.
 pub fn load(
     root: &Path,
     dir: &str,
     base_url: String,
     last_modified: Option<u64>,
-) -> Result<Catalog, ContentError> {
+) -> Result<Catalog, ContentErrors> {
     let content = Directory::open(root, dir)?;
     let catalog_file = &format!("{dir}/catalog.json");
-    let catalog = content.read_json(catalog_file)?;
-    let catalog = as_object(&catalog, catalog_file, "")?;
-    known_fields(catalog, catalog_file, &["last_modified", "entries"])?;
-    let date = string(catalog, catalog_file, "last_modified")?;
+    let catalog: CatalogFile = content.read_json(catalog_file)?;
+    let mut errors = Vec::new();
+    let mut check = Check::new(catalog_file, &mut errors);
     let last_modified = match last_modified {
-        Some(epoch) => epoch,
-        None => parse_date(&date).ok_or_else(|| ContentError {
-            file: catalog_file.into(),
-            field: "last_modified".into(),
-            problem: format!("`{date}` is not an HTTP date (like `Sun, 22 Nov 2026 00:00:00 GMT`)"),
-        })?,
+        Some(epoch) => Some(epoch),
+        None => check.date("last_modified", &catalog.last_modified),
     };
-    let Some(Value::Array(keys)) = catalog.get("entries") else {
-        return fail(catalog_file, "entries", "must be an array of entry keys");
-    };
+    let keys = catalog_keys(&mut check, catalog.entries);
     let mut entries = Vec::with_capacity(keys.len());
-    for (i, key) in keys.iter().enumerate() {
-        let field = format!("entries[{i}]");
-        let Some(key) = key.as_str() else {
-            return fail(catalog_file, &field, "must be a string");
+    for key in &keys {
+        let file = &format!("{dir}/entries/{key}.json");
+        let entry = match content.read_json::<EntryFile>(file) {
+            Ok(entry) => entry.check(&mut Check::new(file, &mut errors)),
+            Err(error) => {
+                errors.push(error);
+                continue;
+            }
         };
-        if !is_key(key) {
-            return fail(
-                catalog_file,
-                &field,
-                format!("`{key}` does not match ^[a-z]+$"),
-            );
-        }
-        if entries.iter().any(|e: &Entry| e.key == key) {
-            return fail(catalog_file, &field, format!("`{key}` is listed twice"));
-        }
-        let file = format!("{dir}/entries/{key}.json");
-        let value = content.read_json(&file)?;
-        let entry = parse_entry(&file, &value)?;
-        if entry.key != key {
-            return fail(
-                &file,
-                "key",
-                format!("`{}` differs from the file name `{key}`", entry.key),
-            );
+        if entry.key != *key {
+            let problem = format!("`{}` differs from the file name `{key}`", entry.key);
+            Check::new(file, &mut errors).fail("key", problem);
         }
         entries.push(entry);
     }
-    if entries.len() != CATALOG_SIZE {
-        return fail(
-            catalog_file,
+    unlisted_files(&content, dir, &keys, &mut errors);
+    let errors_file = &format!("{dir}/errors.json");
+    let texts = content.read_json::<IndexMap<String, ErrorText>>(errors_file);
+    let texts: Vec<ErrorText> = read(texts, &mut errors)
+        .unwrap_or_default()
+        .into_iter()
+        .map(|(code, text)| ErrorText { code, ..text })
+        .collect();
+    for text in &texts {
+        text.check(&mut Check::new(errors_file, &mut errors));
+    }
+    let site_file = &format!("{dir}/site.json");
+    let site = read(content.read_json::<Site>(site_file), &mut errors);
+    if let Some(site) = &site {
+        site.check(&mut Check::new(site_file, &mut errors), &keys);
+    }
+    let search_file = &format!("{dir}/search.json");
+    let search = read(content.read_json::<Search>(search_file), &mut errors);
+    if let Some(search) = &search {
+        search.check(&mut Check::new(search_file, &mut errors), &keys);
+    }
+    match (last_modified, site, search) {
+        (Some(last_modified), Some(site), Some(search)) if errors.is_empty() => Ok(Catalog {
+            base_url,
+            last_modified,
+            entries,
+            errors: texts,
+            site,
+            search,
+        }),
+        _ => Err(ContentErrors(errors)),
+    }
+}
+
+/// The file read, or its error added to `errors`.
+fn read<T>(file: Result<T, ContentError>, errors: &mut Vec<ContentError>) -> Option<T> {
+    file.map_err(|error| errors.push(error)).ok()
+}
+
+/// The keys `catalog.json` lists that name an entry file: each a key, once;
+/// exactly [`CATALOG_SIZE`] of them.
+fn catalog_keys(check: &mut Check, listed: Vec<String>) -> Vec<String> {
+    if listed.len() != CATALOG_SIZE {
+        check.fail(
             "entries",
             format!(
                 "lists {} entries; the catalog has exactly {CATALOG_SIZE}",
-                entries.len()
+                listed.len()
             ),
         );
     }
-    unlisted_files(&content, dir, &entries)?;
-    let errors_file = &format!("{dir}/errors.json");
-    let errors = parse_errors(errors_file, &content.read_json(errors_file)?)?;
-    let site_file = &format!("{dir}/site.json");
-    let site = parse_site(site_file, &content.read_json(site_file)?, &entries)?;
-    let search_file = &format!("{dir}/search.json");
-    let search = parse_search(search_file, &content.read_json(search_file)?, &entries)?;
-    Ok(Catalog {
-        base_url,
-        last_modified,
-        entries,
-        errors,
-        site,
-        search,
-    })
+    let mut keys: Vec<String> = Vec::with_capacity(listed.len());
+    for (i, key) in listed.into_iter().enumerate() {
+        let field = format!("entries[{i}]");
+        if !is_key(&key) {
+            check.fail(&field, format!("`{key}` does not match ^[a-z]+$"));
+        } else if keys.contains(&key) {
+            check.fail(&field, format!("`{key}` is listed twice"));
+        } else {
+            keys.push(key);
+        }
+    }
+    keys
 }
 
 /// A file in `entries/` that `catalog.json` does not list is an error.
-fn unlisted_files(content: &Directory, dir: &str, entries: &[Entry]) -> Result<(), ContentError> {
-    let mut names = content.names(&format!("{dir}/entries"))?;
+fn unlisted_files(content: &Directory, dir: &str, keys: &[String], errors: &mut Vec<ContentError>) {
+    let listing = format!("{dir}/entries");
+    let Some(mut names) = read(content.names(&listing), errors) else {
+        return;
+    };
     names.sort();
     for name in names {
         let listed = name
             .strip_suffix(".json")
-            .is_some_and(|k| entries.iter().any(|e| e.key == k));
+            .is_some_and(|k| keys.iter().any(|key| key == k));
         if !listed {
-            return fail(
-                &format!("{dir}/entries/{name}"),
-                "",
-                format!("is not listed in {dir}/catalog.json `entries`"),
-            );
+            let file = format!("{listing}/{name}");
+            Check::new(&file, errors)
+                .fail("", format!("is not listed in {dir}/catalog.json `entries`"));
         }
     }
-    Ok(())
 }

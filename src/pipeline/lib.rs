@@ -2,8 +2,8 @@
 //!
 //! One stage per file, each a function of the one before:
 //!
-//! 1. load and validate (`content.rs`): `content/` into a [`Catalog`], or a
-//!    [`ContentError`] naming the file and field at fault;
+//! 1. load and validate (`content.rs`): `content/` into a [`Catalog`], or
+//!    [`ContentErrors`], each naming the file and field at fault;
 //! 2. render (`render_*.rs`, one file per output format, each a pure
 //!    function of the catalog) and assemble (`site.rs`: which resource is
 //!    at which path, in which representations), with the compression
@@ -42,7 +42,7 @@ mod stored;
 use refserve_core::{errors, headers, mcp, negotiate, table};
 
 pub use compress::{Cache, Encoding};
-pub use content::{Catalog, ContentError};
+pub use content::{Catalog, ContentError, ContentErrors};
 pub use refserve_core::table::Table;
 
 /// Where the server links to when no base URL is given: itself.

@@ -1,278 +1,240 @@
-//! One entry file (`content/entries/<key>.json`): its fields, its
-//! signatures checked against its parameter lists, its examples.
+//! One entry file (`content/entries/<key>.json`): its shape, and its rules —
+//! signatures that name the method, parameter lists that describe them,
+//! examples that call it.
 
-use super::fields::{
-    as_object, known_fields, one_line, only_code_tags, optional_string, plain_text, string,
-};
-use super::{fail, ContentError, Entry, Example};
-use serde_json::{Map, Value};
+use super::fields::Check;
+use super::json::{from_json, OneOrMany};
+use super::{ContentErrors, Entry, Example};
+use indexmap::IndexMap;
+use serde::Deserialize;
+use serde_json::Value;
 
-/// Parse and validate one entry file.
-pub fn parse_entry(file: &str, value: &Value) -> Result<Entry, ContentError> {
-    let object = as_object(value, file, "")?;
-    known_fields(
-        object,
-        file,
-        &[
-            "key",
-            "name",
-            "description",
-            "signature",
-            "parameters",
-            "returns",
-            "note",
-            "examples",
-        ],
-    )?;
-    let key = string(object, file, "key")?;
-    if !is_key(&key) {
-        return fail(file, "key", format!("`{key}` does not match ^[a-z]+$"));
+/// An entry file as written: a signature or a list of them, and a
+/// parameter object or a list of them, as the entry's rules need to know.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct EntryFile {
+    key: String,
+    name: String,
+    description: String,
+    signature: OneOrMany<String>,
+    parameters: Option<OneOrMany<Labels>>,
+    returns: Option<String>,
+    note: Option<String>,
+    examples: Option<Vec<Example>>,
+}
+
+/// A parameter list: each label (`table [string]`) with its description,
+/// in the order of the file.
+type Labels = IndexMap<String, String>;
+
+/// Read and validate one entry file, given as JSON.
+pub fn parse_entry(file: &str, value: &Value) -> Result<Entry, ContentErrors> {
+    let entry: EntryFile = from_json(file, value)?;
+    let mut errors = Vec::new();
+    let entry = entry.check(&mut Check::new(file, &mut errors));
+    if errors.is_empty() {
+        Ok(entry)
+    } else {
+        Err(ContentErrors(errors))
     }
-    let name = string(object, file, "name")?;
-    if name != key {
-        return fail(file, "name", format!("`{name}` must equal the key `{key}`"));
-    }
-    let description = string(object, file, "description")?;
-    one_line(file, "description", &description)?;
-    plain_text(file, "description", &description)?;
-    let signatures = match object.get("signature") {
-        Some(Value::String(s)) => vec![s.clone()],
-        Some(Value::Array(forms)) if forms.len() >= 2 => forms
-            .iter()
-            .enumerate()
-            .map(|(i, f)| {
-                f.as_str().map(str::to_string).ok_or_else(|| ContentError {
-                    file: file.into(),
-                    field: format!("signature[{i}]"),
-                    problem: "must be a string".into(),
-                })
-            })
-            .collect::<Result<_, _>>()?,
-        Some(Value::Array(_)) => {
-            return fail(
-                file,
-                "signature",
-                "an array needs two or more call forms; write one form as a string",
-            )
+}
+
+impl EntryFile {
+    /// The entry, its every rule checked; what breaks one is added to `check`.
+    pub(super) fn check(self, check: &mut Check) -> Entry {
+        let EntryFile {
+            key,
+            name,
+            description,
+            signature,
+            parameters,
+            returns,
+            note,
+            examples,
+        } = self;
+        if check.filled("key", &key) && !is_key(&key) {
+            check.fail("key", format!("`{key}` does not match ^[a-z]+$"));
         }
-        Some(_) => return fail(file, "signature", "must be a string or an array of strings"),
-        None => return fail(file, "signature", "is required"),
-    };
-    for (i, signature) in signatures.iter().enumerate() {
-        let field = if signatures.len() == 1 {
-            "signature".to_string()
-        } else {
-            format!("signature[{i}]")
+        if check.filled("name", &name) && name != key {
+            check.fail("name", format!("`{name}` must equal the key `{key}`"));
+        }
+        check.plain_line("description", &description);
+        let signatures = match signature {
+            OneOrMany::One(signature) => vec![signature],
+            OneOrMany::Many(forms) => {
+                if forms.len() < 2 {
+                    check.fail(
+                        "signature",
+                        "an array needs two or more call forms; write one form as a string",
+                    );
+                }
+                forms
+            }
         };
-        check_signature(file, &field, signature, &key)?;
-    }
-    let parameters = match object.get("parameters") {
-        None => {
-            if let Some(i) = signatures
-                .iter()
-                .position(|s| !signature_params(s).is_empty())
-            {
-                return fail(
-                    file,
-                    "parameters",
-                    format!("is required: signature `{}` has parameters", signatures[i]),
-                );
-            }
-            None
+        for (i, signature) in signatures.iter().enumerate() {
+            let field = match signatures.len() {
+                1 => "signature".to_string(),
+                _ => format!("signature[{i}]"),
+            };
+            check_signature(check, &field, signature, &key);
         }
-        Some(Value::Object(labels)) if signatures.len() == 1 => Some(vec![parameter_list(
-            file,
-            "parameters",
-            labels,
-            &signatures[0],
-        )?]),
-        Some(Value::Object(_)) => {
-            return fail(
-                file,
-                "parameters",
-                format!(
-                    "must be an array of {} objects, one per signature",
-                    signatures.len()
-                ),
-            )
-        }
-        Some(Value::Array(lists)) if signatures.len() > 1 => {
-            if lists.len() != signatures.len() {
-                return fail(
-                    file,
-                    "parameters",
-                    format!(
-                        "has {} objects for {} signatures; give one per signature",
-                        lists.len(),
-                        signatures.len()
-                    ),
-                );
-            }
-            let mut all = Vec::with_capacity(lists.len());
-            for (i, (list, signature)) in lists.iter().zip(&signatures).enumerate() {
-                let field = format!("parameters[{i}]");
-                all.push(parameter_list(
-                    file,
-                    &field,
-                    as_object(list, file, &field)?,
-                    signature,
-                )?);
-            }
-            Some(all)
-        }
-        Some(Value::Array(_)) => {
-            return fail(
-                file,
-                "parameters",
-                "must be an object: the entry has a single signature",
-            )
-        }
-        Some(_) => {
-            return fail(
-                file,
-                "parameters",
-                "must be an object or an array of objects",
-            )
-        }
-    };
-    let returns = optional_string(object, file, "returns")?;
-    if let Some(returns) = &returns {
-        one_line(file, "returns", returns)?;
-        let typed = returns.strip_prefix('[').and_then(|r| r.split_once(']'));
-        match typed {
-            Some((ty, _)) if is_type(ty) => {}
-            _ => {
-                return fail(
-                    file,
+        let parameters = check_parameters(check, parameters, &signatures);
+        if let Some(returns) = &returns {
+            let typed = returns.strip_prefix('[').and_then(|r| r.split_once(']'));
+            if check.line("returns", returns) && !typed.is_some_and(|(ty, _)| is_type(ty)) {
+                check.fail(
                     "returns",
                     format!(
                         "`{returns}` must start with the type in square brackets, like `[array] …`"
                     ),
-                )
+                );
             }
         }
+        if let Some(note) = &note {
+            if check.line("note", note) {
+                check.only_code_tags("note", note);
+            }
+        }
+        let examples = check_examples(check, examples, &key, &signatures);
+        Entry {
+            key,
+            name,
+            description,
+            signatures,
+            parameters,
+            returns,
+            note,
+            examples,
+        }
     }
-    let note = optional_string(object, file, "note")?;
-    if let Some(note) = &note {
-        one_line(file, "note", note)?;
-        only_code_tags(file, "note", note)?;
+}
+
+/// `parameters`: absent only when no signature has any; an object for a
+/// single signature, else an array of one object per signature.
+fn check_parameters(
+    check: &mut Check,
+    parameters: Option<OneOrMany<Labels>>,
+    signatures: &[String],
+) -> Option<Vec<Vec<(String, String)>>> {
+    let field = "parameters";
+    match parameters {
+        None => {
+            let with = signatures.iter().find(|s| !signature_params(s).is_empty());
+            if let Some(signature) = with {
+                check.fail(
+                    field,
+                    format!("is required: signature `{signature}` has parameters"),
+                );
+            }
+            None
+        }
+        Some(OneOrMany::One(labels)) => match signatures {
+            [signature] => Some(vec![check_labels(check, field, labels, signature)]),
+            _ => {
+                check.fail(
+                    field,
+                    format!(
+                        "must be an array of {} objects, one per signature",
+                        signatures.len()
+                    ),
+                );
+                None
+            }
+        },
+        Some(OneOrMany::Many(_)) if signatures.len() == 1 => {
+            check.fail(field, "must be an object: the entry has a single signature");
+            None
+        }
+        Some(OneOrMany::Many(lists)) if lists.len() != signatures.len() => {
+            check.fail(
+                field,
+                format!(
+                    "has {} objects for {} signatures; give one per signature",
+                    lists.len(),
+                    signatures.len()
+                ),
+            );
+            None
+        }
+        Some(OneOrMany::Many(lists)) => Some(
+            lists
+                .into_iter()
+                .zip(signatures)
+                .enumerate()
+                .map(|(i, (labels, signature))| {
+                    check_labels(check, &format!("{field}[{i}]"), labels, signature)
+                })
+                .collect(),
+        ),
     }
-    let examples = parse_examples(file, object, &key, &signatures)?;
-    Ok(Entry {
-        key,
-        name,
-        description,
-        signatures,
-        parameters,
-        returns,
-        note,
-        examples,
-    })
 }
 
 /// `examples`: at least one, each a titled snippet that calls the method
 /// the way its signatures do (`$database->key(` or `Class::key(`).
-fn parse_examples(
-    file: &str,
-    object: &Map<String, Value>,
+fn check_examples(
+    check: &mut Check,
+    examples: Option<Vec<Example>>,
     key: &str,
     signatures: &[String],
-) -> Result<Vec<Example>, ContentError> {
-    let Some(value) = object.get("examples") else {
-        return fail(
-            file,
+) -> Vec<Example> {
+    let Some(examples) = examples else {
+        check.fail(
             "examples",
             "is required: every method needs at least one example",
         );
+        return Vec::new();
     };
-    let Some(items) = value.as_array().filter(|items| !items.is_empty()) else {
-        return fail(
-            file,
-            "examples",
-            "must be a non-empty array of {title, code}",
-        );
-    };
-    let call = match signatures[0].split_once("::") {
+    if examples.is_empty() {
+        check.fail("examples", "must be a non-empty array of {title, code}");
+    }
+    let call = match signatures.first().and_then(|s| s.split_once("::")) {
         Some((class, _)) => format!("{class}::{key}("),
         None => format!("->{key}("),
     };
-    items
-        .iter()
-        .enumerate()
-        .map(|(i, item)| {
-            let field = format!("examples[{i}]");
-            let example = as_object(item, file, &field)?;
-            known_fields(example, file, &["title", "code"])?;
-            let text = |name: &str| {
-                string(example, file, name).map_err(|error| ContentError {
-                    field: format!("{field}.{name}"),
-                    ..error
-                })
-            };
-            let title = text("title")?;
-            one_line(file, &format!("{field}.title"), &title)?;
-            plain_text(file, &format!("{field}.title"), &title)?;
-            let code = text("code")?;
-            if code.contains('\t') || code.lines().any(|l| l != l.trim_end()) {
-                return fail(
-                    file,
-                    &format!("{field}.code"),
-                    "must have no tabs or trailing spaces",
-                );
-            }
-            if code.starts_with("<?") {
-                return fail(file, &format!("{field}.code"), "must not open with <?php");
-            }
-            if !code.contains(&call) {
-                return fail(
-                    file,
-                    &format!("{field}.code"),
-                    format!("must call the method: `{call}`"),
-                );
-            }
-            Ok(Example { title, code })
-        })
-        .collect()
+    for (i, Example { title, code }) in examples.iter().enumerate() {
+        check.plain_line(&format!("examples[{i}].title"), title);
+        let field = format!("examples[{i}].code");
+        if !check.filled(&field, code) {
+            continue;
+        }
+        if code.contains('\t') || code.lines().any(|l| l != l.trim_end()) {
+            check.fail(&field, "must have no tabs or trailing spaces");
+        }
+        if code.starts_with("<?") {
+            check.fail(&field, "must not open with <?php");
+        }
+        if !code.contains(&call) {
+            check.fail(&field, format!("must call the method: `{call}`"));
+        }
+    }
+    examples
 }
 
 /// `<name>(<$a>, <$b>)` or `Class::<name>(…)`, naming this entry.
-fn check_signature(
-    file: &str,
-    field: &str,
-    signature: &str,
-    key: &str,
-) -> Result<(), ContentError> {
+fn check_signature(check: &mut Check, field: &str, signature: &str, key: &str) {
     let call = signature.rsplit("::").next().unwrap_or(signature);
     let well_formed = call
         .strip_prefix(key)
         .and_then(|r| r.strip_prefix('('))
         .and_then(|r| r.strip_suffix(')'));
     let Some(arguments) = well_formed else {
-        return fail(
-            file,
-            field,
-            format!("`{signature}` must read `{key}($a, $b)`"),
-        );
+        check.fail(field, format!("`{signature}` must read `{key}($a, $b)`"));
+        return;
     };
-    let names = signature_params(signature);
-    let listed = arguments
+    let arguments: Vec<&str> = arguments
         .split(',')
         .map(str::trim)
         .filter(|a| !a.is_empty())
-        .count();
-    if listed != names.len()
-        || arguments
-            .split(',')
-            .map(str::trim)
-            .any(|a| !a.is_empty() && !a.starts_with('$'))
+        .collect();
+    if arguments.len() != signature_params(signature).len()
+        || arguments.iter().any(|a| !a.starts_with('$'))
     {
-        return fail(
-            file,
+        check.fail(
             field,
             format!("`{signature}`: every argument must be a `$name`"),
         );
     }
-    Ok(())
 }
 
 /// The `$names` of a signature, in order, without the `$`.
@@ -290,54 +252,46 @@ fn signature_params(signature: &str) -> Vec<&str> {
 
 /// Labels must be `<name> [<type>]( (optional))?` and describe exactly the
 /// `$parameters` of the signature, in order.
-fn parameter_list(
-    file: &str,
+fn check_labels(
+    check: &mut Check,
     field: &str,
-    labels: &Map<String, Value>,
+    labels: Labels,
     signature: &str,
-) -> Result<Vec<(String, String)>, ContentError> {
+) -> Vec<(String, String)> {
     let expected = signature_params(signature);
-    let mut list = Vec::with_capacity(labels.len());
-    for (label, description) in labels {
+    let mut named = Vec::with_capacity(labels.len());
+    for (label, description) in &labels {
         let here = format!("{field}.{label}");
-        let Some(name) = label_name(label) else {
-            return fail(
-                file,
+        match label_name(label) {
+            None => check.fail(
                 &here,
                 "the label must read `<name> [<type>]`, optionally followed by ` (optional)`",
-            );
-        };
-        if !expected.contains(&name) {
-            return fail(
-                file,
+            ),
+            Some(name) if !expected.contains(&name) => check.fail(
                 &here,
                 format!("names no `${name}` of signature `{signature}`"),
-            );
+            ),
+            Some(name) => named.push(name),
         }
-        let Some(description) = description.as_str() else {
-            return fail(file, &here, "must be a string");
-        };
         if description.trim().is_empty() {
-            return fail(file, &here, "must describe the parameter");
+            check.fail(&here, "must describe the parameter");
+        } else {
+            check.plain_line(&here, description);
         }
-        one_line(file, &here, description)?;
-        plain_text(file, &here, description)?;
-        list.push((label.clone(), description.to_string()));
     }
-    let names: Vec<&str> = list.iter().filter_map(|(l, _)| label_name(l)).collect();
-    if names != expected {
+    // A label at fault is reported alone, not again as a list out of order.
+    if named.len() == labels.len() && named != expected {
         let expected = expected
             .iter()
             .map(|n| format!("${n}"))
             .collect::<Vec<_>>()
             .join(", ");
-        return fail(
-            file,
+        check.fail(
             field,
             format!("must describe {expected} of `{signature}`, in that order"),
         );
     }
-    Ok(list)
+    labels.into_iter().collect()
 }
 
 /// The parameter name of a well-formed label.

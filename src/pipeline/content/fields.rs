@@ -1,104 +1,105 @@
-//! Reading JSON fields with errors that name the file and field: objects,
-//! known keys, strings, and the text rules (one line, plain text, only
-//! `<code>` tags); and the catalog's HTTP date.
+//! The rules a field's type does not say, checked on what was read: text
+//! that is not empty, one line, plain (or with `<code>` tags only), and
+//! the catalog's HTTP date. A [`Check`] collects the errors of one file,
+//! so that a load reports all of them.
 
-use super::{fail, ContentError};
-use serde_json::{Map, Value};
+use super::ContentError;
 
-pub(super) fn as_object<'v>(
-    value: &'v Value,
-    file: &str,
-    field: &str,
-) -> Result<&'v Map<String, Value>, ContentError> {
-    value.as_object().ok_or_else(|| ContentError {
-        file: file.into(),
-        field: field.into(),
-        problem: "must be a JSON object".into(),
-    })
+/// The errors of one content file, added to those of the load.
+pub(super) struct Check<'a> {
+    file: &'a str,
+    errors: &'a mut Vec<ContentError>,
 }
 
-pub(super) fn known_fields(
-    object: &Map<String, Value>,
-    file: &str,
-    known: &[&str],
-) -> Result<(), ContentError> {
-    match object.keys().find(|k| !known.contains(&k.as_str())) {
-        Some(unknown) => fail(
-            file,
-            unknown,
-            format!("is not a known field (known: {})", known.join(", ")),
-        ),
-        None => Ok(()),
+impl<'a> Check<'a> {
+    /// Errors of `file`, added to `errors`.
+    pub(super) fn new(file: &'a str, errors: &'a mut Vec<ContentError>) -> Self {
+        Check { file, errors }
     }
-}
 
-pub(super) fn string(
-    object: &Map<String, Value>,
-    file: &str,
-    field: &str,
-) -> Result<String, ContentError> {
-    optional_string(object, file, field)?.map_or_else(|| fail(file, field, "is required"), Ok)
-}
-
-pub(super) fn optional_string(
-    object: &Map<String, Value>,
-    file: &str,
-    field: &str,
-) -> Result<Option<String>, ContentError> {
-    match object.get(field) {
-        None => Ok(None),
-        Some(Value::String(s)) if !s.trim().is_empty() => Ok(Some(s.clone())),
-        Some(Value::String(_)) => fail(file, field, "must not be empty"),
-        Some(_) => fail(file, field, "must be a string"),
+    /// `field` is at fault: `problem`.
+    pub(super) fn fail(&mut self, field: &str, problem: impl Into<String>) {
+        self.errors.push(ContentError {
+            file: self.file.to_string(),
+            field: field.to_string(),
+            problem: problem.into(),
+        });
     }
-}
 
-pub(super) fn one_line(file: &str, field: &str, text: &str) -> Result<(), ContentError> {
-    if text.contains(['\n', '\r']) || text != text.trim() {
-        return fail(
-            file,
-            field,
-            "must be one line without leading or trailing spaces",
-        );
-    }
-    Ok(())
-}
-
-pub(super) fn plain_text(file: &str, field: &str, text: &str) -> Result<(), ContentError> {
-    if text.contains(['<', '>', '`']) {
-        return fail(file, field, "must be plain text (no HTML or Markdown)");
-    }
-    Ok(())
-}
-
-/// Notes may use `<code>…</code>` and no other markup.
-pub(super) fn only_code_tags(file: &str, field: &str, text: &str) -> Result<(), ContentError> {
-    let mut rest = text;
-    let mut open = false;
-    while let Some(at) = rest.find(['<', '>']) {
-        let tail = &rest[at..];
-        let tag = if !open && tail.starts_with("<code>") {
-            "<code>"
-        } else if open && tail.starts_with("</code>") {
-            "</code>"
-        } else if open && tail.starts_with('>') {
-            // `=>` inside code is text, escaped when rendered.
-            ">"
-        } else {
-            return fail(file, field, "may contain only balanced <code>…</code> tags");
-        };
-        if tag != ">" {
-            open = !open;
+    /// Whether `text` holds more than spaces (else an error).
+    pub(super) fn filled(&mut self, field: &str, text: &str) -> bool {
+        let filled = !text.trim().is_empty();
+        if !filled {
+            self.fail(field, "must not be empty");
         }
-        rest = &tail[tag.len()..];
+        filled
     }
-    if open {
-        return fail(file, field, "has an unclosed <code> tag");
-    }
-    Ok(())
-}
 
-pub(super) fn parse_date(date: &str) -> Option<u64> {
-    let time = httpdate::parse_http_date(date).ok()?;
-    Some(time.duration_since(std::time::UNIX_EPOCH).ok()?.as_secs())
+    /// Whether `text` is filled and one line, without leading or trailing
+    /// spaces.
+    pub(super) fn line(&mut self, field: &str, text: &str) -> bool {
+        if !self.filled(field, text) {
+            return false;
+        }
+        let one = !text.contains(['\n', '\r']) && text == text.trim();
+        if !one {
+            self.fail(field, "must be one line without leading or trailing spaces");
+        }
+        one
+    }
+
+    /// Whether `text` is one line of plain text (no HTML or Markdown).
+    pub(super) fn plain_line(&mut self, field: &str, text: &str) -> bool {
+        if !self.line(field, text) {
+            return false;
+        }
+        let plain = !text.contains(['<', '>', '`']);
+        if !plain {
+            self.fail(field, "must be plain text (no HTML or Markdown)");
+        }
+        plain
+    }
+
+    /// Whether `text` uses `<code>…</code>` and no other markup (a note).
+    pub(super) fn only_code_tags(&mut self, field: &str, text: &str) -> bool {
+        let mut rest = text;
+        let mut open = false;
+        while let Some(at) = rest.find(['<', '>']) {
+            let tail = &rest[at..];
+            let tag = if !open && tail.starts_with("<code>") {
+                "<code>"
+            } else if open && tail.starts_with("</code>") {
+                "</code>"
+            } else if open && tail.starts_with('>') {
+                // `=>` inside code is text, escaped when rendered.
+                ">"
+            } else {
+                self.fail(field, "may contain only balanced <code>…</code> tags");
+                return false;
+            };
+            if tag != ">" {
+                open = !open;
+            }
+            rest = &tail[tag.len()..];
+        }
+        if open {
+            self.fail(field, "has an unclosed <code> tag");
+        }
+        !open
+    }
+
+    /// `date` as seconds since the Unix epoch, if it is an HTTP date.
+    pub(super) fn date(&mut self, field: &str, date: &str) -> Option<u64> {
+        let seconds = httpdate::parse_http_date(date)
+            .ok()
+            .and_then(|time| time.duration_since(std::time::UNIX_EPOCH).ok())
+            .map(|since| since.as_secs());
+        if seconds.is_none() {
+            self.fail(
+                field,
+                format!("`{date}` is not an HTTP date (like `Sun, 22 Nov 2026 00:00:00 GMT`)"),
+            );
+        }
+        seconds
+    }
 }

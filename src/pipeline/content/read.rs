@@ -12,8 +12,9 @@
 //! open, and read up to one byte past the cap, so a file swapped or grown
 //! after the check is refused too.
 
+use super::json::from_text;
 use super::{fail, ContentError, MAX_FILE_BYTES};
-use serde_json::Value;
+use serde::de::DeserializeOwned;
 use std::fs::{File, Metadata};
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -38,10 +39,10 @@ impl Directory {
         })
     }
 
-    /// The content file `file` (a path under the root), parsed as JSON.
-    pub(super) fn read_json(&self, file: &str) -> Result<Value, ContentError> {
-        let text = self.read(file)?;
-        serde_json::from_str(&text).map_err(|e| problem(file, format!("is not valid JSON: {e}")))
+    /// The content file `file` (a path under the root), read from JSON
+    /// into a `T`.
+    pub(super) fn read_json<T: DeserializeOwned>(&self, file: &str) -> Result<T, ContentError> {
+        from_text(file, &self.read(file)?)
     }
 
     /// The names in the directory `dir` (a path under the root); none of

@@ -1,65 +1,33 @@
-//! `content/search.json`: words an agent may search with that the entries
-//! do not use, each with the methods it should find.
+//! The rules of `content/search.json`: words an agent may search with that
+//! the entries do not use, each with the methods it should find.
 
-use super::fields::{as_object, known_fields, one_line, plain_text, string};
-use super::{fail, ContentError, Entry, Search, Synonym};
-use serde_json::Value;
+use super::fields::Check;
+use super::Search;
 
-pub(super) fn parse_search(
-    file: &str,
-    value: &Value,
-    entries: &[Entry],
-) -> Result<Search, ContentError> {
-    let object = as_object(value, file, "")?;
-    known_fields(object, file, &["about", "synonyms"])?;
-    string(object, file, "about")?;
-    let Some(Value::Array(list)) = object.get("synonyms") else {
-        return fail(file, "synonyms", "must be an array of {words, keys}");
-    };
-    let mut synonyms = Vec::with_capacity(list.len());
-    for (i, synonym) in list.iter().enumerate() {
-        let field = format!("synonyms[{i}]");
-        let at = |e: ContentError| ContentError {
-            field: format!("{field}.{}", e.field),
-            ..e
-        };
-        let synonym = as_object(synonym, file, &field)?;
-        known_fields(synonym, file, &["words", "keys"]).map_err(at)?;
-        let words = string(synonym, file, "words").map_err(at)?;
-        one_line(file, &format!("{field}.words"), &words)?;
-        plain_text(file, &format!("{field}.words"), &words)?;
-        if crate::search::terms(&words).is_empty() {
-            return fail(
-                file,
-                &format!("{field}.words"),
-                "holds no word to search with (only stop words?)",
-            );
+impl Search {
+    /// Check that every synonym holds a word to search with and names
+    /// methods among the catalog's `keys`.
+    pub(super) fn check(&self, check: &mut Check, keys: &[String]) {
+        check.filled("about", &self.about);
+        for (i, synonym) in self.synonyms.iter().enumerate() {
+            let field = format!("synonyms[{i}]");
+            let words = format!("{field}.words");
+            if check.plain_line(&words, &synonym.words)
+                && crate::search::terms(&synonym.words).is_empty()
+            {
+                check.fail(&words, "holds no word to search with (only stop words?)");
+            }
+            if synonym.keys.is_empty() {
+                check.fail(&format!("{field}.keys"), "must name a method");
+            }
+            for (j, key) in synonym.keys.iter().enumerate() {
+                if !keys.contains(key) {
+                    check.fail(
+                        &format!("{field}.keys[{j}]"),
+                        format!("`{key}` is not a key of content/catalog.json"),
+                    );
+                }
+            }
         }
-        let Some(Value::Array(keys)) = synonym.get("keys") else {
-            return fail(
-                file,
-                &format!("{field}.keys"),
-                "must be an array of entry keys",
-            );
-        };
-        if keys.is_empty() {
-            return fail(file, &format!("{field}.keys"), "must name a method");
-        }
-        let mut found = Vec::with_capacity(keys.len());
-        for (j, key) in keys.iter().enumerate() {
-            let Some(entry) = key
-                .as_str()
-                .and_then(|k| entries.iter().find(|e| e.key == k))
-            else {
-                return fail(
-                    file,
-                    &format!("{field}.keys[{j}]"),
-                    format!("{key} is not a key of content/catalog.json"),
-                );
-            };
-            found.push(entry.key.clone());
-        }
-        synonyms.push(Synonym { words, keys: found });
     }
-    Ok(Search { synonyms })
 }
