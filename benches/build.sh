@@ -98,9 +98,9 @@ if diff -r "$WORK/cached" "$(out_dir)" >/dev/null; then
 else
     identical=NO
 fi
-files=$(find "$WORK/cached/bodies" -type f | wc -l)
+stored=$(wc -c <"$WORK/cached/table.bin")
 
-python3 - "$RESULTS" "$identical" "$files" <<'PY'
+python3 - "$RESULTS" "$identical" "$stored" <<'PY'
 import statistics, sys
 rows = [line.rstrip("\n").split("\t") for line in open(sys.argv[1])]
 by = {}
@@ -116,6 +116,6 @@ for label in ("cold", "unchanged", "cached", "uncached"):
         medians = [statistics.median(column) for column in zip(*runs)]
         print(f"| {names[label]} | {len(runs)} | " + " | ".join(f"{m:.1f}" for m in medians) + " |")
 print()
-print(f"Cached and uncached builds of the same content: OUT_DIR identical ({sys.argv[3]} bodies and table.rs): {sys.argv[2]}")
+print(f"Cached and uncached builds of the same content: OUT_DIR identical (table.bin, {sys.argv[3]} bytes, and table.rs): {sys.argv[2]}")
 PY
 [[ $identical == yes ]] || exit 1
