@@ -1,5 +1,6 @@
 //! Renders every response body from `content/`, precompresses each one and
-//! emits the `phf` table the server looks responses up in.
+//! writes the response table (`OUT_DIR/table.bin`) with the `phf` index of
+//! its paths (`OUT_DIR/table.rs`).
 //!
 //! The stages are the pipeline crate in `src/pipeline/` (`refserve-pipeline`,
 //! speaking the vocabulary of `src/core/`),
@@ -44,8 +45,7 @@ fn run() -> Result<(), String> {
     };
 
     let catalog = content::load(&root, "content", base_url, epoch).map_err(|e| e.to_string())?;
-    let table =
-        refserve_pipeline::build(&catalog, cache(&root, &out_dir)).map_err(|e| e.to_string())?;
+    let table = refserve_pipeline::build(&catalog, cache(&root, &out_dir));
     emit::table(&out_dir, &table)
 }
 

@@ -214,7 +214,7 @@ fn duplicate_keys_are_refused() {
         .find(|line| line.starts_with("content/site.json: "))
         .unwrap_or_default();
     assert!(
-        site.ends_with(": `insert` is not a key of content/catalog.json"),
+        site.ends_with(": `insert` is not a key the catalog lists"),
         "{message}"
     );
 }
@@ -258,6 +258,21 @@ fn error_texts_are_checked() {
     assert_eq!(
         message,
         "content/errors.json: field `not_found`: missing field `hint` at line 1 column 33"
+    );
+}
+
+#[test]
+fn error_texts_cover_exactly_the_server_s_codes() {
+    let scratch = content_copy("codes");
+    let file = scratch.path().join("content/errors.json");
+    let texts = std::fs::read_to_string(&file).expect("errors.json");
+    let texts = texts.replacen("\"not_found\"", "\"not_there\"", 1);
+    scratch.write("content/errors.json", &texts);
+    let message = load(&scratch).expect_err("refused");
+    assert_eq!(
+        message,
+        "content/errors.json: field `not_there`: is not an error code the server uses\n\
+         content/errors.json: field `not_found`: is missing: every error code needs a message and a hint"
     );
 }
 

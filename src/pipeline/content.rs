@@ -26,6 +26,7 @@ mod read;
 mod search;
 mod site;
 
+use crate::errors::ErrorKind;
 use entry::EntryFile;
 pub use entry::{is_key, parse_entry};
 use fields::Check;
@@ -293,14 +294,20 @@ pub fn load(
     unlisted_files(&content, dir, &keys, &mut errors);
     let errors_file = &format!("{dir}/errors.json");
     let texts = content.read_json::<IndexMap<String, ErrorText>>(errors_file);
-    let texts: Vec<ErrorText> = read(texts, &mut errors)
-        .unwrap_or_default()
-        .into_iter()
-        .map(|(code, text)| ErrorText { code, ..text })
-        .collect();
-    for text in &texts {
-        text.check(&mut Check::new(errors_file, &mut errors));
+    let texts: Option<Vec<ErrorText>> = read(texts, &mut errors).map(|texts| {
+        texts
+            .into_iter()
+            .map(|(code, text)| ErrorText { code, ..text })
+            .collect()
+    });
+    if let Some(texts) = &texts {
+        let mut check = Check::new(errors_file, &mut errors);
+        for text in texts {
+            text.check(&mut check);
+        }
+        error_codes(texts, &mut check);
     }
+    let texts = texts.unwrap_or_default();
     let site_file = &format!("{dir}/site.json");
     let site = read(content.read_json::<Site>(site_file), &mut errors);
     if let Some(site) = &site {
@@ -321,6 +328,22 @@ pub fn load(
             search,
         }),
         _ => Err(ContentErrors(errors)),
+    }
+}
+
+/// `errors.json` names every error code the server uses, and no other.
+fn error_codes(texts: &[ErrorText], check: &mut Check) {
+    let used = |code: &str| ErrorKind::ALL.iter().any(|kind| kind.code() == code);
+    for text in texts.iter().filter(|text| !used(&text.code)) {
+        check.fail(&text.code, "is not an error code the server uses");
+    }
+    for kind in ErrorKind::ALL {
+        if !texts.iter().any(|text| text.code == kind.code()) {
+            check.fail(
+                kind.code(),
+                "is missing: every error code needs a message and a hint",
+            );
+        }
     }
 }
 

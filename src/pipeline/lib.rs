@@ -51,33 +51,21 @@ pub const DEFAULT_BASE_URL: &str = "http://127.0.0.1:8080";
 /// Render, compress and store every response of `catalog`, as small as
 /// the encoders allow, reusing the outputs in `cache`; the HTML pages are
 /// also compressed against a dictionary chosen among them.
-pub fn build(catalog: &Catalog, cache: Option<Cache>) -> Result<Table, ContentError> {
+pub fn build(catalog: &Catalog, cache: Option<Cache>) -> Table {
     let mut pages = site::resources(catalog);
-    let mut errors = site::errors(catalog)?;
+    let mut errors = site::errors(catalog);
     let dictionary = dictionary::attach(&mut pages, &mut errors);
     let encoding = Encoding::Smallest { cache };
-    Ok(stored::table(
-        catalog,
-        &pages,
-        &errors,
-        dictionary.as_ref(),
-        &encoding,
-    ))
+    stored::table(catalog, &pages, &errors, dictionary.as_ref(), &encoding)
 }
 
 /// Render and store every response of `catalog` for `refserve dev`:
 /// identity bodies, no dictionary, and HTML pages that reload after an
 /// edit (`preview.rs`).
-pub fn preview(catalog: &Catalog) -> Result<Table, ContentError> {
+pub fn preview(catalog: &Catalog) -> Table {
     let mut pages = site::resources(catalog);
-    let mut errors = site::errors(catalog)?;
+    let mut errors = site::errors(catalog);
     preview::inject(&mut pages);
     preview::inject(errors.iter_mut().flat_map(|bodies| bodies.iter_mut()));
-    Ok(stored::table(
-        catalog,
-        &pages,
-        &errors,
-        None,
-        &Encoding::Identity,
-    ))
+    stored::table(catalog, &pages, &errors, None, &Encoding::Identity)
 }

@@ -24,7 +24,7 @@ impl Search {
                 if !keys.contains(key) {
                     check.fail(
                         &format!("{field}.keys[{j}]"),
-                        format!("`{key}` is not a key of content/catalog.json"),
+                        format!("`{key}` is not a key the catalog lists"),
                     );
                 }
             }

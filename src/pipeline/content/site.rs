@@ -19,10 +19,7 @@ impl Site {
             for (j, key) in group.keys.iter().enumerate() {
                 let here = format!("{field}.keys[{j}]");
                 if !keys.contains(key) {
-                    check.fail(
-                        &here,
-                        format!("`{key}` is not a key of content/catalog.json"),
-                    );
+                    check.fail(&here, format!("`{key}` is not a key the catalog lists"));
                 } else if seen.contains(&key.as_str()) {
                     check.fail(&here, format!("`{key}` is in more than one group"));
                 } else {
