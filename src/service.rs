@@ -10,7 +10,6 @@ use crate::table::{production, Tables};
 use bytes::Bytes;
 use http::{Request, Response};
 use refserve_server::activity::Activity;
-use refserve_server::budget::Budget;
 use refserve_server::config::Config;
 use refserve_server::handler::Handler;
 use refserve_server::mcp::{Origins, Policy};
@@ -24,16 +23,9 @@ where
     B: http_body::Body<Data = Bytes> + Send + Unpin + 'static,
     B::Error: std::error::Error + Send + Sync + 'static,
 {
-    static HANDLER: LazyLock<Handler> = LazyLock::new(|| {
-        let limits = Config::default();
-        Handler {
-            tables: Tables::Fixed(production()),
-            mcp: Arc::new(Policy {
-                origins: Origins::default(),
-                body_timeout: limits.body_timeout,
-                budget: Budget::new(limits.memory_budget),
-            }),
-        }
+    static HANDLER: LazyLock<Handler> = LazyLock::new(|| Handler {
+        tables: Tables::Fixed(production()),
+        mcp: Policy::new(&Config::default(), Origins::default()),
     });
     // One for every request: this service tracks no connection.
     static ACTIVITY: LazyLock<Arc<Activity>> = LazyLock::new(|| Arc::new(Activity::new(None)));

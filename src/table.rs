@@ -19,9 +19,8 @@ mod generated {
 /// The table build.rs wrote into the binary.
 pub fn production() -> &'static Table {
     static TABLE: LazyLock<Table> = LazyLock::new(|| {
-        let mut table = Table::from_static(STORED).expect("build.rs stores a valid table");
-        table.paths = Index::Perfect(&generated::PATHS);
-        table
+        Table::from_static(STORED, Some(&generated::PATHS))
+            .expect("build.rs stores a valid table (emit.rs checks it)")
     });
     &TABLE
 }

@@ -125,27 +125,6 @@ impl Mcp {
             .binary_search_by(|term| term.stem.as_str().cmp(stem))
             .map_or(&[], |i| &self.terms[i].postings)
     }
-
-    /// Every method as a search result, in catalog order.
-    pub fn hits(&self) -> &[Hit] {
-        &self.hits
-    }
-
-    /// What a modern result adds before its closing brace
-    /// (`,"resultType":…,"_meta":…`).
-    pub fn modern_members(&self) -> &str {
-        &self.modern_members
-    }
-
-    /// What a search that finds nothing says, escaped for a JSON string.
-    pub fn no_match_text(&self) -> &str {
-        &self.no_match_text
-    }
-
-    /// Every method's name, as a JSON array.
-    pub fn methods_json(&self) -> &str {
-        &self.methods_json
-    }
 }
 
 impl Answer {

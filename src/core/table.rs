@@ -1,7 +1,7 @@
 //! The response table: every response the server can send, as one set of
 //! types from the build to the request.
 //!
-//! - The pipeline fills them (`src/pipeline/stored/stage.rs`): every body
+//! - The pipeline fills them (`src/pipeline/stored.rs`): every body
 //!   in every coding, with the complete header maps of its 200 and its 304.
 //! - build.rs writes the table into `OUT_DIR` with [`Table::to_bytes`] and
 //!   the binary reads it back with [`Table::from_static`]. serde derives
@@ -20,7 +20,7 @@
 //!
 //! What a change touches:
 //! - a new header on some or all responses: the lines of
-//!   `src/pipeline/stored/stage.rs` that write a variant's header maps;
+//!   `src/pipeline/stored.rs` that write a variant's header maps;
 //!   nothing here, nothing in the server;
 //! - a new field of a resource, a representation or a variant: the field
 //!   here and the stage line that fills it; the stored form follows from
@@ -75,6 +75,10 @@ pub struct Resource {
     /// Its path; for an error body, a name that says which it is
     /// (`page/not_found/select`).
     pub id: String,
+    /// [`Resource::id`] as a `Location` header, made at build time: where
+    /// a misspelt page redirects.
+    #[serde(with = "wire::value")]
+    pub location: HeaderValue,
     /// The media types of [`Resource::representations`], in the same order
     /// (kept apart so negotiation can borrow them as a slice).
     pub media_types: Vec<MediaType>,

@@ -6,8 +6,9 @@
 //!   script `reload.js`, which the page's policy allows in `dev` only.
 //!   A render becomes a [`Table`] and is swapped in whole ([`Tables`]) only
 //!   once it is complete; a request keeps the table it began with.
-//! - **Serve**: every request but the two of the preview goes through
-//!   [`respond`], the routing, negotiation and responses of production.
+//! - **Serve**: every request but the two of the preview goes through the
+//!   server's one handler (`Handler::answer`), `/mcp` included, as in
+//!   production.
 //!   `/_refserve/events` is a stream of Server-Sent Events (`reload`, and
 //!   `invalid` with the error), `/_refserve/reload.js` the script.
 //! - **Watch**: file events (`notify`; with `--poll`, a look every
@@ -112,11 +113,7 @@ async fn serve(config: &DevConfig) -> Result<(), String> {
         base_url: format!("http://{addr}"),
         timeouts: Timeouts::of(&config.limits),
         handler: OnceLock::new(),
-        mcp: Arc::new(mcp::Policy {
-            origins: mcp::Origins::default(),
-            body_timeout: config.limits.body_timeout,
-            budget: refserve_server::budget::Budget::new(config.limits.memory_budget),
-        }),
+        mcp: mcp::Policy::new(&config.limits, mcp::Origins::default()),
         problem: Mutex::new(None),
         pages: Mutex::new(Vec::new()),
     });

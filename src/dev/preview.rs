@@ -9,7 +9,7 @@ use bytes::Bytes;
 use http::header::{self, HeaderValue};
 use http::{HeaderMap, Request, Response, StatusCode};
 use hyper::body::Incoming;
-use refserve_pipeline::preview::{script_tag, EVENTS, RELOAD_SCRIPT};
+use refserve_pipeline::preview::{escape_html, script_tag, EVENTS, RELOAD_SCRIPT};
 use refserve_server::activity::{Activity, Open, Tracked};
 use refserve_server::connection::Timeouts;
 use refserve_server::handler::Handler;
@@ -32,8 +32,7 @@ pub(crate) struct Preview {
     /// The content directory's name.
     pub(crate) dir: String,
     pub(crate) base_url: String,
-    /// What every connection is held to; `/mcp` waits for a body as long
-    /// as for a head.
+    /// What every connection is held to.
     pub(crate) timeouts: Timeouts,
     /// Answers from the first good render on, from the latest one.
     pub(crate) handler: OnceLock<Handler>,
@@ -51,7 +50,7 @@ impl Preview {
         let catalog =
             refserve_pipeline::content::load(&self.root, &self.dir, self.base_url.clone(), None)
                 .map_err(|e| e.to_string())?;
-        let table = refserve_pipeline::preview(&catalog).map_err(|e| e.to_string())?;
+        let table = refserve_pipeline::preview(&catalog);
         table.check().map_err(|e| e.to_string())?;
         Ok(table)
     }
@@ -206,13 +205,6 @@ fn whole(status: StatusCode, content_type: &'static str, body: Bytes) -> Respons
     headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
     headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
     response
-}
-
-/// `text` with `&`, `<` and `>` escaped.
-fn escape_html(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {

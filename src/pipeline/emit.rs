@@ -14,6 +14,9 @@ use std::path::Path;
 
 /// Write the table's stored form and its index into `out_dir`.
 pub fn table(out_dir: &Path, table: &Table) -> Result<(), String> {
+    // What the binary checks when it reads the table, checked here first,
+    // so a table it would refuse fails the build instead.
+    table.check().map_err(|e| e.to_string())?;
     let bytes = table.to_bytes().map_err(|e| e.to_string())?;
     write(&out_dir.join("table.bin"), &bytes)?;
     let mut paths = phf_codegen::Map::new();

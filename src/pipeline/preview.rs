@@ -6,6 +6,10 @@
 
 use crate::site::{Media, Resource};
 
+/// Text escaped for HTML as the pages escape it: for the page `refserve
+/// dev` shows before the content has rendered once.
+pub use crate::render_html::escape as escape_html;
+
 /// Where `refserve dev` serves the script.
 pub const RELOAD_SCRIPT: &str = "/_refserve/reload.js";
 

@@ -118,6 +118,7 @@ fn stored_resource(
     let common_choices = COMMON_ACCEPTS.map(|accept| negotiate_media_type([accept], &media_types));
     table::Resource {
         id: resource.id.clone(),
+        location: value(resource.id.clone()),
         media_types,
         representations,
         common_choices,

@@ -37,7 +37,6 @@
 
 use crate::access_log::{AccessLog, Entry};
 use crate::activity::{Activity, Tracked};
-use crate::budget::Budget;
 use crate::config::Config;
 use crate::handler::{Answer, Answered, Handler};
 use crate::mcp::{Origins, Policy};
@@ -91,9 +90,9 @@ impl Shared {
     /// The builders and limits of `config`, answering from `tables`;
     /// requests are counted in `metrics` when it is given.
     pub fn new(config: &Config, tables: Tables, metrics: Option<Arc<Metrics>>) -> Self {
-        let budget = Budget::new(config.memory_budget);
+        let mcp = Policy::new(config, Origins::new(&config.mcp_allow_origins));
         if let Some(metrics) = &metrics {
-            metrics.watch_budget(Arc::clone(&budget));
+            metrics.watch_budget(Arc::clone(&mcp.budget));
         }
         // The HTTP/1 builders get no header-read timer: the watchdog bounds
         // the time to a complete head for both protocols.
@@ -115,14 +114,7 @@ impl Shared {
                 .access_log
                 .map(|format| AccessLog::start(format, metrics.clone())),
             metrics,
-            handler: Handler {
-                tables,
-                mcp: Arc::new(Policy {
-                    origins: Origins::new(&config.mcp_allow_origins),
-                    body_timeout: config.body_timeout,
-                    budget,
-                }),
-            },
+            handler: Handler { tables, mcp },
             draining: AtomicBool::new(false),
         }
     }

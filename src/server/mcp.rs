@@ -31,7 +31,8 @@ mod search;
 mod tools;
 
 use crate::activity::Open;
-use crate::budget::{Budget, Reservation};
+use crate::budget::Budget;
+use crate::config::Config;
 use crate::negotiate::{negotiate_media_type, MediaType};
 use crate::respond::Body;
 use crate::table::Table;
@@ -52,13 +53,13 @@ pub const MAX_BODY: usize = 64 * 1024;
 
 /// The answer when the budget is full: a JSON-RPC error without an id, in
 /// the range JSON-RPC leaves to servers.
-pub const BUSY: &str = "{\"jsonrpc\":\"2.0\",\"error\":{\"code\":-32000,\"message\":\"The server is answering as many /mcp requests as its memory budget allows; retry in a second.\"}}\n";
+const BUSY: &str = "{\"jsonrpc\":\"2.0\",\"error\":{\"code\":-32000,\"message\":\"The server is answering as many /mcp requests as its memory budget allows; retry in a second.\"}}\n";
 
 /// `Retry-After` on [`BUSY`], in seconds.
 const RETRY_AFTER: &str = "1";
 
 /// `Allow` on `/mcp`.
-pub const ALLOW: &str = "POST, OPTIONS";
+const ALLOW: &str = "POST, OPTIONS";
 
 /// The request headers a preflight may announce.
 const ALLOW_HEADERS: &str = "Content-Type, Accept, Authorization, MCP-Protocol-Version, \
@@ -130,6 +131,18 @@ pub struct Policy {
     pub budget: Arc<Budget>,
 }
 
+impl Policy {
+    /// `/mcp` under `limits` (its body timeout and memory budget),
+    /// answering `origins` besides the base URL's.
+    pub fn new(limits: &Config, origins: Origins) -> Arc<Policy> {
+        Arc::new(Policy {
+            origins,
+            body_timeout: limits.body_timeout,
+            budget: Budget::new(limits.memory_budget),
+        })
+    }
+}
+
 /// Answer a request to `/mcp` (its head `parts`, its `body`) from `table`
 /// under `policy`. The request, `open` as receiving, is marked received
 /// once the body has arrived, or once it is clear it will not be read (it
@@ -195,7 +208,7 @@ where
             return answer;
         }
     };
-    let reply = rpc::answer(table, &mcp_headers(&parts.headers), &body.bytes);
+    let reply = rpc::answer(table, &mcp_headers(&parts.headers), &body);
     drop(body);
     response(reply, origin, &policy.budget)
 }
@@ -212,12 +225,6 @@ enum Unread {
     Late,
 }
 
-/// A request body, and what it holds of the budget.
-struct Received {
-    bytes: Vec<u8>,
-    _reservation: Reservation,
-}
-
 /// Read `body` into one buffer of at most [`MAX_BODY`] bytes (`length`,
 /// when announced), reserved in the budget before it is allocated; each
 /// frame is copied in and dropped, so a body sent in a thousand pieces
@@ -227,7 +234,7 @@ async fn read_body<B>(
     length: Option<u64>,
     policy: &Policy,
     deadline: Instant,
-) -> Result<Received, Unread>
+) -> Result<Bytes, Unread>
 where
     B: http_body::Body<Data = Bytes> + Unpin,
 {
@@ -250,10 +257,7 @@ where
         Ok(())
     };
     match tokio::time::timeout_at(deadline.into(), reading).await {
-        Ok(Ok(())) => Ok(Received {
-            bytes,
-            _reservation: reservation,
-        }),
+        Ok(Ok(())) => Ok(reservation.hold(bytes)),
         Ok(Err(unread)) => Err(unread),
         Err(_) => Err(Unread::Late),
     }
@@ -283,7 +287,7 @@ fn allowed_origin<'h>(
 /// What a request must be before its body is read: a `POST` or a
 /// preflight, from an allowed origin, of JSON, from a client that takes
 /// JSON, not over [`MAX_BODY`].
-pub fn admit(
+fn admit(
     method: &Method,
     headers: &HeaderMap,
     origins: &Origins,
@@ -346,9 +350,10 @@ fn is_json(content_type: &HeaderValue) -> bool {
 }
 
 fn too_large() -> Reply {
+    const _: () = assert!(MAX_BODY == 65_536, "the message below names the limit");
     refusal(
         StatusCode::PAYLOAD_TOO_LARGE,
-        &format!("The body is over {MAX_BODY} bytes; one JSON-RPC message is far smaller."),
+        "The body is over 65536 bytes; one JSON-RPC message is far smaller.",
     )
 }
 

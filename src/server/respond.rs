@@ -276,9 +276,7 @@ fn redirect(canonical: &Resource) -> Response<Body> {
     let mut response = Response::new(Body::default());
     *response.status_mut() = StatusCode::PERMANENT_REDIRECT;
     let headers = response.headers_mut();
-    let location =
-        HeaderValue::from_str(&canonical.id).expect("every path is a header value (Table::check)");
-    headers.insert(header::LOCATION, location);
+    headers.insert(header::LOCATION, canonical.location.clone());
     headers.insert(header::CACHE_CONTROL, REDIRECT_CACHE_CONTROL);
     headers.insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, ANY_ORIGIN);
     response

@@ -36,12 +36,19 @@ impl Table {
     }
 
     /// The table stored in `bytes` (by [`Table::to_bytes`]), borrowing every
-    /// body from them, indexed by a hash map of its paths.
-    pub fn from_static(bytes: &'static [u8]) -> Result<Table, Invalid> {
+    /// body from them, indexed by `paths` (build.rs's perfect hash of its
+    /// paths) or, without it, by a hash map made here.
+    pub fn from_static(
+        bytes: &'static [u8],
+        paths: Option<&'static phf::Map<&'static str, u16>>,
+    ) -> Result<Table, Invalid> {
         let mut table: Table = postcard::from_bytes(bytes)
             .map_err(|e| Invalid(format!("reading the stored table: {e}")))?;
         table.check()?;
-        table.paths = Index::of(&table.resources);
+        table.paths = match paths {
+            Some(paths) => Index::Perfect(paths),
+            None => Index::of(&table.resources),
+        };
         Ok(table)
     }
 
@@ -66,16 +73,6 @@ impl Table {
                     )));
                 }
             }
-        }
-        if let Some(resource) = self
-            .resources
-            .iter()
-            .find(|r| HeaderValue::from_str(&r.id).is_err())
-        {
-            return Err(Invalid(format!(
-                "`{}`: a path must be a header value (a redirect's Location)",
-                resource.id
-            )));
         }
         for resource in self.resources.iter().chain(self.errors()) {
             let count = resource.representations.len();

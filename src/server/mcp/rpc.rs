@@ -16,8 +16,7 @@
 use super::tools;
 use crate::table::Table;
 use http::StatusCode;
-use refserve_core::mcp::Mcp;
-use refserve_core::mcp::{answer_key, Era, HANDSHAKE_VERSIONS, MODERN_VERSION};
+use refserve_core::mcp::{answer_key, Era, Mcp, HANDSHAKE_VERSIONS, MODERN_VERSION};
 use serde_json::{json, Map, Value};
 
 /// JSON-RPC 2.0 and MCP error codes.

@@ -36,7 +36,7 @@ pub fn query_terms(query: &str) -> Vec<(String, String)> {
 /// The methods `terms` (from [`query_terms`]) find, best first (ties in
 /// catalog order), at most `limit`.
 pub fn rank<'q>(answers: &Mcp, terms: &'q [(String, String)], limit: usize) -> Vec<Found<'q>> {
-    let mut found: Vec<Found> = (0..answers.hits().len())
+    let mut found: Vec<Found> = (0..answers.hits.len())
         .map(|method| Found {
             method,
             score: 0.0,

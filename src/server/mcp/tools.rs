@@ -93,7 +93,7 @@ fn search(call: &Call, arguments: &Map<String, Value>) -> Reply {
             )
         }
     };
-    let most = call.answers.hits().len();
+    let most = call.answers.hits.len();
     let limit = match arguments.get("limit") {
         None | Some(Value::Null) => DEFAULT_LIMIT,
         Some(limit) => match limit.as_u64().and_then(|n| usize::try_from(n).ok()) {
@@ -108,7 +108,7 @@ fn search(call: &Call, arguments: &Map<String, Value>) -> Reply {
     };
     let terms = query_terms(query);
     let found = rank(call.answers, &terms, limit);
-    let hits = call.answers.hits();
+    let hits = &call.answers.hits;
     // The text is written escaped for a JSON string as it goes: the
     // methods' lines were escaped by the pipeline, only the words of the
     // query are escaped here.
@@ -116,7 +116,7 @@ fn search(call: &Call, arguments: &Map<String, Value>) -> Reply {
     let mut results = String::with_capacity(512 * (found.len() + 1));
     results.push('[');
     if found.is_empty() {
-        text.push_str(call.answers.no_match_text());
+        text.push_str(&call.answers.no_match_text);
     } else {
         text.push_str("Methods for the query, best first (get_method gives one whole):\\n\\n");
     }
@@ -160,7 +160,7 @@ fn search(call: &Call, arguments: &Map<String, Value>) -> Reply {
     result.push_str(&results);
     if found.is_empty() {
         result.push_str(",\"methods\":");
-        result.push_str(call.answers.methods_json());
+        result.push_str(&call.answers.methods_json);
     }
     result.push('}');
     finish(call, result)
@@ -181,7 +181,7 @@ fn invalid(call: &Call, problem: &str) -> Reply {
 /// era, and answer with it.
 fn finish(call: &Call, mut result: String) -> Reply {
     if call.era == Era::Modern {
-        result.push_str(call.answers.modern_members());
+        result.push_str(&call.answers.modern_members);
     }
     result.push('}');
     call.result(result.as_bytes())
