@@ -1,7 +1,7 @@
 //! The binary itself: flags, the startup line, and shutdown on a signal.
 
 use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Command};
 
 const BINARY: &str = env!("CARGO_BIN_EXE_refserve");
 
@@ -145,11 +145,8 @@ fn the_address_comes_from_refserve_addr_unless_the_flag_gives_it() {
 }
 
 /// The first line `command` writes to stderr; it is stopped then.
-fn first_line(mut command: Command) -> String {
-    let mut child = command.stderr(Stdio::piped()).spawn().expect("spawn");
-    let mut stderr = BufReader::new(child.stderr.take().expect("piped"));
-    let mut line = String::new();
-    stderr.read_line(&mut line).expect("a first line");
+fn first_line(command: Command) -> String {
+    let (mut child, line, _) = crate::support::spawn_with_first_line(command);
     let _ = child.kill();
     let _ = child.wait();
     line

@@ -116,15 +116,7 @@ impl Dev {
 
     /// The most memory the process has held (`VmHWM`), in bytes.
     fn peak_memory(&self) -> u64 {
-        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id()))
-            .expect("the process's status");
-        let kilobytes = status
-            .lines()
-            .find_map(|line| line.strip_prefix("VmHWM:"))
-            .and_then(|value| value.trim().strip_suffix(" kB"))
-            .and_then(|value| value.trim().parse::<u64>().ok())
-            .unwrap_or_else(|| panic!("VmHWM in {status}"));
-        kilobytes * 1024
+        crate::support::peak_kib(self.child.id()) * 1024
     }
 }
 

@@ -197,7 +197,7 @@ fn hex(bytes: &[u8]) -> String {
 #[tokio::test]
 async fn every_served_byte_is_the_manifests() {
     let table = refserve::table::production();
-    if table.base_url != "http://127.0.0.1:8080" {
+    if table.base_url != refserve_pipeline::DEFAULT_BASE_URL {
         println!(
             "built for {}: the manifest is the default base URL's",
             &table.base_url

@@ -301,6 +301,37 @@ pub fn base64(bytes: &[u8]) -> String {
     base64::engine::general_purpose::STANDARD.encode(bytes)
 }
 
+/// The most memory process `pid` has held (`VmHWM`), in KiB.
+pub fn peak_kib(pid: u32) -> u64 {
+    let status =
+        std::fs::read_to_string(format!("/proc/{pid}/status")).expect("the process's /proc status");
+    status
+        .lines()
+        .find_map(|line| line.strip_prefix("VmHWM:"))
+        .and_then(|value| value.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap_or_else(|| panic!("VmHWM in {status}"))
+}
+
+/// Start `command` with its standard error piped; returns it with that
+/// stream, its first line read.
+pub fn spawn_with_first_line(
+    mut command: Command,
+) -> (
+    std::process::Child,
+    String,
+    std::io::BufReader<std::process::ChildStderr>,
+) {
+    use std::io::BufRead;
+    let mut child = command
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let mut stderr = std::io::BufReader::new(child.stderr.take().expect("piped"));
+    let mut line = String::new();
+    stderr.read_line(&mut line).expect("a first line");
+    (child, line, stderr)
+}
+
 /// Start the binary on a free port of 127.0.0.1 with `args` besides
 /// `--addr`; returns it, the scheme and address of its startup line
 /// (`refserve 0.1.0 listening on https://127.0.0.1:PORT …`) and its
@@ -312,16 +343,9 @@ pub fn spawn_refserve<S: AsRef<std::ffi::OsStr>>(
     (String, String),
     std::io::BufReader<std::process::ChildStderr>,
 ) {
-    use std::io::BufRead;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_refserve"))
-        .args(["--addr", "127.0.0.1:0"])
-        .args(args)
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("spawn");
-    let mut stderr = std::io::BufReader::new(child.stderr.take().expect("piped"));
-    let mut line = String::new();
-    stderr.read_line(&mut line).expect("a startup line");
+    let mut command = Command::new(env!("CARGO_BIN_EXE_refserve"));
+    command.args(["--addr", "127.0.0.1:0"]).args(args);
+    let (child, line, stderr) = spawn_with_first_line(command);
     let (scheme, rest) = line
         .split(" listening on ")
         .nth(1)
