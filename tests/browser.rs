@@ -119,7 +119,8 @@ async fn chromium_reads_the_method_pages_dictionary_compressed() {
         assert_eq!(visit["status"], 200, "{visit}");
         assert!(
             matches!(visit["encoding"].as_str(), Some("dcb" | "dcz")),
-            "{visit}"
+            "{visit}\n{}",
+            outcome.output
         );
         let key = path.trim_start_matches("/api/");
         assert!(

@@ -28,6 +28,8 @@ const chromium = require('./chromium.cjs');
     // dictionary, at most ten times, and the reading starts again at `/`.
     for (let tries = 0; tries < 10; tries++) {
       const probe = await page.goto(`${origin}${paths[0]}`, {waitUntil: 'load'});
+      const held = probe.request().headers()['available-dictionary'] || 'none';
+      console.error(`probe ${tries}: ${probe.headers()['content-encoding']}, holding ${held}`);
       if (['dcb', 'dcz'].includes(probe.headers()['content-encoding'])) break;
     }
     await page.goto(`${origin}/`, {waitUntil: 'load'});
