@@ -16,6 +16,7 @@ use refserve_server::handler::Handler;
 use refserve_server::mcp;
 use refserve_server::respond::Body as Whole;
 use refserve_server::table::{Table, Tables};
+use serde::Serialize;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
@@ -175,18 +176,34 @@ impl Preview {
                 page.into(),
             );
         }
-        let body = serde_json::json!({"error": {
-            "code": "content_invalid",
-            "message": message,
-            "hint": "Fix the content file named in the message; refserve dev renders it again on save.",
-        }})
-        .to_string();
+        let body = serde_json::to_string(&ErrorResponse {
+            error: ErrorText {
+                code: "content_invalid",
+                message: &message,
+                hint: "Fix the content file named in the message; refserve dev renders it again on save.",
+            },
+        })
+        .expect("strings always serialise");
         whole(
             StatusCode::SERVICE_UNAVAILABLE,
             "application/json",
             body.into(),
         )
     }
+}
+
+/// An ErrorResponse, as the table's: `{"error":{"code":…,"message":…,"hint":…}}`.
+#[derive(Serialize)]
+struct ErrorResponse<'a> {
+    error: ErrorText<'a>,
+}
+
+/// What an ErrorResponse says, in this order.
+#[derive(Serialize)]
+struct ErrorText<'a> {
+    code: &'a str,
+    message: &'a str,
+    hint: &'a str,
 }
 
 /// `1 page`, `2 pages`.
