@@ -32,6 +32,7 @@
 //!   after it had the chance to send the request it was about to (answered,
 //!   and closed). HTTP/2 gets GOAWAY at once and finishes its open streams.
 //!
+//! The clocks are kept by the connection's watchdog (`watchdog.rs`).
 //! Each connection ends with a [`Close`] reason, and each request is
 //! counted in [`Metrics`] and written to the [`AccessLog`] when they are on.
 
@@ -43,6 +44,7 @@ use crate::mcp::{Origins, Policy};
 use crate::metrics::{Close, Metrics};
 use crate::table::Tables;
 use crate::tls;
+use crate::watchdog::{drained, supervise, Protocol, Timeouts, CLOSE_GRACE, DRAIN_IDLE_GRACE};
 use crate::watched::{Framing, Watched};
 use futures_util::future::Either;
 use http::header::{HeaderValue, CONNECTION, STRICT_TRANSPORT_SECURITY};
@@ -53,25 +55,16 @@ use hyper::server::conn::http1;
 use hyper::service::service_fn;
 use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
 use hyper_util::server::conn::auto;
-use hyper_util::server::graceful::GracefulConnection;
 use std::convert::Infallible;
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
 use tokio::net::TcpStream;
 use tokio::sync::watch;
 use tokio_rustls::TlsAcceptor;
 
 /// `Strict-Transport-Security` on every HTTPS response.
 const HSTS: HeaderValue = HeaderValue::from_static(tls::STRICT_TRANSPORT_SECURITY);
-
-/// How long a connection asked to close (idle, stalled) may take to do so.
-pub const CLOSE_GRACE: Duration = Duration::from_millis(500);
-
-/// In a drain, how long an HTTP/1.1 connection must have been idle to be
-/// closed: a busy keep-alive client sends its next request well within it.
-pub const DRAIN_IDLE_GRACE: Duration = Duration::from_millis(250);
 
 /// What every connection of a server shares.
 pub struct Shared {
@@ -132,28 +125,6 @@ impl Shared {
     pub fn flush_access_log(&self) {
         if let Some(log) = &self.access_log {
             log.flush();
-        }
-    }
-}
-
-/// The clocks a connection is held to (see the module's doc).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Timeouts {
-    /// To the first complete request (or TLS handshake), from the accept.
-    pub header_read: Duration,
-    /// With no request open, after the first.
-    pub idle: Duration,
-    /// Sending without progress.
-    pub send: Duration,
-}
-
-impl Timeouts {
-    /// The timeouts `config` sets.
-    pub fn of(config: &Config) -> Self {
-        Timeouts {
-            header_read: config.header_read_timeout,
-            idle: config.idle_timeout,
-            send: config.send_timeout,
         }
     }
 }
@@ -321,104 +292,6 @@ async fn turn_away(mut stream: TcpStream) {
     .await;
 }
 
-/// Completes once the drain has begun (at once if it has).
-async fn drained(drain: &mut watch::Receiver<bool>) {
-    // An error means the server is gone: as good as drained.
-    let _ = drain.wait_for(|draining| *draining).await;
-}
-
-/// Which builder serves a connection.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub enum Protocol {
-    /// hyper's HTTP/1 builder.
-    Http1,
-    /// hyper-util's auto builder: HTTP/2, or HTTP/1.1 that starts with `P`.
-    Auto,
-}
-
-/// Run `connection` to its end under the watchdog, which holds it to
-/// `timeouts` and closes it in a drain; returns why it ended.
-pub async fn supervise<C: GracefulConnection>(
-    connection: C,
-    timeouts: Timeouts,
-    activity: &Activity,
-    mut drain: watch::Receiver<bool>,
-    protocol: Protocol,
-) -> Close {
-    tokio::pin!(connection);
-    let mut draining = false;
-    let close = loop {
-        let (limit, reason) = if draining {
-            (DRAIN_IDLE_GRACE, Close::Drain)
-        } else if activity.has_served() {
-            (timeouts.idle, Close::Idle)
-        } else {
-            (timeouts.header_read, Close::HeaderTimeout)
-        };
-        // With a request open, look again in `limit`: it cannot end sooner.
-        // Before the first request, look again within the idle timeout too,
-        // which applies as soon as one has been served and may be shorter.
-        let now = Instant::now();
-        let deadline = activity
-            .idle_since()
-            .map_or(now + limit, |since| since + limit)
-            .min(now + timeouts.idle);
-        tokio::select! {
-            ended = &mut connection => {
-                return match ended {
-                    // The drain's `Connection: close` ended it.
-                    Ok(()) if draining => Close::Drain,
-                    Ok(()) => Close::Client,
-                    Err(_) => Close::Error,
-                };
-            }
-            () = tokio::time::sleep_until(deadline.into()) => {
-                if activity.idle_since().is_some_and(|since| since.elapsed() >= limit) {
-                    break reason;
-                }
-            }
-            // A client that will not read gets no grace to close.
-            () = stalled(activity, timeouts.send) => return Close::SendTimeout,
-            () = drained(&mut drain), if !draining => {
-                draining = true;
-                if protocol == Protocol::Auto {
-                    break Close::Drain;
-                }
-            }
-        }
-    };
-    connection.as_mut().graceful_shutdown();
-    if activity.idle_since().is_some() {
-        let _ = tokio::time::timeout(CLOSE_GRACE, connection).await;
-    } else {
-        // HTTP/2 in a drain: its open streams finish, within the server's
-        // shutdown bound, unless they stall.
-        tokio::select! {
-            _ = connection => {}
-            () = stalled(activity, timeouts.send) => return Close::SendTimeout,
-        }
-    }
-    close
-}
-
-/// Completes once the connection has been sending without progress for
-/// `timeout` (see [`Activity::stalled_since`]), and marks it to be reset.
-async fn stalled(activity: &Activity, timeout: Duration) {
-    loop {
-        let deadline = activity
-            .stalled_since()
-            .map_or(Instant::now() + timeout, |since| since + timeout);
-        tokio::time::sleep_until(deadline.into()).await;
-        if activity
-            .stalled_since()
-            .is_some_and(|since| since.elapsed() >= timeout)
-        {
-            activity.reset_on_close();
-            return;
-        }
-    }
-}
-
 /// [`deliver`] an answer that comes later (`/mcp`'s).
 async fn deliver_later(
     shared: Arc<Shared>,
@@ -433,6 +306,7 @@ async fn deliver_later(
 /// The last steps of every answer: HSTS over HTTPS, `Connection: close` in
 /// a drain, the request counted and logged, and the body tracked until it
 /// has been handed over.
+#[inline(always)]
 fn deliver(
     shared: &Shared,
     answered: Answered,

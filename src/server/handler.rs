@@ -63,6 +63,7 @@ pub enum Answer<L> {
 
 impl Handler {
     /// Answer `request`, counted open on `activity`.
+    #[inline(always)]
     pub fn answer<B>(
         &self,
         request: Request<B>,

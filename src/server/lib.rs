@@ -19,7 +19,8 @@
 //! - [`mcp`]: `/mcp`, the Model Context Protocol endpoint for agents.
 //! - [`budget`]: the memory a client can make refserve hold, counted.
 //! - [`server`] and [`connection`]: the accept loop, each connection's
-//!   protocol, timeouts and the drain.
+//!   protocol, timeouts and the drain; [`watchdog`]: the clocks that close
+//!   a connection.
 //! - [`activity`] and [`watched`]: what a connection's watchdog reads: its
 //!   open requests and whether its responses move.
 //! - [`metrics`] and [`scrape`]: the operator's numbers and the separate
@@ -51,6 +52,7 @@ pub mod server;
 pub mod systemd;
 pub mod table;
 pub mod tls;
+pub mod watchdog;
 pub mod watched;
 
 pub use refserve_core::{errors, headers, negotiate};

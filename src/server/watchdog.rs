@@ -1,0 +1,295 @@
+//! The clocks a connection is held to, and the watchdog that keeps them:
+//! it closes a connection that has had no request open for too long, drops
+//! one whose client will not read, and closes it in a drain (see
+//! `connection.rs` for what each clock means to a client).
+//!
+//! The watchdog runs on the connection's own task, beside the connection,
+//! but it is polled only when one of its own wakers fired (a deadline, the
+//! drain): a request wakes the connection's task several times, and a
+//! `select!` would poll every clock on each of those wakes, re-reading
+//! time and re-registering wakers for deadlines seconds away. [`Gated`]
+//! gives the watchdog a waker of its own instead, so a request costs it
+//! one atomic swap.
+
+use crate::activity::Activity;
+use crate::config::Config;
+use crate::metrics::Close;
+use futures_util::task::AtomicWaker;
+use hyper_util::server::graceful::GracefulConnection;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::task::{Context, Poll, Wake, Waker};
+use std::time::{Duration, Instant};
+use tokio::sync::watch;
+
+/// How long a connection asked to close (idle, stalled) may take to do so.
+pub const CLOSE_GRACE: Duration = Duration::from_millis(500);
+
+/// In a drain, how long an HTTP/1.1 connection must have been idle to be
+/// closed: a busy keep-alive client sends its next request well within it.
+pub const DRAIN_IDLE_GRACE: Duration = Duration::from_millis(250);
+
+/// The clocks a connection is held to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Timeouts {
+    /// To the first complete request (or TLS handshake), from the accept.
+    pub header_read: Duration,
+    /// With no request open, after the first.
+    pub idle: Duration,
+    /// Sending without progress.
+    pub send: Duration,
+}
+
+impl Timeouts {
+    /// The timeouts `config` sets.
+    pub fn of(config: &Config) -> Self {
+        Timeouts {
+            header_read: config.header_read_timeout,
+            idle: config.idle_timeout,
+            send: config.send_timeout,
+        }
+    }
+}
+
+/// Which builder serves a connection: the watchdog closes an HTTP/1.1
+/// connection in a drain once it is idle, and tells HTTP/2 to go away at
+/// once.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Protocol {
+    /// hyper's HTTP/1 builder.
+    Http1,
+    /// hyper-util's auto builder: HTTP/2, or HTTP/1.1 that starts with `P`.
+    Auto,
+}
+
+/// What the watchdog decided.
+enum Verdict {
+    /// Ask the connection to close, for this reason.
+    Close(Close),
+    /// The client will not read: drop the connection now.
+    Stalled,
+}
+
+/// Run `connection` to its end under the watchdog, which holds it to
+/// `timeouts` and closes it in a drain; returns why it ended.
+pub async fn supervise<C: GracefulConnection>(
+    connection: C,
+    timeouts: Timeouts,
+    activity: &Activity,
+    mut drain: watch::Receiver<bool>,
+    protocol: Protocol,
+) -> Close {
+    tokio::pin!(connection);
+    let draining = AtomicBool::new(false);
+    let watchdog = watch(timeouts, activity, &mut drain, protocol, &draining);
+    tokio::pin!(watchdog);
+    let close = match Gated::new(connection.as_mut(), watchdog).await {
+        First::Connection(ended) => {
+            return match ended {
+                // The drain's `Connection: close` ended it.
+                Ok(()) if draining.load(Ordering::Relaxed) => Close::Drain,
+                Ok(()) => Close::Client,
+                Err(_) => Close::Error,
+            };
+        }
+        First::Watchdog(Verdict::Stalled) => return Close::SendTimeout,
+        First::Watchdog(Verdict::Close(close)) => close,
+    };
+    connection.as_mut().graceful_shutdown();
+    if activity.idle_since().is_some() {
+        let _ = tokio::time::timeout(CLOSE_GRACE, connection).await;
+    } else {
+        // HTTP/2 in a drain: its open streams finish, within the server's
+        // shutdown bound, unless they stall.
+        tokio::select! {
+            _ = connection => {}
+            () = stalled(activity, timeouts.send) => return Close::SendTimeout,
+        }
+    }
+    close
+}
+
+/// The watchdog: completes when the connection is to close. `draining`
+/// turns true once it has seen the drain begin.
+async fn watch(
+    timeouts: Timeouts,
+    activity: &Activity,
+    drain: &mut watch::Receiver<bool>,
+    protocol: Protocol,
+    draining: &AtomicBool,
+) -> Verdict {
+    loop {
+        let (limit, reason) = if draining.load(Ordering::Relaxed) {
+            (DRAIN_IDLE_GRACE, Close::Drain)
+        } else if activity.has_served() {
+            (timeouts.idle, Close::Idle)
+        } else {
+            (timeouts.header_read, Close::HeaderTimeout)
+        };
+        // With a request open, look again in `limit`: it cannot end sooner.
+        // Before the first request, look again within the idle timeout too,
+        // which applies as soon as one has been served and may be shorter.
+        let now = Instant::now();
+        let deadline = activity
+            .idle_since()
+            .map_or(now + limit, |since| since + limit)
+            .min(now + timeouts.idle);
+        tokio::select! {
+            () = tokio::time::sleep_until(deadline.into()) => {
+                if activity.idle_since().is_some_and(|since| since.elapsed() >= limit) {
+                    return Verdict::Close(reason);
+                }
+            }
+            // A client that will not read gets no grace to close.
+            () = stalled(activity, timeouts.send) => return Verdict::Stalled,
+            () = drained(drain), if !draining.load(Ordering::Relaxed) => {
+                draining.store(true, Ordering::Relaxed);
+                if protocol == Protocol::Auto {
+                    return Verdict::Close(Close::Drain);
+                }
+            }
+        }
+    }
+}
+
+/// Completes once the connection has been sending without progress for
+/// `timeout` (see [`Activity::stalled_since`]), and marks it to be reset.
+async fn stalled(activity: &Activity, timeout: Duration) {
+    loop {
+        let deadline = activity
+            .stalled_since()
+            .map_or(Instant::now() + timeout, |since| since + timeout);
+        tokio::time::sleep_until(deadline.into()).await;
+        if activity
+            .stalled_since()
+            .is_some_and(|since| since.elapsed() >= timeout)
+        {
+            activity.reset_on_close();
+            return;
+        }
+    }
+}
+
+/// Completes once the drain has begun (at once if it has).
+pub async fn drained(drain: &mut watch::Receiver<bool>) {
+    // An error means the server is gone: as good as drained.
+    let _ = drain.wait_for(|draining| *draining).await;
+}
+
+/// Which of [`Gated`]'s two futures finished first.
+enum First<C, W> {
+    Connection(C),
+    Watchdog(W),
+}
+
+/// The connection and its watchdog, run together: the connection is polled
+/// on every wake of the task, the watchdog only after a waker it was given
+/// fired (and on the first poll).
+struct Gated<'a, C, W> {
+    connection: Pin<&'a mut C>,
+    watchdog: Pin<&'a mut W>,
+    alarm: Arc<Alarm>,
+    /// The watchdog's waker: rings `alarm`.
+    waker: Waker,
+}
+
+/// Whether the watchdog is to be polled, and the task to wake when it is.
+struct Alarm {
+    rang: AtomicBool,
+    task: AtomicWaker,
+}
+
+impl Wake for Alarm {
+    fn wake(self: Arc<Self>) {
+        self.wake_by_ref();
+    }
+
+    fn wake_by_ref(self: &Arc<Self>) {
+        self.rang.store(true, Ordering::Release);
+        self.task.wake();
+    }
+}
+
+impl<'a, C: Future, W: Future> Gated<'a, C, W> {
+    fn new(connection: Pin<&'a mut C>, watchdog: Pin<&'a mut W>) -> Self {
+        let alarm = Arc::new(Alarm {
+            rang: AtomicBool::new(true),
+            task: AtomicWaker::new(),
+        });
+        let waker = Waker::from(Arc::clone(&alarm));
+        Gated {
+            connection,
+            watchdog,
+            alarm,
+            waker,
+        }
+    }
+}
+
+impl<C: Future, W: Future> Future for Gated<'_, C, W> {
+    type Output = First<C::Output, W::Output>;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        let this = &mut *self;
+        // Registered before the alarm is read: one that rings from here on
+        // wakes this task again.
+        this.alarm.task.register(cx.waker());
+        if this.alarm.rang.swap(false, Ordering::AcqRel) {
+            let mut watchdog_cx = Context::from_waker(&this.waker);
+            if let Poll::Ready(verdict) = this.watchdog.as_mut().poll(&mut watchdog_cx) {
+                return Poll::Ready(First::Watchdog(verdict));
+            }
+        }
+        this.connection.as_mut().poll(cx).map(First::Connection)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{First, Gated};
+    use std::cell::RefCell;
+    use std::future::{poll_fn, Future};
+    use std::pin::pin;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::task::{Context, Poll, Waker};
+
+    #[test]
+    fn the_watchdog_is_polled_first_and_then_only_when_woken() {
+        let polls = AtomicUsize::new(0);
+        let woken_by: RefCell<Option<Waker>> = RefCell::new(None);
+        let mut connection = pin!(std::future::pending::<()>());
+        let mut watchdog = pin!(poll_fn(|cx: &mut Context| {
+            let count = polls.fetch_add(1, Ordering::Relaxed) + 1;
+            *woken_by.borrow_mut() = Some(cx.waker().clone());
+            if count == 2 {
+                Poll::Ready("closed")
+            } else {
+                Poll::Pending
+            }
+        }));
+        let mut gated = pin!(Gated::new(connection.as_mut(), watchdog.as_mut()));
+        let mut cx = Context::from_waker(Waker::noop());
+        assert!(gated.as_mut().poll(&mut cx).is_pending());
+        assert!(gated.as_mut().poll(&mut cx).is_pending());
+        assert_eq!(polls.load(Ordering::Relaxed), 1, "not woken: not polled");
+        woken_by.take().expect("the watchdog kept its waker").wake();
+        assert!(matches!(
+            gated.as_mut().poll(&mut cx),
+            Poll::Ready(First::Watchdog("closed"))
+        ));
+    }
+
+    #[test]
+    fn the_connection_ending_ends_it() {
+        let mut connection = pin!(std::future::ready(7));
+        let mut watchdog = pin!(std::future::pending::<()>());
+        let mut gated = pin!(Gated::new(connection.as_mut(), watchdog.as_mut()));
+        let mut cx = Context::from_waker(Waker::noop());
+        assert!(matches!(
+            gated.as_mut().poll(&mut cx),
+            Poll::Ready(First::Connection(7))
+        ));
+    }
+}
