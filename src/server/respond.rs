@@ -17,7 +17,7 @@ use crate::errors::ErrorKind;
 use crate::headers;
 use crate::negotiate::{
     best, common_index, held_dictionary, negotiate_media_type, AcceptEncoding, Coding,
-    COMMON_ACCEPTS, COMMON_ACCEPT_ENCODINGS,
+    ACCEPT_ABSENT, COMMON_ACCEPTS, COMMON_ACCEPT_ENCODINGS,
 };
 use crate::route::{error_about, error_for, route, Route};
 use crate::table::{Dictionary, Representation, Resource, Table, Variant};
@@ -168,10 +168,10 @@ fn values(headers: &HeaderMap, name: header::HeaderName) -> impl Iterator<Item =
 }
 
 /// The representation `Accept` chooses, `None` if it accepts none. For a
-/// common value, build.rs has negotiated it already.
+/// common value, and for none, build.rs has negotiated it already.
 fn choose_media_type(resource: &Resource, headers: &HeaderMap) -> Option<usize> {
     let accept = headers.get_all(header::ACCEPT);
-    match common_index(&accept, &COMMON_ACCEPTS) {
+    match common_index(&accept, &COMMON_ACCEPTS, Some(ACCEPT_ABSENT)) {
         Some(i) => resource.common_choices[i],
         None => negotiate_media_type(&accept, &resource.media_types),
     }
@@ -190,7 +190,7 @@ fn choose_variant<'t>(
     headers: &HeaderMap,
 ) -> Option<&'t Variant> {
     let accept_encoding = headers.get_all(header::ACCEPT_ENCODING);
-    let weights = match common_index(&accept_encoding, &COMMON_ACCEPT_ENCODINGS) {
+    let weights = match common_index(&accept_encoding, &COMMON_ACCEPT_ENCODINGS, None) {
         Some(i) => table.common_encoding_weights[i],
         None => AcceptEncoding::parse(&accept_encoding).weights(),
     };

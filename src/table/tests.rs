@@ -278,6 +278,23 @@ mod selection {
         }
         assert!(checked > 1000, "{checked}");
     }
+
+    /// A request without `Accept` gets what `*/*`, read by the parser,
+    /// chooses (the kept choice of `*/*` stands for it).
+    #[test]
+    fn no_accept_chooses_what_the_parser_chooses_for_any_type() {
+        let table = production();
+        for path in table.resources.iter().map(|r| &r.id) {
+            let mut absent = HeaderMap::new();
+            absent.insert(header::ACCEPT_ENCODING, respelled("gzip"));
+            let parsed = request(respelled("*/*"), respelled("gzip"));
+            assert_eq!(
+                chosen(select(table, &Method::GET, path, &absent)),
+                chosen(select(table, &Method::GET, path, &parsed)),
+                "{path}"
+            );
+        }
+    }
 }
 
 /// The export's file names for the table's resources.

@@ -23,6 +23,11 @@ pub const COMMON_ACCEPTS: [&str; 5] = [
     "application/json",
 ];
 
+/// The index in [`COMMON_ACCEPTS`] of `*/*`, which stands for a request
+/// without `Accept`: no `Accept` accepts every media type (RFC 9110
+/// §12.5.1), as `*/*` does, and both choose the first offer.
+pub const ACCEPT_ABSENT: usize = 3;
+
 /// `Accept-Encoding` values sent verbatim by many requests.
 pub const COMMON_ACCEPT_ENCODINGS: [&str; 4] = [
     // Chrome and Firefox over HTTPS (and Chrome to localhost).
@@ -36,17 +41,21 @@ pub const COMMON_ACCEPT_ENCODINGS: [&str; 4] = [
 ];
 
 /// The index in `common` of the field's value, if the field is one line and
-/// that line is one of `common`, byte for byte.
+/// that line is one of `common`, byte for byte; `absent` when the request
+/// has no such field.
 #[inline]
-pub fn common_index<F>(lines: F, common: &[&str]) -> Option<usize>
+pub fn common_index<F>(lines: F, common: &[&str], absent: Option<usize>) -> Option<usize>
 where
     F: IntoIterator,
     F::Item: AsRef<[u8]>,
 {
     let mut lines = lines.into_iter();
-    let (Some(line), None) = (lines.next(), lines.next()) else {
-        return None;
+    let Some(line) = lines.next() else {
+        return absent;
     };
+    if lines.next().is_some() {
+        return None;
+    }
     let line = line.as_ref();
     common.iter().position(|value| value.as_bytes() == line)
 }
@@ -58,14 +67,20 @@ mod tests {
     #[test]
     fn a_common_value_is_found_only_alone_and_exact() {
         let chrome = COMMON_ACCEPT_ENCODINGS[0].as_bytes();
-        assert_eq!(common_index([chrome], &COMMON_ACCEPT_ENCODINGS), Some(0));
-        assert_eq!(common_index([b"*/*"], &COMMON_ACCEPTS), Some(3));
+        assert_eq!(
+            common_index([chrome], &COMMON_ACCEPT_ENCODINGS, None),
+            Some(0)
+        );
+        assert_eq!(common_index([b"*/*"], &COMMON_ACCEPTS, None), Some(3));
         // Two lines, even of a common value, are read in full.
         assert_eq!(
-            common_index([chrome, chrome], &COMMON_ACCEPT_ENCODINGS),
+            common_index([chrome, chrome], &COMMON_ACCEPT_ENCODINGS, None),
             None
         );
-        assert_eq!(common_index(None::<&[u8]>, &COMMON_ACCEPT_ENCODINGS), None);
+        assert_eq!(
+            common_index(None::<&[u8]>, &COMMON_ACCEPT_ENCODINGS, None),
+            None
+        );
         // Another spelling of the same list is not the same bytes.
         for other in [
             "gzip,deflate,br,zstd",
@@ -73,7 +88,7 @@ mod tests {
             "gzip, deflate, br, zstd ",
         ] {
             assert_eq!(
-                common_index([other.as_bytes()], &COMMON_ACCEPT_ENCODINGS),
+                common_index([other.as_bytes()], &COMMON_ACCEPT_ENCODINGS, None),
                 None,
                 "{other}"
             );
@@ -84,8 +99,38 @@ mod tests {
     fn common_values_are_distinct() {
         for list in [&COMMON_ACCEPTS[..], &COMMON_ACCEPT_ENCODINGS[..]] {
             for (i, value) in list.iter().enumerate() {
-                assert_eq!(common_index([value.as_bytes()], list), Some(i), "{value}");
+                assert_eq!(
+                    common_index([value.as_bytes()], list, None),
+                    Some(i),
+                    "{value}"
+                );
             }
         }
+    }
+
+    #[test]
+    fn no_accept_chooses_as_any_type_does() {
+        use crate::negotiate::{negotiate_media_type, MediaType};
+        assert_eq!(COMMON_ACCEPTS[ACCEPT_ABSENT], "*/*");
+        let (json, html) = (
+            MediaType {
+                kind: "application",
+                subtype: "json",
+                charset: None,
+            },
+            MediaType {
+                kind: "text",
+                subtype: "html",
+                charset: Some("utf-8"),
+            },
+        );
+        for offered in [&[json, html][..], &[html, json], &[html]] {
+            assert_eq!(
+                negotiate_media_type(None::<&[u8]>, offered),
+                negotiate_media_type([b"*/*"], offered),
+            );
+        }
+        let none = common_index(None::<&[u8]>, &COMMON_ACCEPTS, Some(ACCEPT_ABSENT));
+        assert_eq!(none, Some(ACCEPT_ABSENT));
     }
 }

@@ -38,7 +38,7 @@ mod list;
 
 pub use accept::{negotiate_media_type, MediaType, MAX_MEDIA_OFFERS};
 pub use accept_encoding::{negotiate_encoding, AcceptEncoding};
-pub use common::{common_index, COMMON_ACCEPTS, COMMON_ACCEPT_ENCODINGS};
+pub use common::{common_index, ACCEPT_ABSENT, COMMON_ACCEPTS, COMMON_ACCEPT_ENCODINGS};
 pub use dictionary::held_dictionary;
 
 /// A content coding the server can send (RFC 9110 §8.4.1).
