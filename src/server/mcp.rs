@@ -26,6 +26,7 @@
 //!
 //! Answers are never stored by caches (`no-store`): they depend on the id.
 
+mod json;
 pub mod rpc;
 mod search;
 mod tools;
