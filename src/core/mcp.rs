@@ -11,11 +11,17 @@
 //!   requests that may name their version in `MCP-Protocol-Version`.
 //!
 //! Every fixed result is stored in both forms, as the bytes of the JSON-RPC
-//! `result` member: the server splices the request's id around them.
+//! `result` member: the server splices the request's id around them. The
+//! pieces of the results the server writes itself (searches, tool errors)
+//! are JSON the server writes again unchanged: stored as text, read once
+//! with the table into [`Members`] and `RawValue`s ([`json_text`]).
 
 use crate::search::Posting;
 use bytes::Bytes;
-use serde::{Deserialize, Serialize};
+use serde::de::{DeserializeOwned, MapAccess, Visitor};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde_json::value::RawValue;
+use std::fmt;
 
 /// The stateless revision of the protocol.
 pub const MODERN_VERSION: &str = "2026-07-28";
@@ -64,13 +70,15 @@ pub struct Mcp {
     /// Each method as a search result, in catalog order.
     pub hits: Vec<Hit>,
     /// What a modern result has that a legacy one has not (`resultType`
-    /// and `_meta`), as members to insert before its closing brace: for
-    /// the results the server completes itself (searches, tool errors).
-    pub modern_members: String,
-    /// The text of a search that finds nothing, escaped for a JSON string.
+    /// and `_meta`): the members that end every modern result the server
+    /// writes itself (searches, tool errors).
+    #[serde(with = "json_text")]
+    pub modern_members: Members,
+    /// The text of a search that finds nothing.
     pub no_match_text: String,
     /// Every method's name, as a JSON array.
-    pub methods_json: String,
+    #[serde(with = "json_text")]
+    pub methods_json: Box<RawValue>,
 }
 
 /// A search term (a stem) and the methods it finds.
@@ -101,13 +109,72 @@ pub struct Answer {
 /// line that says why it matched.
 #[derive(Debug, Serialize, Deserialize)]
 pub struct Hit {
-    /// Its structured result without the closing brace: `{"name": …,
-    /// "description": …, "signatures": […], "url": …`.
-    pub json: String,
+    /// Its structured result's members (`name`, `description`,
+    /// `signatures`, `url`); the server adds `why` and `score` after them.
+    #[serde(with = "json_text")]
+    pub members: Members,
     /// Its Markdown lines, the first starting after the rank (name and
-    /// description, then signatures and address), escaped for a JSON
-    /// string: the server copies them into the text it answers with.
+    /// description, then signatures and address): the server copies them
+    /// into the text it answers with.
     pub text: String,
+}
+
+/// A JSON object's members in their order, each value as it was written:
+/// read from an object's text, written again (inside another object, with
+/// `#[serde(flatten)]`) byte for byte.
+#[derive(Debug, Default)]
+pub struct Members(Vec<(String, Box<RawValue>)>);
+
+impl Serialize for Members {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_map(self.0.iter().map(|(name, value)| (name, value)))
+    }
+}
+
+impl<'de> Deserialize<'de> for Members {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Object;
+        impl<'de> Visitor<'de> for Object {
+            type Value = Members;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a JSON object")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Members, A::Error> {
+                let mut members = Vec::with_capacity(map.size_hint().unwrap_or(0));
+                while let Some(member) = map.next_entry()? {
+                    members.push(member);
+                }
+                Ok(Members(members))
+            }
+        }
+        deserializer.deserialize_map(Object)
+    }
+}
+
+/// A piece of JSON in the table: stored as its text, read back (with the
+/// table, once) by serde_json, so that a table whose JSON is not JSON is
+/// refused when it is read, not when a search is answered.
+pub mod json_text {
+    use super::*;
+    use serde::de::Error as _;
+    use serde::ser::Error as _;
+
+    /// Store `value`'s JSON text.
+    pub fn serialize<T: Serialize, S: Serializer>(
+        value: &T,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        let text = serde_json::to_string(value).map_err(S::Error::custom)?;
+        serializer.serialize_str(&text)
+    }
+
+    /// Read the text back (borrowed from the stored table, then parsed).
+    pub fn deserialize<'de, T: DeserializeOwned, D: Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<T, D::Error> {
+        let text = <&str>::deserialize(deserializer)?;
+        serde_json::from_str(text).map_err(|e| D::Error::custom(format!("stored JSON: {e}")))
+    }
 }
 
 impl Mcp {
@@ -136,4 +203,33 @@ impl Answer {
         };
         (!bytes.is_empty()).then_some(bytes)
     }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Members;
+
+    #[test]
+    fn members_are_written_again_as_stored() {
+        let stored = r#"{"name":"select","signatures":["a( $x )","b"],"n":1.50,"e":"\u2028\n"}"#;
+        let members: Members = serde_json::from_str(stored).expect("an object");
+        let written = serde_json::to_string(&members).expect("serialises");
+        assert_eq!(written, stored);
+    }
+
+    #[test]
+    fn stored_json_travels_as_text_and_is_read_back_whole() {
+        let stored: Members = serde_json::from_str(r#"{"a":[1, 2],"b":{}}"#).expect("an object");
+        let bytes = postcard::to_allocvec(&Stored(stored)).expect("stores");
+        let read: Stored = postcard::from_bytes(&bytes).expect("reads back");
+        assert_eq!(
+            serde_json::to_string(&read.0).expect("serialises"),
+            r#"{"a":[1, 2],"b":{}}"#
+        );
+        let not_json = postcard::to_allocvec(&"{\"a\":").expect("stores");
+        assert!(postcard::from_bytes::<Stored>(&not_json).is_err());
+    }
+
+    #[derive(serde::Serialize, serde::Deserialize)]
+    struct Stored(#[serde(with = "super::json_text")] Members);
 }

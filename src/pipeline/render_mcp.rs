@@ -6,8 +6,8 @@
 
 use crate::content::{Catalog, Entry};
 use crate::mcp::{
-    answer_key, Answer, Era, Hit, Mcp, Term, DEFAULT_LIMIT, HANDSHAKE_VERSIONS, MODERN_VERSION,
-    TOOLS, TTL_MS,
+    answer_key, Answer, Era, Hit, Mcp, Members, Term, DEFAULT_LIMIT, HANDSHAKE_VERSIONS,
+    MODERN_VERSION, TOOLS, TTL_MS,
 };
 use crate::render_json::{self, page_path};
 use crate::render_markdown;
@@ -106,9 +106,9 @@ pub fn render(catalog: &Catalog) -> Mcp {
         answers,
         terms,
         hits: catalog.entries.iter().map(|e| hit(catalog, e)).collect(),
-        modern_members: modern_members(),
-        no_match_text: json_escaped(&no_match_text(catalog)),
-        methods_json: serde_json::to_string(
+        modern_members: members(&finish(json!({}), Era::Modern, false)),
+        no_match_text: no_match_text(catalog),
+        methods_json: serde_json::value::to_raw_value(
             &catalog.entries.iter().map(|e| &e.key).collect::<Vec<_>>(),
         )
         .expect("strings always serialise"),
@@ -134,11 +134,9 @@ fn finish(mut value: Value, era: Era, cached: bool) -> String {
     serde_json::to_string(&value).expect("a serde_json::Value always serialises")
 }
 
-/// The members [`finish`] adds to a modern result that is not cached, as
-/// text: `,"resultType":…,"_meta":…`.
-fn modern_members() -> String {
-    let empty = finish(json!({}), Era::Modern, false);
-    format!(",{}", &empty[1..empty.len() - 1])
+/// The members of `object`, the text of a JSON object, each value as written.
+fn members(object: &str) -> Members {
+    serde_json::from_str(object).expect("serde_json writes a Value::Object as a JSON object")
 }
 
 fn server_info() -> Value {
@@ -451,16 +449,8 @@ fn no_match_text(catalog: &Catalog) -> String {
 }
 
 fn hit(catalog: &Catalog, entry: &Entry) -> Hit {
-    let mut json = summary(catalog, entry).to_string();
-    json.pop(); // the closing brace: the server adds `why` and `score`.
     Hit {
-        json,
-        text: json_escaped(&summary_text(catalog, entry)),
+        members: members(&summary(catalog, entry).to_string()),
+        text: summary_text(catalog, entry),
     }
-}
-
-/// `text` escaped for a JSON string, without the quotes.
-fn json_escaped(text: &str) -> String {
-    let quoted = serde_json::to_string(text).expect("a string always serialises");
-    quoted[1..quoted.len() - 1].to_string()
 }

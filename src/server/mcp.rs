@@ -26,6 +26,7 @@
 //!
 //! Answers are never stored by caches (`no-store`): they depend on the id.
 
+mod json;
 pub mod rpc;
 mod search;
 mod tools;
@@ -52,7 +53,8 @@ pub const PATH: &str = "/mcp";
 pub const MAX_BODY: usize = 64 * 1024;
 
 /// The answer when the budget is full: a JSON-RPC error without an id, in
-/// the range JSON-RPC leaves to servers.
+/// the range JSON-RPC leaves to servers. Static, so that answering it
+/// allocates nothing; the bytes `rpc::error_reply` writes (tested).
 const BUSY: &str = "{\"jsonrpc\":\"2.0\",\"error\":{\"code\":-32000,\"message\":\"The server is answering as many /mcp requests as its memory budget allows; retry in a second.\"}}\n";
 
 /// `Retry-After` on [`BUSY`], in seconds.
@@ -495,6 +497,14 @@ mod tests {
         )
         .err()
         .map(|reply| reply.status)
+    }
+
+    #[test]
+    fn the_static_busy_answer_is_what_serde_would_write() {
+        let message = "The server is answering as many /mcp requests as its memory budget \
+                       allows; retry in a second.";
+        let written = error_reply(StatusCode::SERVICE_UNAVAILABLE, None, -32000, message, None);
+        assert_eq!(String::from_utf8_lossy(&written.body), BUSY);
     }
 
     #[test]

@@ -5,7 +5,9 @@
 //! request carrying `params._meta` with a protocol version is modern, any
 //! other legacy), checked as its era requires, and answered with a result
 //! the pipeline stored, the request's id spliced around it. Only `search`
-//! and the tools' own errors are written here (`tools.rs`).
+//! and the tools' own errors are written here (`tools.rs`), and the
+//! JSON-RPC errors: with serde, from structs whose fields are in the order
+//! written.
 //!
 //! Statuses: a body that is not one JSON-RPC message gets 400; a modern
 //! request whose version, headers or `_meta` do not hold gets 400 and an
@@ -17,7 +19,8 @@ use super::tools;
 use crate::table::Table;
 use http::StatusCode;
 use refserve_core::mcp::{answer_key, Era, Mcp, HANDSHAKE_VERSIONS, MODERN_VERSION};
-use serde_json::{json, Map, Value};
+use serde::Serialize;
+use serde_json::{Map, Value};
 
 /// JSON-RPC 2.0 and MCP error codes.
 pub mod code {
@@ -83,7 +86,19 @@ impl Call<'_> {
         Some(self.result(result))
     }
 
-    /// `result` (the bytes of a JSON object) as the answer.
+    /// `result`, written, as the answer.
+    pub fn respond(&self, result: &impl Serialize) -> Reply {
+        reply(
+            StatusCode::OK,
+            &Success {
+                jsonrpc: "2.0",
+                id: self.id,
+                result,
+            },
+        )
+    }
+
+    /// `result` (the bytes of a stored JSON object) as the answer.
     pub fn result(&self, result: &[u8]) -> Reply {
         let mut body = Vec::with_capacity(result.len() + 48);
         body.extend_from_slice(b"{\"jsonrpc\":\"2.0\",\"id\":");
@@ -98,7 +113,7 @@ impl Call<'_> {
     }
 
     /// A JSON-RPC error, in a 200.
-    pub fn error(&self, code: i64, message: &str, data: Option<Value>) -> Reply {
+    pub fn error(&self, code: i64, message: &str, data: Option<Data>) -> Reply {
         error_reply(StatusCode::OK, Some(self.id), code, message, data)
     }
 }
@@ -241,7 +256,7 @@ fn dispatch(call: &Call, method: &str, params: &Map<String, Value>) -> Reply {
                     call.error(
                         code,
                         "Resource not found: resources/list gives every URI that can be read.",
-                        Some(json!({ "uri": uri })),
+                        Some(Data::Uri { uri }),
                     )
                 })
         }
@@ -364,7 +379,10 @@ fn unsupported(id: Option<&Value>, requested: &str) -> Reply {
         id,
         code::UNSUPPORTED_VERSION,
         "Unsupported protocol version",
-        Some(json!({ "supported": supported, "requested": shown })),
+        Some(Data::Versions {
+            supported,
+            requested: &shown,
+        }),
     )
 }
 
@@ -387,18 +405,68 @@ pub fn error_reply(
     id: Option<&Value>,
     code: i64,
     message: &str,
-    data: Option<Value>,
+    data: Option<Data>,
 ) -> Reply {
-    let mut error = json!({ "code": code, "message": message });
-    if let Some(data) = data {
-        error["data"] = data;
-    }
-    let mut response = json!({ "jsonrpc": "2.0" });
-    if let Some(id) = id {
-        response["id"] = id.clone();
-    }
-    response["error"] = error;
-    let mut body = response.to_string().into_bytes();
+    let failure = Failure {
+        jsonrpc: "2.0",
+        id,
+        error: Error {
+            code,
+            message,
+            data,
+        },
+    };
+    reply(status, &failure)
+}
+
+/// What an error's `data` tells.
+#[derive(Debug, Serialize)]
+#[serde(untagged)]
+pub enum Data<'a> {
+    /// The resource that was not found.
+    Uri {
+        /// Its URI, as asked for.
+        uri: &'a str,
+    },
+    /// The protocol versions served, and the one asked for.
+    Versions {
+        /// Newest first.
+        supported: Vec<&'static str>,
+        /// As asked for (its first 32 characters).
+        requested: &'a str,
+    },
+}
+
+/// A JSON-RPC response with a result.
+#[derive(Serialize)]
+struct Success<'a, R> {
+    jsonrpc: &'static str,
+    id: &'a Value,
+    result: R,
+}
+
+/// A JSON-RPC error response.
+#[derive(Serialize)]
+struct Failure<'a> {
+    jsonrpc: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    id: Option<&'a Value>,
+    error: Error<'a>,
+}
+
+/// A JSON-RPC error.
+#[derive(Serialize)]
+struct Error<'a> {
+    code: i64,
+    message: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    data: Option<Data<'a>>,
+}
+
+/// `response`, written, with a line break after it.
+fn reply(status: StatusCode, response: &impl Serialize) -> Reply {
+    let mut body = serde_json::to_vec(response)
+        .expect("strings, numbers, stored JSON and finite scores always serialise");
     body.push(b'\n');
     Reply { status, body }
 }

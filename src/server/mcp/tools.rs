@@ -7,11 +7,13 @@
 //! them; MCP 2025-11-25 and later), or `-32602` for a client that speaks
 //! 2025-06-18.
 
+use super::json::{Echoed, Score};
 use super::rpc::{code, Call, Reply};
 use super::search::{query_terms, rank};
-use crate::access_log::push_json_string;
 use crate::route::suggest;
-use refserve_core::mcp::{answer_key, Era, DEFAULT_LIMIT, TOOLS};
+use refserve_core::mcp::{answer_key, Era, Members, DEFAULT_LIMIT, TOOLS};
+use serde::Serialize;
+use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 /// Answer a `tools/call` with `params`.
@@ -109,16 +111,12 @@ fn search(call: &Call, arguments: &Map<String, Value>) -> Reply {
     let terms = query_terms(query);
     let found = rank(call.answers, &terms, limit);
     let hits = &call.answers.hits;
-    // The text is written escaped for a JSON string as it goes: the
-    // methods' lines were escaped by the pipeline, only the words of the
-    // query are escaped here.
     let mut text = String::with_capacity(512 * (found.len() + 1));
-    let mut results = String::with_capacity(512 * (found.len() + 1));
-    results.push('[');
+    let mut results = Vec::with_capacity(found.len());
     if found.is_empty() {
         text.push_str(&call.answers.no_match_text);
     } else {
-        text.push_str("Methods for the query, best first (get_method gives one whole):\\n\\n");
+        text.push_str("Methods for the query, best first (get_method gives one whole):\n\n");
     }
     for (rank, found) in found.iter().enumerate() {
         let hit = &hits[found.method];
@@ -133,37 +131,24 @@ fn search(call: &Call, arguments: &Map<String, Value>) -> Reply {
             why.push_str(field.label());
         }
         why.push('.');
-        let mut escaped_why = String::new();
-        push_json_string(&mut escaped_why, &why);
-        let escaped_why = &escaped_why[1..escaped_why.len() - 1];
         text.push_str(&(rank + 1).to_string());
         text.push_str(". ");
         text.push_str(&hit.text);
         text.push_str("   ");
-        text.push_str(escaped_why);
-        text.push_str("\\n");
-        if rank > 0 {
-            results.push(',');
-        }
-        results.push_str(&hit.json);
-        results.push_str(",\"why\":\"");
-        results.push_str(escaped_why);
-        results.push_str(&format!("\",\"score\":{:.3}}}", found.score));
+        text.push_str(&why);
+        text.push('\n');
+        results.push(Match {
+            method: &hit.members,
+            why,
+            score: Score(found.score),
+        });
     }
-    results.push(']');
-    let mut result = String::with_capacity(text.len() + results.len() + 256);
-    result.push_str("{\"content\":[{\"type\":\"text\",\"text\":\"");
-    result.push_str(&text);
-    result.push_str("\"}],\"structuredContent\":{\"query\":");
-    push_json_string(&mut result, query);
-    result.push_str(",\"results\":");
-    result.push_str(&results);
-    if found.is_empty() {
-        result.push_str(",\"methods\":");
-        result.push_str(&call.answers.methods_json);
-    }
-    result.push('}');
-    finish(call, result)
+    let structured = Searched {
+        query: Echoed(query),
+        results,
+        methods: found.is_empty().then_some(&*call.answers.methods_json),
+    };
+    finish(call, text, Some(structured))
 }
 
 /// Wrong arguments: the tool's own error, or `-32602` for 2025-06-18.
@@ -171,20 +156,63 @@ fn invalid(call: &Call, problem: &str) -> Reply {
     if call.era == Era::Legacy && call.legacy_version == Some("2025-06-18") {
         return call.error(code::INVALID_PARAMS, problem, None);
     }
-    let mut result = String::from("{\"content\":[{\"type\":\"text\",\"text\":");
-    push_json_string(&mut result, problem);
-    result.push_str("}],\"isError\":true");
-    finish(call, result)
+    finish(call, Echoed(problem), None::<Searched>)
 }
 
-/// Close `result` (an object without its closing brace) in the request's
-/// era, and answer with it.
-fn finish(call: &Call, mut result: String) -> Reply {
-    if call.era == Era::Modern {
-        result.push_str(&call.answers.modern_members);
-    }
-    result.push('}');
-    call.result(result.as_bytes())
+/// The tool's result, `text` and the `structured` content (an error
+/// without), in the request's era, as the answer.
+fn finish<T: Serialize, S: Serialize>(call: &Call, text: T, structured: Option<S>) -> Reply {
+    let is_error = structured.is_none();
+    call.respond(&ToolResult {
+        content: [Content { kind: "text", text }],
+        structured,
+        is_error,
+        modern: (call.era == Era::Modern).then_some(&call.answers.modern_members),
+    })
+}
+
+/// A tool's result: `{"content":[…],"structuredContent":{…}}`, or
+/// `"isError":true` in place of the structured content; a modern one
+/// ends with `resultType` and `_meta`.
+#[derive(Serialize)]
+struct ToolResult<'a, T, S> {
+    content: [Content<T>; 1],
+    #[serde(rename = "structuredContent", skip_serializing_if = "Option::is_none")]
+    structured: Option<S>,
+    #[serde(rename = "isError", skip_serializing_if = "std::ops::Not::not")]
+    is_error: bool,
+    #[serde(flatten)]
+    modern: Option<&'a Members>,
+}
+
+/// `{"type":"text","text":…}`.
+#[derive(Serialize)]
+struct Content<T> {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    text: T,
+}
+
+/// What a search found: the query, the results, and every method's name
+/// when there is none.
+#[derive(Serialize)]
+struct Searched<'a> {
+    query: Echoed<'a>,
+    results: Vec<Match<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    methods: Option<&'a RawValue>,
+}
+
+/// One method found: its stored members, then why it matched and its
+/// score. `why` (here and in the text) is written as serde_json writes a
+/// string, which for it is what [`Echoed`] writes too: its words are
+/// letters and digits (`refserve_core::search::terms`), the rest fixed.
+#[derive(Serialize)]
+struct Match<'a> {
+    #[serde(flatten)]
+    method: &'a Members,
+    why: String,
+    score: Score,
 }
 
 /// The first argument not in `known`, as a problem.
