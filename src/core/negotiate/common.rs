@@ -7,10 +7,12 @@
 //! same observation.) build.rs negotiates these values ahead of time with
 //! the same parsers (per resource for `Accept`, once for `Accept-Encoding`),
 //! and a request whose field is one of them, on one line, gets that answer
-//! from the table. Any other value is read in full.
+//! from the table. Any other value is read in full. Behind a cache that
+//! normalises these fields, as `deploy/varnish.vcl` does, every request the
+//! origin sees carries one of them.
 
 /// `Accept` values sent verbatim by many requests.
-pub const COMMON_ACCEPTS: [&str; 5] = [
+pub const COMMON_ACCEPTS: [&str; 7] = [
     // Chrome, Edge and Opera, on a navigation.
     "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,image/apng,*/*;q=0.8,application/signed-exchange;v=b3;q=0.7",
     // Firefox 92 and later, on a navigation.
@@ -19,8 +21,12 @@ pub const COMMON_ACCEPTS: [&str; 5] = [
     "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
     // curl, wget, and `fetch()` without an `Accept` of its own.
     "*/*",
-    // API clients.
+    // API clients, and a page asked for as JSON by `deploy/varnish.vcl`.
     "application/json",
+    // What `deploy/varnish.vcl` forwards for a page asked for as HTML or
+    // as Markdown.
+    "text/html",
+    "text/markdown",
 ];
 
 /// The index in [`COMMON_ACCEPTS`] of `*/*`, which stands for a request
@@ -29,7 +35,7 @@ pub const COMMON_ACCEPTS: [&str; 5] = [
 pub const ACCEPT_ABSENT: usize = 3;
 
 /// `Accept-Encoding` values sent verbatim by many requests.
-pub const COMMON_ACCEPT_ENCODINGS: [&str; 4] = [
+pub const COMMON_ACCEPT_ENCODINGS: [&str; 6] = [
     // Chrome and Firefox over HTTPS (and Chrome to localhost).
     "gzip, deflate, br, zstd",
     // Chrome, holding a compression dictionary for the URL (RFC 9842).
@@ -38,6 +44,10 @@ pub const COMMON_ACCEPT_ENCODINGS: [&str; 4] = [
     "gzip, deflate, br",
     // Chrome over cleartext HTTP.
     "gzip, deflate",
+    // A cache in front that normalises the field to one coding, as
+    // `deploy/varnish.vcl` does (and Fastly).
+    "br",
+    "gzip",
 ];
 
 /// The index in `common` of the field's value, if the field is one line and
