@@ -181,7 +181,7 @@ async fn serve_connection(
     stream: TcpStream,
     drain: tokio::sync::watch::Receiver<bool>,
 ) {
-    let activity = Arc::new(Activity::new(None));
+    let activity = Arc::new(Activity::new(None, false));
     let stream = Watched::new(stream, Arc::clone(&activity), Framing::FromPreface);
     let timeouts = preview.timeouts;
     let service = {

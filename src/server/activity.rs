@@ -67,11 +67,14 @@ pub struct Activity {
     reset: AtomicBool,
     /// The counters requests and responses are recorded in, when they are.
     metrics: Option<Arc<Metrics>>,
+    /// Whether a request's duration is read (by the metrics or the log).
+    timed: bool,
 }
 
 impl Activity {
-    /// A connection accepted now.
-    pub fn new(metrics: Option<Arc<Metrics>>) -> Self {
+    /// A connection accepted now; its requests are `timed` when their
+    /// durations are read (the metrics, the access log).
+    pub fn new(metrics: Option<Arc<Metrics>>, timed: bool) -> Self {
         Activity {
             accepted: Instant::now(),
             accepted_coarse: coarse_nanos(),
@@ -82,6 +85,7 @@ impl Activity {
             moving_since: AtomicU64::new(0),
             reset: AtomicBool::new(false),
             metrics,
+            timed,
         }
     }
 
@@ -180,8 +184,9 @@ fn coarse_nanos() -> u64 {
 /// A request open on a connection, from its head to the drop of its body.
 pub struct Open {
     activity: Arc<Activity>,
-    /// When the request began, to time its response.
-    began: Instant,
+    /// When the request began, to time its response; read only when
+    /// someone reads the time.
+    began: Option<Instant>,
     /// Whether its body is still arriving.
     receiving: bool,
 }
@@ -189,7 +194,7 @@ pub struct Open {
 impl Open {
     /// Count a request open on `activity`.
     pub fn begin(activity: &Arc<Activity>) -> Open {
-        let began = Instant::now();
+        let began = activity.timed.then(Instant::now);
         if !activity.is_sending() {
             // The stall clock runs from the first request after a pause.
             activity.mark_moving();
@@ -209,7 +214,7 @@ impl Open {
         activity.open.fetch_add(1, Ordering::AcqRel);
         Open {
             activity: Arc::clone(activity),
-            began: Instant::now(),
+            began: activity.timed.then(Instant::now),
             receiving: true,
         }
     }
@@ -227,8 +232,8 @@ impl Open {
         }
     }
 
-    /// When the request began.
-    pub fn began(&self) -> Instant {
+    /// When the request began, if its connection times its requests.
+    pub fn began(&self) -> Option<Instant> {
         self.began
     }
 }
@@ -242,8 +247,8 @@ impl Drop for Open {
         let nanos = activity.nanos_since_accepted();
         activity.last_end.store(nanos.max(1), Ordering::Release);
         activity.open.fetch_sub(1, Ordering::AcqRel);
-        if let Some(metrics) = activity.metrics() {
-            metrics.request_ended(self.began.elapsed());
+        if let (Some(metrics), Some(began)) = (activity.metrics(), self.began) {
+            metrics.request_ended(began.elapsed());
         }
     }
 }
@@ -296,7 +301,7 @@ mod tests {
 
     #[test]
     fn nothing_to_send_is_no_stall() {
-        let activity = Arc::new(Activity::new(None));
+        let activity = Arc::new(Activity::new(None, false));
         assert_eq!(activity.stalled_since(), None);
         activity.wrote(true);
         assert_eq!(activity.stalled_since(), None);
@@ -304,7 +309,7 @@ mod tests {
 
     #[test]
     fn an_open_request_is_sending_until_it_ends() {
-        let activity = Arc::new(Activity::new(None));
+        let activity = Arc::new(Activity::new(None, false));
         let open = Open::begin(&activity);
         let since = activity.stalled_since().expect("sending");
         assert!(activity.idle_since().is_none());
@@ -315,7 +320,7 @@ mod tests {
 
     #[test]
     fn a_body_arriving_is_no_stall_but_keeps_the_connection_busy() {
-        let activity = Arc::new(Activity::new(None));
+        let activity = Arc::new(Activity::new(None, false));
         let mut open = Open::receiving(&activity);
         assert_eq!(activity.stalled_since(), None, "an upload is not sending");
         assert!(activity.idle_since().is_none(), "nor idle");
@@ -331,7 +336,7 @@ mod tests {
 
     #[test]
     fn a_body_never_received_ends_cleanly() {
-        let activity = Arc::new(Activity::new(None));
+        let activity = Arc::new(Activity::new(None, false));
         let sending = Open::begin(&activity);
         let receiving = Open::receiving(&activity);
         assert!(
@@ -346,7 +351,7 @@ mod tests {
 
     #[test]
     fn a_full_socket_is_sending_until_a_byte_goes() {
-        let activity = Activity::new(None);
+        let activity = Activity::new(None, false);
         activity.blocked();
         let since = activity.stalled_since().expect("blocked");
         // Blocked again: the clock keeps running from the first block.
@@ -359,7 +364,7 @@ mod tests {
 
     #[test]
     fn progress_restarts_the_clock_of_an_open_request() {
-        let activity = Arc::new(Activity::new(None));
+        let activity = Arc::new(Activity::new(None, false));
         let _open = Open::begin(&activity);
         let first = activity.stalled_since().expect("sending");
         let before = Instant::now();

@@ -140,7 +140,8 @@ pub async fn serve(
     mut drain: watch::Receiver<bool>,
     tls: Option<TlsAcceptor>,
 ) -> Close {
-    let activity = Arc::new(Activity::new(shared.metrics.clone()));
+    let timed = shared.metrics.is_some() || shared.access_log.is_some();
+    let activity = Arc::new(Activity::new(shared.metrics.clone(), timed));
     let mut first = [0u8; 1];
     match before_drain(stream.peek(&mut first), &shared, &activity, &mut drain).await {
         Ok(Ok(1..)) => {}
@@ -344,7 +345,10 @@ fn deliver(
                 status: response.status().as_u16(),
                 bytes,
                 coding: coding.token(),
-                duration: open.began().elapsed(),
+                duration: open
+                    .began()
+                    .map(|began| began.elapsed())
+                    .unwrap_or_default(),
             });
         }
     }

@@ -100,7 +100,7 @@ struct Held {
 
 /// Serve `stream` on a task of its own.
 fn spawn(builder: &http1::Builder, stream: TcpStream, registry: &Arc<Registry>) -> Held {
-    let activity = Arc::new(Activity::new(None));
+    let activity = Arc::new(Activity::new(None, false));
     let service = {
         let (registry, activity) = (Arc::clone(registry), Arc::clone(&activity));
         service_fn(move |request| {
@@ -234,7 +234,7 @@ mod tests {
 
     /// A connection held by a task that never ends.
     fn held(runtime: &tokio::runtime::Runtime, asked: Asked) -> Held {
-        let activity = Arc::new(Activity::new(None));
+        let activity = Arc::new(Activity::new(None, false));
         match asked {
             Asked::Nothing => {}
             Asked::Answered => drop(Open::begin(&activity)),

@@ -370,7 +370,7 @@ mod tests {
 
     #[test]
     fn a_ping_alone_is_no_progress_but_empties_the_socket() {
-        let activity = Arc::new(Activity::new(None));
+        let activity = Arc::new(Activity::new(None, false));
         let _open = crate::activity::Open::begin(&activity);
         let mut watched = Progress::new(Arc::clone(&activity), Framing::Http2);
         let since = activity.stalled_since().expect("a request is open");
@@ -390,7 +390,7 @@ mod tests {
 
     #[test]
     fn the_preface_tells_http2_from_a_request_line() {
-        let activity = Arc::new(Activity::new(None));
+        let activity = Arc::new(Activity::new(None, false));
         for (read, framing) in [
             (&[&b"PRI * HTTP/2.0"[..]][..], Framing::Http2),
             (&[b"P", b"RI"], Framing::Http2),
@@ -408,7 +408,7 @@ mod tests {
 
     #[test]
     fn a_vectored_write_counts_only_what_was_taken() {
-        let activity = Arc::new(Activity::new(None));
+        let activity = Arc::new(Activity::new(None, false));
         let mut watched = Progress::new(activity, Framing::Http2);
         let (settings, data) = (frame(0x4, 6), frame(0x0, 10));
         // The socket took the SETTINGS frame and nothing of the DATA frame.

@@ -1,0 +1,221 @@
+#!/usr/bin/env bash
+# refserve against its ceiling and against h2o, in alternating rounds, on the
+# one request the three serve alike: the br body of /api/reference.json.
+#
+# - the ceiling (benches/ceiling.rs): hyper in refserve's shape sending the
+#   bytes refserve sends for that request (status, every header, the body),
+#   and doing nothing else: no routing, no negotiation, no clocks;
+# - h2o, one thread, serving `refserve export` with its precompressed files
+#   (`file.send-compressed`): the same body, its own headers.
+#
+# Each round runs wrk (-t1, CONNECTIONS connections, after a warm-up) on
+# every server in turn, the order rotated each round; every server is pinned
+# to SERVER_CPU, wrk to LOAD_CPU. Two processes side by side on a shared
+# machine drift by several percent over a minute; alternating short rounds
+# puts each comparison on the same minute. The table reports each server's
+# median, and the median of the rounds' refserve/ceiling ratios.
+#
+# Then the user-space instructions one request costs refserve and the
+# ceiling (cachegrind while h2load sends REQUESTS and 2 x REQUESTS requests
+# over 64 connections; the difference over REQUESTS), and the functions
+# where refserve spends more than the ceiling (cg_diff of the two).
+#
+#   benches/ceiling.sh                  # about 4 minutes after the build
+#   OTHER=path/to/refserve benches/ceiling.sh   # also another build, e.g. before a change
+#
+# Settings (environment): ROUNDS=10 DURATION=5s WARMUP=1s CONNECTIONS=64
+# REQUESTS=10000 (0: no instruction counts) SERVER_CPU=0 LOAD_CPU=1 KEEP=1.
+# Needs wrk, h2o, valgrind and h2load (apt-get installs them as root).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROUNDS=${ROUNDS:-10}
+DURATION=${DURATION:-5s}
+# shellcheck source=benches/lib.sh
+. benches/lib.sh
+CONNECTIONS=${CONNECTIONS:-64}
+REQUESTS=${REQUESTS:-10000}
+OTHER=${OTHER:-}
+[[ $CONNECTIONS =~ ^[1-9][0-9]*$ ]] || die "CONNECTIONS must be a positive integer"
+[[ $REQUESTS =~ ^[0-9]+$ ]] || die "REQUESTS must be a whole number"
+[[ -z $OTHER || -x $OTHER ]] || die "OTHER must be an executable refserve"
+REQUEST_PATH=/api/reference.json
+HEADER='Accept-Encoding: br'
+
+missing=()
+command -v wrk >/dev/null || missing+=(wrk)
+command -v h2o >/dev/null || missing+=(h2o)
+if ((REQUESTS > 0)); then
+    command -v valgrind >/dev/null || missing+=(valgrind)
+    command -v h2load >/dev/null || missing+=(nghttp2-client)
+fi
+install_packages "${missing[@]}"
+# The package may start its own server; only ours runs here.
+systemctl stop h2o 2>/dev/null || true
+
+say "building (cargo build --release, --example ceiling)"
+cargo build --release --quiet --bin refserve --example ceiling
+TARGET=$(cargo metadata --format-version 1 --no-deps |
+    python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')
+REFSERVE=$TARGET/release/refserve
+CEILING=$TARGET/release/examples/ceiling
+WORK=$(mktemp -d -t refserve-ceiling.XXXXXX)
+chmod 755 "$WORK"
+"$REFSERVE" export "$WORK/site" 2>/dev/null
+chmod -R a+rX "$WORK/site"
+
+SERVERS=(refserve ceiling h2o)
+[[ -n $OTHER ]] && SERVERS+=(other)
+read -r -a ports < <(free_ports 4)
+declare -A PORT=([refserve]=${ports[0]} [ceiling]=${ports[1]} [h2o]=${ports[2]} [other]=${ports[3]})
+
+cat >"$WORK/h2o.conf" <<EOF
+num-threads: 1
+listen:
+  host: 127.0.0.1
+  port: ${PORT[h2o]}
+hosts:
+  default:
+    paths:
+      /:
+        file.dir: $WORK/site
+        file.send-compressed: ON
+access-log: /dev/null
+error-log: $WORK/h2o.log
+EOF
+
+declare -A PID
+start() { # server
+    local port=${PORT[$1]} command
+    case $1 in
+    refserve) command=("$REFSERVE" --addr "127.0.0.1:$port") ;;
+    other) command=("$OTHER" --addr "127.0.0.1:$port") ;;
+    ceiling) command=("$CEILING" "127.0.0.1:$port" "$REQUEST_PATH" "$HEADER") ;;
+    h2o) command=(h2o -c "$WORK/h2o.conf") ;;
+    esac
+    taskset -c "$SERVER_CPU" "${command[@]}" >"$WORK/$1.out" 2>&1 &
+    PIDS+=($!)
+    PID[$1]=$!
+}
+for server in "${SERVERS[@]}"; do
+    start "$server"
+done
+for server in "${SERVERS[@]}"; do
+    for _ in $(seq 100); do
+        curl -s -o /dev/null "http://127.0.0.1:${PORT[$server]}/healthz" && break
+        sleep 0.1
+    done
+    # Every server sends the same body, br-encoded.
+    curl -s -D "$WORK/$server.head" -o "$WORK/$server.body" -H "$HEADER" \
+        "http://127.0.0.1:${PORT[$server]}$REQUEST_PATH" || die "$server does not answer"
+    grep -qi '^content-encoding: br' "$WORK/$server.head" || die "$server: not br: $(head -1 "$WORK/$server.head")"
+    cmp -s "$WORK/refserve.body" "$WORK/$server.body" || die "$server sends another body than refserve"
+done
+cmp -s "$WORK/refserve.head" "$WORK/ceiling.head" ||
+    { grep -vi '^date:' "$WORK/refserve.head" | cmp -s - <(grep -vi '^date:' "$WORK/ceiling.head") ||
+        die "the ceiling sends other headers than refserve"; }
+
+say "measuring: $ROUNDS rounds of ${DURATION_S} s per server, ${#SERVERS[@]} servers"
+: >"$WORK/rounds"
+for round in $(seq "$ROUNDS"); do
+    # Rotate the order: no server always runs first or after the same one.
+    order=("${SERVERS[@]:$((round % ${#SERVERS[@]}))}" "${SERVERS[@]:0:$((round % ${#SERVERS[@]}))}")
+    for server in "${order[@]}"; do
+        url="http://127.0.0.1:${PORT[$server]}$REQUEST_PATH"
+        wait_quiet || say "  (the machine is busy; measuring anyway)"
+        ((WARMUP_S > 0)) && run_wrk "$WORK/warmup" "$WARMUP_S" "$CONNECTIONS" "$url" -H "$HEADER"
+        run_wrk "$WORK/wrk" "$DURATION_S" "$CONNECTIONS" "$url" -H "$HEADER"
+        read -r rps _ _ errors < <(parse_wrk "$WORK/wrk")
+        ((errors == 0)) || die "$server: $errors errors in round $round"
+        echo "$round $server $rps" >>"$WORK/rounds"
+    done
+done
+
+python3 - "$WORK/rounds" <<'PY'
+import statistics, sys
+runs = {}
+for line in open(sys.argv[1]):
+    round_, server, rps = line.split()
+    runs.setdefault(server, {})[int(round_)] = float(rps)
+ref = runs["refserve"]
+def ratios(other):
+    return [ref[r] / runs[other][r] for r in ref]
+print("| Server | median req/s | min | max | refserve / it, median of rounds | rounds at or above 0.97 |")
+print("|---|--:|--:|--:|--:|--:|")
+for server, label in [("refserve", "refserve"), ("other", "refserve (OTHER)"), ("ceiling", "ceiling"), ("h2o", "h2o 1 thread")]:
+    if server not in runs:
+        continue
+    values = list(runs[server].values())
+    if server == "refserve":
+        cells = "—", "—"
+    else:
+        rs = ratios(server)
+        cells = f"{statistics.median(rs):.3f}", f"{sum(r >= 0.97 for r in rs)} of {len(rs)}"
+    print(f"| {label} | {statistics.median(values):,.0f} | {min(values):,.0f} | {max(values):,.0f} | {cells[0]} | {cells[1]} |")
+print()
+print("Rounds (req/s):", "; ".join(
+    f"{r}: " + ", ".join(f"{s} {runs[s][r]:,.0f}" for s in runs) for r in sorted(ref)))
+PY
+
+((REQUESTS > 0)) || exit 0
+for server in "${SERVERS[@]}"; do
+    kill "${PID[$server]}"
+    wait "${PID[$server]}" 2>/dev/null || true
+    forget "${PID[$server]}"
+done
+
+# User-space instructions of a whole run under cachegrind, its profile kept.
+profile() { # server requests → instructions; leaves $WORK/$server.$requests.cg
+    local server=$1 requests=$2 port=${PORT[$1]} pid out=$WORK/$1.$2
+    case $server in
+    refserve) set -- "$REFSERVE" --addr "127.0.0.1:$port" ;;
+    ceiling) set -- "$CEILING" "127.0.0.1:$port" "$REQUEST_PATH" "$HEADER" ;;
+    esac
+    valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file="$out.cg" --log-file="$out.log" \
+        "$@" >/dev/null 2>&1 &
+    pid=$!
+    PIDS+=("$pid")
+    for _ in $(seq 600); do
+        curl -s -o /dev/null -m 5 -H "$HEADER" "http://127.0.0.1:$port$REQUEST_PATH" && break
+        sleep 0.1
+    done
+    h2load --h1 -n "$requests" -c 64 -H "$HEADER" "http://127.0.0.1:$port$REQUEST_PATH" >"$out.h2load" ||
+        die "h2load failed on $server"
+    grep -q "status codes: $requests 2xx" "$out.h2load" || die "$server: not every request got a 2xx"
+    kill -TERM "$pid"
+    wait "$pid" || true
+    forget "$pid"
+    awk '/I *refs/ { gsub(",", "", $NF); print $NF }' "$out.log"
+}
+say "counting instructions (cachegrind, $REQUESTS and $((2 * REQUESTS)) requests)"
+declare -A PER_REQUEST
+for server in refserve ceiling; do
+    once=$(profile "$server" "$REQUESTS")
+    twice=$(profile "$server" $((2 * REQUESTS)))
+    PER_REQUEST[$server]=$(((twice - once) / REQUESTS))
+    cg_diff "$WORK/$server.$REQUESTS.cg" "$WORK/$server.$((2 * REQUESTS)).cg" >"$WORK/$server.diff.cg" 2>/dev/null
+done
+echo
+echo "Instructions a request: refserve ${PER_REQUEST[refserve]}, ceiling ${PER_REQUEST[ceiling]}" \
+    "(+$((PER_REQUEST[refserve] - PER_REQUEST[ceiling])))"
+echo
+python3 - "$WORK" "$REQUESTS" <<'PY'
+import re, subprocess, sys
+work, requests = sys.argv[1], int(sys.argv[2])
+def per_function(server):
+    out = subprocess.run(["cg_annotate", "--auto=no", "--threshold=0", f"{work}/{server}.diff.cg"],
+                         capture_output=True, text=True, check=True).stdout
+    counts = {}
+    for line in out.splitlines():
+        m = re.match(r"\s*([\d,]+)\s+\([\s\d.]+%\)\s+(.*)$", line)
+        if m and "PROGRAM TOTALS" not in line:
+            name = m.group(2).split(":", 1)[-1]
+            counts[name] = counts.get(name, 0) + int(m.group(1).replace(",", "")) / requests
+    return counts
+ours, ceiling = per_function("refserve"), per_function("ceiling")
+rows = sorted(((ours.get(k, 0) - ceiling.get(k, 0), k) for k in set(ours) | set(ceiling)), reverse=True)
+print("| refserve − ceiling | refserve | ceiling | function |")
+print("|--:|--:|--:|---|")
+for diff, name in rows[:25]:
+    short = name if len(name) <= 90 else name[:87] + "…"
+    print(f"| {diff:+,.0f} | {ours.get(name, 0):,.0f} | {ceiling.get(name, 0):,.0f} | `{short}` |")
+PY
