@@ -197,11 +197,8 @@ fn choose_variant<'t>(
     let quality = |coding: Coding| weights[coding.index()];
     // The dictionary headers are read only when they can matter: the
     // request accepts a coding that needs a dictionary (the table's).
-    let held = representation
-        .variants
-        .iter()
-        .any(|v| v.coding.needs_dictionary() && quality(v.coding) > 0)
-        && held_by(table, headers).is_some();
+    let held =
+        (quality(Coding::Dcb) > 0 || quality(Coding::Dcz) > 0) && held_by(table, headers).is_some();
     let weights = representation.variants.iter().map(|variant| {
         if variant.coding.needs_dictionary() && !held {
             0
