@@ -24,10 +24,16 @@ const chromium = require('./chromium.cjs');
       encoding: dictionary.headers()['content-encoding'] || '', title: null}));
     // Chromium stores a dictionary in a task of its own once its body has
     // arrived; a page asked for before that comes without it. The first
-    // page is asked for (unreported) until it comes compressed against the
-    // dictionary, at most ten times, and the reading starts again at `/`.
+    // page is followed from `/` (unreported) until it comes compressed
+    // against the dictionary, at most ten times, and the reading starts
+    // again at `/`. (A link, not page.goto: Chromium offers its
+    // dictionaries to the page's own navigations.)
     for (let tries = 0; tries < 10; tries++) {
-      const probe = await page.goto(`${origin}${paths[0]}`, {waitUntil: 'load'});
+      await page.goto(`${origin}/`, {waitUntil: 'load'});
+      const [probe] = await Promise.all([
+        page.waitForNavigation({waitUntil: 'load'}),
+        page.click(`a[href="${paths[0]}"]`),
+      ]);
       const held = probe.request().headers()['available-dictionary'] || 'none';
       console.error(`probe ${tries}: ${probe.headers()['content-encoding']}, holding ${held}`);
       if (['dcb', 'dcz'].includes(probe.headers()['content-encoding'])) break;
