@@ -114,6 +114,9 @@ cmp -s "$WORK/refserve.head" "$WORK/ceiling.head" ||
     { grep -vi '^date:' "$WORK/refserve.head" | cmp -s - <(grep -vi '^date:' "$WORK/ceiling.head") ||
         die "the ceiling sends other headers than refserve"; }
 
+user_system() { # pid → its user and system CPU time so far, in clock ticks
+    awk '{ sub(/^.*\) /, ""); print $12, $13 }' "/proc/$1/stat"
+}
 say "measuring: $ROUNDS rounds of ${DURATION_S} s per server, ${#SERVERS[@]} servers"
 : >"$WORK/rounds"
 for round in $(seq "$ROUNDS"); do
@@ -123,24 +126,31 @@ for round in $(seq "$ROUNDS"); do
         url="http://127.0.0.1:${PORT[$server]}$REQUEST_PATH"
         wait_quiet || say "  (the machine is busy; measuring anyway)"
         ((WARMUP_S > 0)) && run_wrk "$WORK/warmup" "$WARMUP_S" "$CONNECTIONS" "$url" -H "$HEADER"
+        read -r user0 system0 < <(user_system "${PID[$server]}")
         run_wrk "$WORK/wrk" "$DURATION_S" "$CONNECTIONS" "$url" -H "$HEADER"
+        read -r user1 system1 < <(user_system "${PID[$server]}")
         read -r rps _ _ errors < <(parse_wrk "$WORK/wrk")
         ((errors == 0)) || die "$server: $errors errors in round $round"
-        echo "$round $server $rps" >>"$WORK/rounds"
+        requests=$(awk '/requests in/ { print $1 }' "$WORK/wrk")
+        echo "$round $server $rps $((user1 - user0)) $((system1 - system0)) $requests" >>"$WORK/rounds"
     done
 done
 
-python3 - "$WORK/rounds" <<'PY'
+python3 - "$WORK/rounds" "$HZ" <<'PY'
 import statistics, sys
-runs = {}
+runs, cpu = {}, {}
+hz = int(sys.argv[2])
 for line in open(sys.argv[1]):
-    round_, server, rps = line.split()
+    round_, server, rps, user, system, requests = line.split()
     runs.setdefault(server, {})[int(round_)] = float(rps)
+    # CPU time a request, in µs: user space, kernel.
+    per = 1e6 / hz / int(requests)
+    cpu.setdefault(server, []).append((int(user) * per, int(system) * per))
 ref = runs["refserve"]
 def ratios(other):
     return [ref[r] / runs[other][r] for r in ref]
-print("| Server | median req/s | min | max | refserve / it, median of rounds | rounds at or above 0.97 |")
-print("|---|--:|--:|--:|--:|--:|")
+print("| Server | median req/s | min | max | refserve / it, median of rounds | rounds at or above 0.97 | CPU µs a request: user | kernel |")
+print("|---|--:|--:|--:|--:|--:|--:|--:|")
 for server, label in [("refserve", "refserve"), ("other", "refserve (OTHER)"), ("ceiling", "ceiling"), ("h2o", "h2o 1 thread")]:
     if server not in runs:
         continue
@@ -150,7 +160,9 @@ for server, label in [("refserve", "refserve"), ("other", "refserve (OTHER)"), (
     else:
         rs = ratios(server)
         cells = f"{statistics.median(rs):.3f}", f"{sum(r >= 0.97 for r in rs)} of {len(rs)}"
-    print(f"| {label} | {statistics.median(values):,.0f} | {min(values):,.0f} | {max(values):,.0f} | {cells[0]} | {cells[1]} |")
+    user = statistics.median(u for u, _ in cpu[server])
+    system = statistics.median(k for _, k in cpu[server])
+    print(f"| {label} | {statistics.median(values):,.0f} | {min(values):,.0f} | {max(values):,.0f} | {cells[0]} | {cells[1]} | {user:.2f} | {system:.2f} |")
 print()
 print("Rounds (req/s):", "; ".join(
     f"{r}: " + ", ".join(f"{s} {runs[s][r]:,.0f}" for s in runs) for r in sorted(ref)))

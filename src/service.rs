@@ -28,7 +28,8 @@ where
         mcp: Policy::new(&Config::default(), Origins::default()),
     });
     // One for every request: this service tracks no connection.
-    static ACTIVITY: LazyLock<Arc<Activity>> = LazyLock::new(|| Arc::new(Activity::new(None, false)));
+    static ACTIVITY: LazyLock<Arc<Activity>> =
+        LazyLock::new(|| Arc::new(Activity::new(None, false)));
     let answered = HANDLER.answer(request, &ACTIVITY).answered().await;
     Ok(answered.response)
 }
