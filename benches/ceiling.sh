@@ -52,16 +52,9 @@ install_packages "${missing[@]}"
 # The package may start its own server; only ours runs here.
 systemctl stop h2o 2>/dev/null || true
 
-say "building (cargo build --release, --example ceiling)"
-cargo build --release --quiet --bin refserve --example ceiling
-TARGET=$(cargo metadata --format-version 1 --no-deps |
-    python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')
-REFSERVE=$TARGET/release/refserve
-CEILING=$TARGET/release/examples/ceiling
+build_refserve_and_ceiling
 WORK=$(mktemp -d -t refserve-ceiling.XXXXXX)
-chmod 755 "$WORK"
-"$REFSERVE" export "$WORK/site" 2>/dev/null
-chmod -R a+rX "$WORK/site"
+export_site
 
 SERVERS=(refserve ceiling h2o)
 [[ -n $OTHER ]] && SERVERS+=(other)

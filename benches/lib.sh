@@ -46,12 +46,36 @@ install_packages() { # package...
         { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null; }
 }
 
+# The directory cargo builds into.
+target_directory() {
+    cargo metadata --format-version 1 --no-deps |
+        python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])'
+}
+
 # Build the release binary; REFSERVE := its path.
 build_refserve() {
     say "building (cargo build --release)"
     cargo build --release --quiet
-    REFSERVE=$(cargo metadata --format-version 1 --no-deps |
-        python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')/release/refserve
+    REFSERVE=$(target_directory)/release/refserve
+}
+
+# Build the release binary and the ceiling (benches/ceiling.rs); REFSERVE and
+# CEILING := their paths.
+build_refserve_and_ceiling() {
+    say "building (cargo build --release, --example ceiling)"
+    cargo build --release --quiet --bin refserve --example ceiling
+    local target
+    target=$(target_directory)
+    REFSERVE=$target/release/refserve
+    CEILING=$target/release/examples/ceiling
+}
+
+# `refserve export` into $WORK/site, readable by a worker that runs as
+# nobody (nginx's, h2o's).
+export_site() {
+    chmod 755 "$WORK"
+    "$REFSERVE" export "$WORK/site" 2>/dev/null
+    chmod -R a+rX "$WORK/site"
 }
 
 # The user-space instructions refserve executes, under valgrind's cachegrind,

@@ -66,19 +66,9 @@ if command -v oha >/dev/null; then
 fi
 
 # --- build and export ----------------------------------------------------------
-say "building (cargo build --release, --example ceiling)"
-cargo build --release --quiet
-cargo build --release --quiet --example ceiling
-TARGET=$(cargo metadata --format-version 1 --no-deps |
-    python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')
-REFSERVE=$TARGET/release/refserve
-CEILING=$TARGET/release/examples/ceiling
-
+build_refserve_and_ceiling
 WORK=$(mktemp -d -t refserve-load.XXXXXX)
-# nginx's worker runs as nobody: the export must be world-readable.
-chmod 755 "$WORK"
-"$REFSERVE" export "$WORK/site" 2>/dev/null
-chmod -R a+rX "$WORK/site"
+export_site
 
 # Servers and load generator inherit this; 1,000 connections need more than 1024.
 raise_fd_limit "$IDLE_CONNECTIONS"
