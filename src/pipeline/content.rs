@@ -16,14 +16,16 @@
 //! beside it, `content/read.rs` reads the files (what a content file may
 //! be), `content/json.rs` turns their JSON into types, `content/entry.rs`
 //! checks an entry file, `content/site.rs` `site.json` and `errors.json`,
-//! `content/search.rs` `search.json`, and `content/fields.rs` holds the
-//! text rules they share.
+//! `content/search.rs` `search.json`, `content/shape.rs` reads a value or
+//! an array of them, and `content/fields.rs` holds the text rules they
+//! share.
 
 mod entry;
 mod fields;
 mod json;
 mod read;
 mod search;
+mod shape;
 mod site;
 
 use crate::errors::ErrorKind;

@@ -3,7 +3,8 @@
 //! examples that call it.
 
 use super::fields::Check;
-use super::json::{from_json, OneOrMany};
+use super::json::from_json;
+use super::shape::OneOrMany;
 use super::{ContentErrors, Entry, Example};
 use indexmap::IndexMap;
 use serde::Deserialize;
