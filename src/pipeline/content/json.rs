@@ -1,6 +1,6 @@
-//! Content files read into `serde` types: a value of the wrong shape is a
-//! [`ContentError`] naming its field's path (`parameters[1].table
-//! [string]`).
+//! JSON content files (`catalog.json`, `site.json`, `errors.json`) read
+//! into `serde` types: a value of the wrong shape is a [`ContentError`]
+//! naming its field's path (`groups[1].name`).
 
 use super::ContentError;
 use serde::de::{self, Deserialize, Deserializer};
@@ -18,7 +18,7 @@ pub(super) fn from_text<T: de::DeserializeOwned>(
 
 /// `T` read from `json` (the JSON of `file`): an error names the field
 /// whose value does not fit, as a path from the top of the file.
-pub(super) fn from_json<'de, T: Deserialize<'de>>(
+fn from_json<'de, T: Deserialize<'de>>(
     file: &str,
     json: impl Deserializer<'de, Error = serde_json::Error>,
 ) -> Result<T, ContentError> {
