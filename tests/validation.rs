@@ -298,3 +298,50 @@ fn base_urls_are_checked() {
         assert!(message.starts_with("REFSERVE_BASE_URL: "), "{message}");
     }
 }
+
+#[test]
+fn the_front_matter_schema_names_the_fields_the_build_reads() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/content/method.schema.json");
+    let text = std::fs::read_to_string(path).expect("the schema");
+    let schema: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+    let properties: Vec<&str> = schema["properties"]
+        .as_object()
+        .expect("properties")
+        .keys()
+        .map(String::as_str)
+        .collect();
+    // The build's fields, as its message for an unknown one lists them.
+    let message = refused("key = \"select\"\n", "key = \"select\"\nzz = 1\n");
+    let listed = message
+        .split("expected one of ")
+        .nth(1)
+        .and_then(|rest| rest.split(" at line").next())
+        .expect("the fields the build reads");
+    let read: Vec<&str> = listed.split(", ").map(|f| f.trim_matches('`')).collect();
+    assert_eq!(properties, read, "{message}");
+    // Required: those whose absence the build refuses as a missing field.
+    let required: Vec<&str> = schema["required"]
+        .as_array()
+        .expect("required")
+        .iter()
+        .filter_map(|field| field.as_str())
+        .collect();
+    for field in &read {
+        let line = GOOD
+            .lines()
+            .find(|line| line.starts_with(&format!("{field} =")))
+            .map(|line| format!("{line}\n"));
+        let Some(line) = line else {
+            continue; // `parameters`: tables, whose absence a rule refuses
+        };
+        let message = parse_method(FILE, &GOOD.replacen(&line, "", 1))
+            .err()
+            .map(|errors| errors.to_string())
+            .unwrap_or_default();
+        assert_eq!(
+            message.contains(&format!("missing field `{field}`")),
+            required.contains(field),
+            "{field}: {message}"
+        );
+    }
+}
