@@ -145,6 +145,29 @@ fn links_between_methods_are_resolved_and_checked() {
 }
 
 #[test]
+fn a_method_that_does_not_read_is_still_there_for_the_others() {
+    let scratch = content_copy("unread");
+    edit(
+        &scratch,
+        "content/methods/action.md",
+        "name = \"action\"",
+        "name = 7",
+    );
+    edit(
+        &scratch,
+        "content/methods/last.md",
+        "Works like `log()`",
+        "Works like [`action()`](action.md)",
+    );
+    // Not a broken link, a short count or an empty group: the one error.
+    assert_eq!(
+        load(&scratch).expect_err("refused"),
+        "content/methods/action.md: field `name`: invalid type: integer `7`, expected a string \
+         at line 3 column 8"
+    );
+}
+
+#[test]
 fn groups_are_those_of_site_json_and_each_has_a_method() {
     let scratch = content_copy("groups");
     edit(

@@ -101,7 +101,7 @@ fn broken_front_matter_names_file_and_field() {
         (("returns =", "returnz ="), "unknown field `returnz`, expected one of `key`, `name`, `weight`"),
         (("signature = [\"select($table, $columns)\", \"select($table, $columns, $where)\"]\n", ""), "missing field `signature`"),
         (("weight = 10\n", "weight = -1\n"), "field `weight`: invalid value: integer `-1`, expected u32"),
-        (("group = { name = \"Queries\", weight = 10 }", "group = \"Queries\""), "field `group`: invalid type: string \"Queries\", expected struct Membership"),
+        (("group = { name = \"Queries\", weight = 10 }", "group = \"Queries\""), "field `group`: invalid type: string \"Queries\", expected a table like { name = \"Queries\", weight = 10 }"),
         (("name = \"Queries\",", "name = \"\","), "field `group.name`: must not be empty"),
         (("synonyms = [\"fetch\", \"read\"]", "synonyms = [\"the\", \"read\", \"read\"]"), "field `synonyms[0]`: holds no word to search with"),
         (("synonyms = [\"fetch\", \"read\"]", "synonyms = [\"fetch\", \"read\", \"read\"]"), "field `synonyms[2]`: `read` is given twice"),

@@ -9,6 +9,22 @@ use super::method::{self, Method};
 use super::read::Directory;
 use super::{is_key, ContentError, Entry, Site, CATALOG_SIZE};
 
+/// The method files of the content directory.
+pub(super) struct Methods {
+    /// Those that could be read, by file name.
+    pub(super) read: Vec<Method>,
+    /// The key of every method file, read or not, by file name.
+    pub(super) keys: Vec<String>,
+}
+
+impl Methods {
+    /// Whether every method file could be read (else what is said about
+    /// the methods as a whole would be said of some only).
+    fn complete(&self) -> bool {
+        self.read.len() == self.keys.len()
+    }
+}
+
 /// Every method file of `dir/methods`, read and checked, by file name;
 /// what is not a method file is an error, but for the hidden and backup
 /// files editors leave beside the files they edit.
@@ -16,20 +32,21 @@ pub(super) fn read_methods(
     content: &Directory,
     dir: &str,
     errors: &mut Vec<ContentError>,
-) -> Vec<Method> {
+) -> Methods {
     let listing = format!("{dir}/methods");
+    let mut methods = Methods {
+        read: Vec::new(),
+        keys: Vec::new(),
+    };
     let mut names = match content.names(&listing) {
         Ok(names) => names,
         Err(error) => {
             errors.push(error);
-            return Vec::new();
+            return methods;
         }
     };
     names.retain(|name| !is_editor_file(name));
     names.sort();
-    let mut methods = Vec::with_capacity(names.len());
-    // Method files, read or not: one that does not read is still a method.
-    let mut count = 0;
     for name in names {
         let file = &format!("{listing}/{name}");
         let Some(key) = name.strip_suffix(".md").filter(|key| is_key(key)) else {
@@ -39,7 +56,7 @@ pub(super) fn read_methods(
             );
             continue;
         };
-        count += 1;
+        methods.keys.push(key.to_string());
         let text = match content.read_text(file) {
             Ok(text) => text,
             Err(error) => {
@@ -54,8 +71,9 @@ pub(super) fn read_methods(
             let problem = format!("`{}` differs from the file name `{key}`", method.entry.key);
             Check::new(file, errors).fail("key", problem);
         }
-        methods.push(method);
+        methods.read.push(method);
     }
+    let count = methods.keys.len();
     if count != CATALOG_SIZE {
         Check::new(&listing, errors).fail(
             "",
@@ -66,20 +84,21 @@ pub(super) fn read_methods(
 }
 
 /// Every link from a method's description or note to another method names
-/// a method there is.
-pub(super) fn check_links(methods: &[Method], dir: &str, errors: &mut Vec<ContentError>) {
-    let exists = |key: &str| methods.iter().any(|m| m.entry.key == key);
-    for method in methods {
+/// a method file there is.
+pub(super) fn check_links(methods: &Methods, dir: &str, errors: &mut Vec<ContentError>) {
+    for method in &methods.read {
         let entry = &method.entry;
-        let file = format!("{dir}/methods/{}.md", entry.key);
-        let mut check = Check::new(&file, errors);
+        let mut check = Check::new(&method.file, errors);
         let prose = [
             ("description", Some(&entry.description_md)),
             ("note", entry.note_md.as_ref()),
         ];
         for (field, paragraph) in prose {
             let linked = paragraph.map(|p| p.linked_methods()).unwrap_or_default();
-            for key in linked.into_iter().filter(|key| !exists(key)) {
+            for key in linked
+                .into_iter()
+                .filter(|key| !methods.keys.iter().any(|k| k == key))
+            {
                 check.fail(
                     field,
                     format!("links to `{key}.md`, but there is no method `{key}` ({dir}/methods/{key}.md)"),
@@ -92,19 +111,13 @@ pub(super) fn check_links(methods: &[Method], dir: &str, errors: &mut Vec<Conten
 /// Fill the groups of `site` (read from `dir/site.json`) with the methods
 /// that name them, by their weight there; a method naming no group of the
 /// file, or a group no method names, is an error.
-pub(super) fn group(
-    site: &mut Site,
-    dir: &str,
-    methods: &[Method],
-    errors: &mut Vec<ContentError>,
-) {
+pub(super) fn group(site: &mut Site, dir: &str, methods: &Methods, errors: &mut Vec<ContentError>) {
     let site_file = &format!("{dir}/site.json");
     let names: Vec<&str> = site.groups.iter().map(|g| g.name.as_str()).collect();
-    for method in methods {
+    for method in &methods.read {
         let name = &method.group.name;
         if !name.trim().is_empty() && !names.contains(&name.as_str()) {
-            let file = format!("{dir}/methods/{}.md", method.entry.key);
-            Check::new(&file, errors).fail(
+            Check::new(&method.file, errors).fail(
                 "group.name",
                 format!(
                     "`{name}` is not a group of {site_file}; its groups are `{}`",
@@ -116,12 +129,14 @@ pub(super) fn group(
     let mut check = Check::new(site_file, errors);
     for (i, group) in site.groups.iter_mut().enumerate() {
         let mut members: Vec<&Method> = methods
+            .read
             .iter()
             .filter(|m| m.group.name == group.name)
             .collect();
         members.sort_by(|a, b| (a.group.weight, &a.entry.key).cmp(&(b.group.weight, &b.entry.key)));
         group.keys = members.iter().map(|m| m.entry.key.clone()).collect();
-        if group.keys.is_empty() {
+        // A method that could not be read may be the group's.
+        if group.keys.is_empty() && methods.complete() {
             check.fail(
                 &format!("groups[{i}]"),
                 format!(
@@ -134,7 +149,8 @@ pub(super) fn group(
 }
 
 /// The entries in catalog order: by weight, equal weights by key.
-pub(super) fn in_order(mut methods: Vec<Method>) -> Vec<Entry> {
+pub(super) fn in_order(methods: Methods) -> Vec<Entry> {
+    let mut methods = methods.read;
     methods.sort_by(|a, b| (a.weight, &a.entry.key).cmp(&(b.weight, &b.entry.key)));
     methods.into_iter().map(|method| method.entry).collect()
 }

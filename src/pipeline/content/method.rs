@@ -34,7 +34,10 @@ struct FrontMatter {
 
 /// A method's group on the homepage and its place in it.
 #[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(
+    deny_unknown_fields,
+    expecting = "a table like { name = \"Queries\", weight = 10 }"
+)]
 pub(super) struct Membership {
     /// The group's name, as `site.json` gives it.
     pub(super) name: String,
@@ -45,6 +48,8 @@ pub(super) struct Membership {
 /// A method read from its file: the entry, and where it goes.
 #[derive(Debug)]
 pub(super) struct Method {
+    /// Its file, as errors name it.
+    pub(super) file: String,
     pub(super) entry: Entry,
     /// Its place in the catalog: lighter first, equal weights by key.
     pub(super) weight: u32,
@@ -78,7 +83,11 @@ pub(super) fn read(file: &str, text: &str, errors: &mut Vec<ContentError>) -> Op
         .map_err(|error| errors.push(error))
         .ok();
     let body = body::read(parts.body, parts.body_line, &mut Check::new(file, errors));
-    Some(method(front?, body, &mut Check::new(file, errors)))
+    let entry = method(front?, body, &mut Check::new(file, errors));
+    Some(Method {
+        file: file.to_string(),
+        ..entry
+    })
 }
 
 /// The method of `front` and `body`, every rule checked.
@@ -124,6 +133,7 @@ fn method(front: FrontMatter, body: body::Body, check: &mut Check) -> Method {
     }
     let examples = check_examples(check, body.examples, &key, &signatures);
     Method {
+        file: String::new(),
         entry: Entry {
             key,
             name,
