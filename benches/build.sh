@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Release build time after a one-word edit of the content, as an author
 # meets it: `cargo build --release` after changing the first word of
-# content/entries/select.json's description, each time to a word not used
+# content/methods/select.md's description, each time to a word not used
 # before (so no compressed body of it is cached). Measured with the
 # compression cache (the default), and without it (REFSERVE_BUILD_CACHE=off),
 # with cargo's own timings of the three steps that rerun: the build script,
@@ -28,20 +28,20 @@ mkdir "$WORK/repo"
 git ls-files -z | tar --null -T - -cf - | tar -C "$WORK/repo" -xf -
 cd "$WORK/repo"
 export CARGO_TARGET_DIR=$WORK/target
-ENTRY=content/entries/select.json
+ENTRY=content/methods/select.md
 RESULTS=$WORK/results.tsv
 : >"$RESULTS"
 
-# Change the first word of the entry's description to $1.
+# Change the first word of the method's description (the first paragraph
+# after its front matter) to $1.
 edit() {
     python3 - "$ENTRY" "$1" <<'PY'
-import json, re, sys
+import re, sys
 path, word = sys.argv[1:]
 text = open(path).read()
-changed = re.sub(r'("description": ")\w+', lambda m: m.group(1) + word, text, count=1)
+changed = re.sub(r'(\n\+\+\+\n\n)\w+', lambda m: m.group(1) + word, text, count=1)
 assert changed != text, "the description did not change"
 open(path, "w").write(changed)
-json.loads(changed)
 PY
 }
 

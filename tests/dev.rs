@@ -99,7 +99,7 @@ impl Dev {
     fn entry(&self, key: &str) -> PathBuf {
         self.scratch
             .path()
-            .join(format!("content/entries/{key}.json"))
+            .join(format!("content/methods/{key}.md"))
     }
 
     fn client(&self) -> Server {
@@ -138,11 +138,13 @@ async fn status_line(addr: &str, path: &str) -> std::io::Result<String> {
     Ok(text.lines().next().unwrap_or_default().to_string())
 }
 
-/// `text` with the description of the entry changed to `description`.
+/// `text`, a method file, with its description (the body's first
+/// paragraph) changed to `description`.
 fn described(text: &str, description: &str) -> String {
-    let mut entry: serde_json::Value = serde_json::from_str(text).expect("an entry");
-    entry["description"] = description.into();
-    serde_json::to_string_pretty(&entry).expect("JSON")
+    let (front, body) = text.split_once("\n+++\n").expect("front matter");
+    let body = body.trim_start_matches('\n');
+    let rest = &body[body.find("\n\n").expect("a paragraph")..];
+    format!("{front}\n+++\n\n{description}{rest}")
 }
 
 #[tokio::test]
@@ -199,7 +201,7 @@ async fn an_edit_and_a_rename_style_save_are_served_once_rendered() {
     std::fs::write(&file, described(&original, "Edited in place.")).expect("write");
     let line = dev.line_with("changed");
     assert!(
-        line.contains("entries/select.json changed → rendered in "),
+        line.contains("methods/select.md changed → rendered in "),
         "{line}"
     );
     assert!(line.ends_with(" pages reloaded"), "none open: {line}");
@@ -207,10 +209,10 @@ async fn an_edit_and_a_rename_style_save_are_served_once_rendered() {
     assert_eq!(reply.json()["data"]["description"], "Edited in place.");
 
     // As editors that keep a backup do: a new file, renamed over the old.
-    let temporary = file.with_file_name(".select.json.swp");
+    let temporary = file.with_file_name(".select.md.swp");
     std::fs::write(&temporary, described(&original, "Saved by rename.")).expect("write");
     std::fs::rename(&temporary, &file).expect("rename");
-    dev.line_with("entries/select.json changed → rendered in ");
+    dev.line_with("methods/select.md changed → rendered in ");
     let reply = client.get("/api/reference/select.json", &[]).await;
     assert_eq!(reply.json()["data"]["description"], "Saved by rename.");
 }
@@ -223,13 +225,13 @@ async fn invalid_content_keeps_the_last_good_table_and_names_the_file_and_field(
     let original = std::fs::read_to_string(&file).expect("the entry");
     std::fs::write(
         &file,
-        original.replace("\"key\": \"select\"", "\"key\": \"selectx\""),
+        original.replace("key = \"select\"", "key = \"selectx\""),
     )
     .expect("write");
     let error = dev.line_with("error: ");
     assert_eq!(
         error,
-        "error: content/entries/select.json: field `name`: `select` must equal the key `selectx`",
+        "error: content/methods/select.md: field `name`: `select` must equal the key `selectx`",
         "the message build.rs prints, no absolute path"
     );
     dev.line_with("not rendered");
@@ -242,16 +244,16 @@ async fn invalid_content_keeps_the_last_good_table_and_names_the_file_and_field(
 #[tokio::test]
 async fn dev_started_on_invalid_content_serves_the_error_until_it_is_fixed() {
     let dev = Dev::start("dev-broken", |scratch| {
-        let file = scratch.path().join("content/entries/select.json");
+        let file = scratch.path().join("content/methods/select.md");
         let text = std::fs::read_to_string(&file).expect("the entry");
-        std::fs::write(&file, text.replace("\"returns\"", "\"return\"")).expect("write");
+        std::fs::write(&file, text.replace("returns =", "return =")).expect("write");
     });
     dev.line_with("not rendered");
     let client = dev.client();
     let page = client.get("/api/select", &[("accept", "text/html")]).await;
     assert_eq!(page.status, 503);
     let text = String::from_utf8_lossy(&page.body);
-    assert!(text.contains("content/entries/select.json"), "{text}");
+    assert!(text.contains("content/methods/select.md"), "{text}");
     let scratch = dev.scratch.path().display().to_string();
     assert!(!text.contains(&scratch), "no absolute path: {text}");
     assert!(
@@ -264,7 +266,7 @@ async fn dev_started_on_invalid_content_serves_the_error_until_it_is_fixed() {
 
     let file = dev.entry("select");
     let text = std::fs::read_to_string(&file).expect("the entry");
-    std::fs::write(&file, text.replace("\"return\"", "\"returns\"")).expect("write");
+    std::fs::write(&file, text.replace("return =", "returns =")).expect("write");
     dev.line_with("rendered in");
     assert_eq!(client.get("/api/select", &[]).await.status, 200);
 }
@@ -302,17 +304,17 @@ async fn an_open_page_follows_edits_and_shows_content_errors_in_chromium() {
 #[tokio::test]
 async fn a_fifo_at_start_is_a_content_error_and_its_removal_renders() {
     let dev = Dev::start("dev-fifo-start", |scratch| {
-        let file = scratch.path().join("content/entries/select.json");
-        std::fs::rename(&file, scratch.path().join("select.json")).expect("move aside");
+        let file = scratch.path().join("content/methods/select.md");
+        std::fs::rename(&file, scratch.path().join("select.md")).expect("move aside");
         mkfifo(&file);
     });
     let error = dev.line_with("error: ");
     assert_eq!(
         error,
-        "error: content/entries/select.json: is a FIFO; content files must be regular files"
+        "error: content/methods/select.md: is a FIFO; content files must be regular files"
     );
     dev.replace_entry("select", |aside| {
-        std::fs::rename(dev.scratch.path().join("select.json"), aside).expect("move back");
+        std::fs::rename(dev.scratch.path().join("select.md"), aside).expect("move back");
     });
     dev.line_with("rendered in");
     assert_eq!(dev.client().get("/api/select", &[]).await.status, 200);
@@ -327,7 +329,7 @@ async fn a_fifo_made_while_running_is_a_content_error_and_its_removal_renders() 
     let error = dev.line_with("error: ");
     assert_eq!(
         error,
-        "error: content/entries/select.json: is a FIFO; content files must be regular files"
+        "error: content/methods/select.md: is a FIFO; content files must be regular files"
     );
     assert_eq!(dev.client().get("/api/select", &[]).await.status, 200);
     dev.replace_entry("select", |aside| {
@@ -340,7 +342,7 @@ async fn a_fifo_made_while_running_is_a_content_error_and_its_removal_renders() 
 async fn a_link_out_of_the_content_directory_is_a_content_error() {
     let dev = Dev::start("dev-link", |_| {});
     dev.line_with("rendered in");
-    let outside = dev.scratch.path().join("select.json");
+    let outside = dev.scratch.path().join("select.md");
     std::fs::copy(dev.entry("select"), &outside).expect("copy the entry outside");
     dev.replace_entry("select", |aside| {
         std::os::unix::fs::symlink(&outside, aside).expect("symlink");
@@ -348,7 +350,7 @@ async fn a_link_out_of_the_content_directory_is_a_content_error() {
     let error = dev.line_with("error: ");
     assert_eq!(
         error,
-        "error: content/entries/select.json: leads outside the content directory \
+        "error: content/methods/select.md: leads outside the content directory \
          (a symbolic link); content files must be inside it"
     );
     assert_eq!(dev.client().get("/api/select", &[]).await.status, 200);
@@ -367,7 +369,7 @@ async fn a_content_file_over_the_cap_is_refused_unread() {
     let error = dev.line_with("error: ");
     assert_eq!(
         error,
-        "error: content/entries/select.json: is larger than 1 MiB (1048576 bytes), \
+        "error: content/methods/select.md: is larger than 1 MiB (1048576 bytes), \
          the most a content file may hold"
     );
     assert_eq!(dev.client().get("/api/select", &[]).await.status, 200);

@@ -21,6 +21,7 @@ mod export;
 mod hostile;
 mod idle;
 mod limits;
+mod loading;
 mod mcp;
 mod mcp_clients;
 mod methods;

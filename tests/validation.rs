@@ -1,89 +1,114 @@
-//! The build script's content validation: broken content is refused with a
-//! message that names the file and the field.
+//! The build script's validation of one method file (`content/methods/<key>.md`):
+//! broken content is refused with a message that names the file and the
+//! field (a front matter field's path, or the part of the body: the
+//! description, the note, an example by its title). `tests/loading.rs`
+//! loads whole content directories.
 
-use crate::support::{content_copy, mkfifo, Scratch};
-use refserve_pipeline::content::{self, parse_entry};
-use serde_json::{json, Value};
+use refserve_pipeline::content::{self, parse_method};
 
-const FILE: &str = "content/entries/select.json";
+const FILE: &str = "content/methods/select.md";
 
-fn good() -> Value {
-    json!({
-        "key": "select",
-        "name": "select",
-        "description": "Reads rows.",
-        "signature": ["select($table, $columns)", "select($table, $columns, $where)"],
-        "parameters": [
-            { "table [string]": "The table.", "columns [array/string]": "The columns." },
-            { "table [string]": "The table.", "columns [array/string]": "The columns.", "where [array] (optional)": "The filter." }
-        ],
-        "returns": "[array] The rows.",
-        "note": "Use <code>*</code> for all columns.",
-        "examples": [{ "title": "Two columns", "code": "$rows = $database->select('account', ['id', 'email']);" }]
-    })
-}
+/// A valid method file with two signatures, a note and two examples.
+const GOOD: &str = r#"+++
+key = "select"
+name = "select"
+weight = 10
+group = { name = "Queries", weight = 10 }
+synonyms = ["fetch", "read"]
+signature = ["select($table, $columns)", "select($table, $columns, $where)"]
+returns = "[array] The rows."
 
-/// The message for `good()` changed by `edit`.
-fn refused(edit: impl FnOnce(&mut Value)) -> String {
-    let mut entry = good();
-    edit(&mut entry);
-    parse_entry(FILE, &entry).expect_err("refused").to_string()
+[[parameters]]
+"table [string]" = "The table."
+"columns [array/string]" = "The columns."
+
+[[parameters]]
+"table [string]" = "The table."
+"columns [array/string]" = "The columns."
+"where [array] (optional)" = "The filter."
++++
+
+Reads *rows* of a table.
+
+## Note
+
+Use `*` for all columns.
+
+## Examples
+
+### Two columns
+
+```php
+$rows = $database->select('account', ['id', 'email']);
+```
+
+### Filtered
+
+```php
+$rows = $database->select('account', 'id', ['status' => 'active']);
+```
+"#;
+
+/// The message for `GOOD` with `from` replaced by `to` (which must occur).
+fn refused(from: &str, to: &str) -> String {
+    assert!(GOOD.contains(from), "GOOD holds {from:?}");
+    parse_method(FILE, &GOOD.replacen(from, to, 1))
+        .expect_err("refused")
+        .to_string()
 }
 
 #[test]
-fn a_good_entry_passes() {
-    let entry = parse_entry(FILE, &good()).expect("valid");
+fn a_good_method_file_passes() {
+    let entry = parse_method(FILE, GOOD).expect("valid");
     assert_eq!(entry.signatures.len(), 2);
     assert_eq!(entry.parameters.map(|p| p.len()), Some(2));
+    assert_eq!(entry.description, "Reads rows of a table.");
+    assert_eq!(
+        entry.note.as_deref(),
+        Some("Use <code>*</code> for all columns.")
+    );
+    assert_eq!(entry.examples.len(), 2);
+    assert_eq!(entry.examples[1].title, "Filtered");
+    assert_eq!(
+        entry.examples[0].code,
+        "$rows = $database->select('account', ['id', 'email']);"
+    );
+    assert_eq!(entry.synonyms, ["fetch", "read"]);
 }
 
 #[test]
-fn broken_entries_name_file_and_field() {
-    type Edit = Box<dyn FnOnce(&mut Value)>;
-    let cases: Vec<(Edit, &str)> = vec![
-        (Box::new(|e| e["key"] = json!("Select")), "content/entries/select.json: field `key`: `Select` does not match ^[a-z]+$"),
-        (Box::new(|e| e["name"] = json!("pick")), "field `name`: `pick` must equal the key `select`"),
-        (Box::new(|e| e["description"] = json!("")), "field `description`: must not be empty"),
-        (Box::new(|e| e["signature"] = json!(["select($table)"])), "field `signature`: an array needs two or more call forms"),
-        (Box::new(|e| e["signature"] = json!(42)), "field `signature`: invalid type: integer `42`, expected a string or an array of strings"),
-        (Box::new(|e| e["signature"][1] = json!(7)), "field `signature[1]`: invalid type: integer `7`, expected a string"),
-        (Box::new(|e| e["parameters"][1]["where [array] (optional)"] = json!(["x"])), "field `parameters[1].where [array] (optional)`: invalid type: sequence, expected a string"),
-        (Box::new(|e| e["signature"][0] = json!("choose($table, $columns)")), "field `signature[0]`: `choose($table, $columns)` must read `select($a, $b)`"),
+fn broken_front_matter_names_file_and_field() {
+    let cases = [
+        (("key = \"select\"", "key = \"Select\""), "content/methods/select.md: field `key`: `Select` does not match ^[a-z]+$"),
+        (("name = \"select\"", "name = \"pick\""), "field `name`: `pick` must equal the key `select`"),
         (
-            Box::new(|e| e["parameters"].as_array_mut().map(|p| p.pop()).map(drop).unwrap_or_default()),
+            ("signature = [\"select($table, $columns)\", \"select($table, $columns, $where)\"]", "signature = [\"select($table)\"]"),
+            "field `signature`: an array needs two or more call forms",
+        ),
+        (("signature = [", "signature = 42 #"), "field `signature`: invalid type: integer `42`, expected a string or an array of strings at line 7 column 13"),
+        (("\"select($table, $columns, $where)\"]", "7]"), "field `signature[1]`: invalid type: integer `7`, expected a string"),
+        (("\"The filter.\"", "[\"x\"]"), "field `parameters[1].where [array] (optional)`: invalid type: sequence, expected a string at line 17 column 30"),
+        (("[\"select($table, $columns)\"", "[\"choose($table, $columns)\""), "field `signature[0]`: `choose($table, $columns)` must read `select($a, $b)`"),
+        (
+            ("[[parameters]]\n\"table [string]\" = \"The table.\"\n\"columns [array/string]\" = \"The columns.\"\n\n", ""),
             "field `parameters`: has 1 objects for 2 signatures; give one per signature",
         ),
-        (Box::new(|e| e["parameters"] = json!({})), "field `parameters`: must be an array of 2 objects, one per signature"),
-        (
-            Box::new(|e| e["parameters"][0] = json!({ "table": "x", "columns [array/string]": "y" })),
-            "field `parameters[0].table`: the label must read `<name> [<type>]`",
-        ),
-        (
-            Box::new(|e| e["parameters"][0] = json!({ "table [string]": "x", "colums [array]": "y" })),
-            "field `parameters[0].colums [array]`: names no `$colums` of signature `select($table, $columns)`",
-        ),
-        (
-            Box::new(|e| e["parameters"][1] = json!({ "table [string]": "x", "columns [array]": "y" })),
-            "field `parameters[1]`: must describe $table, $columns, $where of `select($table, $columns, $where)`, in that order",
-        ),
-        (Box::new(|e| e["parameters"][0]["table [string]"] = json!("")), "must describe the parameter"),
-        (Box::new(|e| e["returns"] = json!("array of rows")), "field `returns`: `array of rows` must start with the type in square brackets"),
-        (Box::new(|e| e["note"] = json!("<b>bold</b>")), "field `note`: may contain only balanced <code>…</code> tags"),
-        (Box::new(|e| e["note"] = json!("<code>open")), "field `note`: has an unclosed <code> tag"),
-        (Box::new(|e| e["returnz"] = json!("[int] x")), "unknown field `returnz`, expected one of `key`, `name`"),
-        (Box::new(|e| e["examples"][0]["titel"] = json!("x")), "field `examples[0].titel`: unknown field `titel`, expected `title` or `code`"),
-        (Box::new(|e| drop(e.as_object_mut().map(|o| o.remove("signature")))), "missing field `signature`"),
-        (Box::new(|e| drop(e.as_object_mut().map(|o| o.remove("examples")))), "field `examples`: is required: every method needs at least one example"),
-        (Box::new(|e| e["examples"] = json!([])), "field `examples`: must be a non-empty array"),
-        (Box::new(|e| e["examples"][0]["title"] = json!("Two\ncolumns")), "field `examples[0].title`: must be one line"),
-        (Box::new(|e| e["examples"][0]["title"] = json!("<b>Two</b>")), "field `examples[0].title`: must be plain text"),
-        (Box::new(|e| drop(e["examples"][0].as_object_mut().map(|o| o.remove("code")))), "field `examples[0]`: missing field `code`"),
-        (Box::new(|e| e["examples"][0]["code"] = json!("$rows = $database->get('account', 'id');")), "field `examples[0].code`: must call the method: `->select(`"),
-        (Box::new(|e| e["examples"][0]["code"] = json!("<?php $database->select('a', 'b');")), "field `examples[0].code`: must not open with <?php"),
-        (Box::new(|e| e["examples"][0]["code"] = json!("$database->select('a', 'b'); ")), "field `examples[0].code`: must have no tabs or trailing spaces"),
+        (("\"table [string]\" = \"The table.\"\n\"columns [array/string]\" = \"The columns.\"\n\n[[", "\"table\" = \"x\"\n\"columns [array/string]\" = \"y\"\n\n[["), "field `parameters[0].table`: the label must read `<name> [<type>]`"),
+        (("\"columns [array/string]\" = \"The columns.\"\n\n", "\"colums [array]\" = \"y\"\n\n"), "field `parameters[0].colums [array]`: names no `$colums` of signature `select($table, $columns)`"),
+        (("\"where [array] (optional)\" = \"The filter.\"\n", ""), "field `parameters[1]`: must describe $table, $columns, $where of `select($table, $columns, $where)`, in that order"),
+        (("\"table [string]\" = \"The table.\"", "\"table [string]\" = \"\""), "must describe the parameter"),
+        (("\"[array] The rows.\"", "\"array of rows\""), "field `returns`: `array of rows` must start with the type in square brackets"),
+        (("returns =", "returnz ="), "unknown field `returnz`, expected one of `key`, `name`, `weight`"),
+        (("signature = [\"select($table, $columns)\", \"select($table, $columns, $where)\"]\n", ""), "missing field `signature`"),
+        (("weight = 10\n", "weight = -1\n"), "field `weight`: invalid value: integer `-1`, expected u32"),
+        (("group = { name = \"Queries\", weight = 10 }", "group = \"Queries\""), "field `group`: invalid type: string \"Queries\", expected a table like { name = \"Queries\", weight = 10 }"),
+        (("name = \"Queries\",", "name = \"\","), "field `group.name`: must not be empty"),
+        (("synonyms = [\"fetch\", \"read\"]", "synonyms = [\"the\", \"read\", \"read\"]"), "field `synonyms[0]`: holds no word to search with"),
+        (("synonyms = [\"fetch\", \"read\"]", "synonyms = [\"fetch\", \"read\", \"read\"]"), "field `synonyms[2]`: `read` is given twice"),
+        (("key = \"select\"\n", "key = \"select\"\nkey = \"x\"\n"), "the front matter is not valid TOML: "),
     ];
-    for (edit, expected) in cases {
-        let message = refused(edit);
+    for ((from, to), expected) in cases {
+        let message = refused(from, to);
         assert!(
             message.contains(expected),
             "expected {expected:?}\n     got {message:?}"
@@ -93,31 +118,157 @@ fn broken_entries_name_file_and_field() {
 }
 
 #[test]
-fn single_signature_entries_take_an_object() {
-    let drop_entry = json!({
-        "key": "drop", "name": "drop", "description": "Drops a table.",
-        "signature": "drop($table)",
-        "parameters": [{ "table [string]": "The table." }],
-        "returns": "[handle] The statement handle."
-    });
-    let message = parse_entry("content/entries/drop.json", &drop_entry)
+fn a_broken_body_names_the_part_and_the_example_by_its_title() {
+    let cases = [
+        (("Reads *rows* of a table.\n\n", ""), "field `description`: is required: the body opens with a paragraph"),
+        (("Reads *rows* of a table.\n", "Reads *rows* of a table.\n\nAnd more.\n"), "field `description`: is one paragraph; another starts at line 22"),
+        (("Reads *rows*", "Reads <b>rows</b>"), "field `description`: holds HTML (`<b>`)"),
+        (("Reads *rows*", "Reads [rows](/api/select)"), "field `description`: links to `/api/select`: link to a method by its file, as `[select](select.md)`"),
+        (("Reads *rows* of a table.", "Reads rows where a > b."), "field `description`: holds `<` or `>`"),
+        (("Use `*` for all", "Use <b>*</b> for all"), "field `note`: holds HTML (`<b>`)"),
+        (("Use `*` for all", "Use `<*>` for all"), "field `note`: holds `<`, or `>` outside code"),
+        (("## Note", "## Usage"), "content/methods/select.md: the heading `## Usage` at line 22: a method's body is its description"),
+        (("Use `*` for all columns.", "- a list"), "content/methods/select.md: a list at line 24"),
+        (("## Examples\n", "## Examples\n\n## Note\n\nAgain.\n"), "field `note`: a second `## Note` at line"),
+        (("### Two columns", "### Two `columns`"), "field `example \"Two columns\"`: the title at line 28 must be plain text"),
+        (("```php\n$rows = $database->select('account', ['id', 'email']);\n```\n", ""), "field `example \"Two columns\"`: has no ```php block (heading at line 28)"),
+        (("```php\n$rows = $database->select('account', ['id', 'email'])", "```js\n$rows = $database->select('account', ['id', 'email'])"), "field `example \"Two columns\"`: the code block at line 30 must be fenced as ```php"),
+        (("$database->select('account', 'id'", "$database->get('account', 'id'"), "field `example \"Filtered\"`: the code (line 36) must call the method: `->select(`"),
+        (("```php\n$rows = $database->select('account', 'id'", "```php\n<?php $database->select('account', 'id'"), "field `example \"Filtered\"`: the code (line 36) must not open with <?php"),
+        (("['id', 'email']);\n", "['id', 'email']); \n"), "field `example \"Two columns\"`: the code (line 30) must have no tabs or trailing spaces"),
+        (("### Two columns", "###"), "field `examples[0]`: must not be empty"),
+    ];
+    for ((from, to), expected) in cases {
+        let message = refused(from, to);
+        assert!(
+            message.contains(expected),
+            "expected {expected:?}\n     got {message:?}"
+        );
+        assert!(message.starts_with(FILE), "{message}");
+    }
+    let without_examples = &GOOD[..GOOD.find("## Examples").expect("examples")];
+    let message = parse_method(FILE, without_examples)
+        .expect_err("refused")
+        .to_string();
+    assert_eq!(
+        message,
+        "content/methods/select.md: field `examples`: is required: every method needs at least one \
+         example (`## Examples`, then `### title` and a ```php block)"
+    );
+}
+
+#[test]
+fn a_file_without_front_matter_is_refused() {
+    let body = &GOOD[GOOD.find("Reads").expect("body")..];
+    assert_eq!(
+        parse_method(FILE, body).expect_err("refused").to_string(),
+        "content/methods/select.md: must open with its front matter: a `+++` line, the TOML \
+         fields, a `+++` line"
+    );
+}
+
+#[test]
+fn every_error_of_a_file_comes_at_once() {
+    let broken = GOOD
+        .replace("name = \"select\"", "name = \"pick\"")
+        .replace("Use `*` for all", "Use <b>*</b> for all")
+        .replace(
+            "$database->select('account', 'id'",
+            "$database->get('account', 'id'",
+        );
+    let message = parse_method(FILE, &broken)
+        .expect_err("refused")
+        .to_string();
+    let lines: Vec<&str> = message.lines().collect();
+    assert_eq!(
+        lines,
+        [
+            "content/methods/select.md: field `note`: holds HTML (`<b>`); write Markdown: `code`, \
+             *emphasis*, [links](select.md) (line 24)",
+            "content/methods/select.md: field `name`: `pick` must equal the key `select`",
+            "content/methods/select.md: field `example \"Filtered\"`: the code (line 36) must \
+             call the method: `->select(`",
+        ],
+        "{message}"
+    );
+    // A front matter that does not fit its type leaves the rules that need
+    // it unchecked, but not the body's shape.
+    let message = parse_method(FILE, &broken.replace("name = \"pick\"", "name = 7"))
+        .expect_err("refused")
+        .to_string();
+    let lines: Vec<&str> = message.lines().collect();
+    assert_eq!(
+        lines,
+        [
+            "content/methods/select.md: field `name`: invalid type: integer `7`, expected a \
+             string at line 3 column 8",
+            "content/methods/select.md: field `note`: holds HTML (`<b>`); write Markdown: `code`, \
+             *emphasis*, [links](select.md) (line 24)",
+        ],
+        "{message}"
+    );
+}
+
+#[test]
+fn single_signature_methods_take_one_parameter_table() {
+    let drop = r#"+++
+key = "drop"
+name = "drop"
+weight = 70
+group = { name = "Schema", weight = 20 }
+signature = "drop($table)"
+returns = "[handle] The statement handle."
+
+[[parameters]]
+"table [string]" = "The table."
++++
+
+Drops a table.
+
+## Examples
+
+### Drop it
+
+```php
+$database->drop('log');
+```
+"#;
+    let message = parse_method("content/methods/drop.md", drop)
         .expect_err("refused")
         .to_string();
     assert!(
         message.contains("field `parameters`: must be an object: the entry has a single signature"),
         "{message}"
     );
+    let drop = drop.replace("[[parameters]]", "[parameters]");
+    assert!(parse_method("content/methods/drop.md", &drop).is_ok());
 }
 
 #[test]
 fn parameters_may_be_absent_only_without_parameters() {
-    let info = json!({
-        "key": "info", "name": "info", "description": "Connection facts.", "signature": "info()",
-        "examples": [{ "title": "Facts", "code": "$facts = $database->info();" }]
-    });
-    assert!(parse_entry("content/entries/info.json", &info).is_ok());
-    let quote = json!({ "key": "quote", "name": "quote", "description": "Quotes.", "signature": "quote($string)" });
-    let message = parse_entry("content/entries/quote.json", &quote)
+    let info = r#"+++
+key = "info"
+name = "info"
+weight = 240
+group = { name = "Debugging", weight = 40 }
+signature = "info()"
++++
+
+Connection facts.
+
+## Examples
+
+### Facts
+
+```php
+$facts = $database->info();
+```
+"#;
+    assert!(parse_method("content/methods/info.md", info).is_ok());
+    let quote = info
+        .replace("info", "quote")
+        .replace("quote()\"", "quote($string)\"");
+    let message = parse_method("content/methods/quote.md", &quote)
         .expect_err("refused")
         .to_string();
     assert!(
@@ -148,219 +299,49 @@ fn base_urls_are_checked() {
     }
 }
 
-/// Load the content of a scratch copy, as the build script would.
-fn load(scratch: &Scratch) -> Result<content::Catalog, String> {
-    content::load(scratch.path(), "content", "http://x".into(), None).map_err(|e| e.to_string())
-}
-
 #[test]
-fn the_real_content_loads() {
-    let catalog = load(&content_copy("real")).expect("content/ is valid");
-    assert_eq!(catalog.entries.len(), 24);
-}
-
-#[test]
-fn the_catalog_must_hold_exactly_the_24_keys() {
-    let scratch = content_copy("count");
-    let text = std::fs::read_to_string(scratch.path().join("content/catalog.json")).expect("read");
-    scratch.write(
-        "content/catalog.json",
-        text.replace("    \"info\"\n", "")
-            .replace("\"last\",", "\"last\""),
-    );
-    let message = load(&scratch).expect_err("refused");
-    assert_eq!(
-        message.lines().next(),
-        Some("content/catalog.json: field `entries`: lists 23 entries; the catalog has exactly 24"),
-        "{message}"
-    );
-    // Every error of the load, not only the first.
-    assert!(
-        message.contains(
-            "\ncontent/entries/info.json: is not listed in content/catalog.json `entries`\n"
-        ),
-        "{message}"
-    );
-}
-
-#[test]
-fn entry_files_must_be_listed() {
-    let scratch = content_copy("unlisted");
-    scratch.write("content/entries/extra.json", "{}");
-    let message = load(&scratch).expect_err("refused");
-    assert_eq!(
-        message,
-        "content/entries/extra.json: is not listed in content/catalog.json `entries`"
-    );
-}
-
-#[test]
-fn duplicate_keys_are_refused() {
-    let scratch = content_copy("duplicate");
-    let text = std::fs::read_to_string(scratch.path().join("content/catalog.json")).expect("read");
-    scratch.write(
-        "content/catalog.json",
-        text.replace("\"insert\"", "\"select\""),
-    );
-    let message = load(&scratch).expect_err("refused");
-    assert_eq!(
-        message.lines().next(),
-        Some("content/catalog.json: field `entries[1]`: `select` is listed twice"),
-        "{message}"
-    );
-    // The files that name the key dropped are errors of the same load.
-    let site = message
-        .lines()
-        .find(|line| line.starts_with("content/site.json: "))
-        .unwrap_or_default();
-    assert!(
-        site.ends_with(": `insert` is not a key the catalog lists"),
-        "{message}"
-    );
-}
-
-#[test]
-fn a_file_whose_key_differs_from_its_name_is_refused() {
-    let scratch = content_copy("mismatch");
-    let text =
-        std::fs::read_to_string(scratch.path().join("content/entries/drop.json")).expect("read");
-    scratch.write(
-        "content/entries/drop.json",
-        text.replace("\"drop\"", "\"dropp\"")
-            .replace("drop(", "dropp("),
-    );
-    let message = load(&scratch).expect_err("refused");
-    assert_eq!(
-        message,
-        "content/entries/drop.json: field `key`: `dropp` differs from the file name `drop`"
-    );
-}
-
-#[test]
-fn invalid_json_is_reported_with_its_position() {
-    let scratch = content_copy("json");
-    scratch.write("content/entries/max.json", "{ \"key\": ");
-    let message = load(&scratch).expect_err("refused");
-    assert!(
-        message.starts_with("content/entries/max.json: is not valid JSON"),
-        "{message}"
-    );
-}
-
-#[test]
-fn error_texts_are_checked() {
-    let scratch = content_copy("errors");
-    scratch.write(
-        "content/errors.json",
-        r#"{ "not_found": { "message": "m" } }"#,
-    );
-    let message = load(&scratch).expect_err("refused");
-    assert_eq!(
-        message,
-        "content/errors.json: field `not_found`: missing field `hint` at line 1 column 33"
-    );
-}
-
-#[test]
-fn error_texts_cover_exactly_the_server_s_codes() {
-    let scratch = content_copy("codes");
-    let file = scratch.path().join("content/errors.json");
-    let texts = std::fs::read_to_string(&file).expect("errors.json");
-    let texts = texts.replacen("\"not_found\"", "\"not_there\"", 1);
-    scratch.write("content/errors.json", &texts);
-    let message = load(&scratch).expect_err("refused");
-    assert_eq!(
-        message,
-        "content/errors.json: field `not_there`: is not an error code the server uses\n\
-         content/errors.json: field `not_found`: is missing: every error code needs a message and a hint"
-    );
-}
-
-#[test]
-fn content_files_are_regular_files_inside_the_directory() {
-    let scratch = content_copy("odd-files");
-    let file = scratch.path().join("content/entries/select.json");
-    let inside = scratch.path().join("content/select.json");
-    std::fs::rename(&file, &inside).expect("move within content");
-    std::os::unix::fs::symlink(&inside, &file).expect("symlink");
-    assert!(
-        load(&scratch).is_ok(),
-        "a link within the directory is followed"
-    );
-
-    let outside = scratch.path().join("select.json");
-    std::fs::copy(&inside, &outside).expect("copy");
-    std::fs::remove_file(&file).expect("remove");
-    std::os::unix::fs::symlink(&outside, &file).expect("symlink");
-    assert_eq!(
-        load(&scratch).expect_err("refused"),
-        "content/entries/select.json: leads outside the content directory (a symbolic link); \
-         content files must be inside it"
-    );
-
-    std::fs::remove_file(&file).expect("remove");
-    mkfifo(&file);
-    assert_eq!(
-        load(&scratch).expect_err("refused"),
-        "content/entries/select.json: is a FIFO; content files must be regular files"
-    );
-
-    std::fs::remove_file(&file).expect("remove");
-    std::fs::create_dir(&file).expect("mkdir");
-    assert_eq!(
-        load(&scratch).expect_err("refused"),
-        "content/entries/select.json: is a directory; content files must be regular files"
-    );
-}
-
-#[test]
-fn content_files_over_the_cap_are_refused() {
-    let scratch = content_copy("cap");
-    let cap = usize::try_from(content::MAX_FILE_BYTES).expect("a small cap");
-    scratch.write("content/site.json", " ".repeat(cap + 1));
-    assert_eq!(
-        load(&scratch).expect_err("refused"),
-        "content/site.json: is larger than 1 MiB (1048576 bytes), the most a content file may hold"
-    );
-    scratch.write("content/site.json", " ".repeat(cap));
-    let message = load(&scratch).expect_err("read, and refused");
-    assert!(
-        message.starts_with("content/site.json: is not valid JSON"),
-        "{message}"
-    );
-}
-
-#[test]
-fn one_load_reports_the_errors_of_every_file() {
-    let scratch = content_copy("several");
-    let edit = |file: &str, from: &str, to: &str| {
-        let path = scratch.path().join(file);
-        let text = std::fs::read_to_string(&path).expect("read");
-        assert!(text.contains(from), "{file} holds {from}");
-        scratch.write(file, text.replace(from, to));
-    };
-    edit(
-        "content/entries/select.json",
-        "\"name\": \"select\"",
-        "\"name\": 7",
-    );
-    edit(
-        "content/entries/drop.json",
-        "\"Drops a table",
-        "\"<b>Drops</b> a table",
-    );
-    edit("content/site.json", "\"title\":", "\"titel\":");
-    let message = load(&scratch).expect_err("refused");
-    let lines: Vec<&str> = message.lines().collect();
-    assert_eq!(
-        lines,
-        [
-            "content/entries/select.json: field `name`: invalid type: integer `7`, \
-             expected a string at line 3 column 11",
-            "content/entries/drop.json: field `description`: must be plain text (no HTML or Markdown)",
-            "content/site.json: field `titel`: unknown field `titel`, expected one of \
-             `title`, `summary`, `about`, `groups` at line 2 column 9",
-        ],
-        "{message}"
-    );
+fn the_front_matter_schema_names_the_fields_the_build_reads() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/content/method.schema.json");
+    let text = std::fs::read_to_string(path).expect("the schema");
+    let schema: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+    let properties: Vec<&str> = schema["properties"]
+        .as_object()
+        .expect("properties")
+        .keys()
+        .map(String::as_str)
+        .collect();
+    // The build's fields, as its message for an unknown one lists them.
+    let message = refused("key = \"select\"\n", "key = \"select\"\nzz = 1\n");
+    let listed = message
+        .split("expected one of ")
+        .nth(1)
+        .and_then(|rest| rest.split(" at line").next())
+        .expect("the fields the build reads");
+    let read: Vec<&str> = listed.split(", ").map(|f| f.trim_matches('`')).collect();
+    assert_eq!(properties, read, "{message}");
+    // Required: those whose absence the build refuses as a missing field.
+    let required: Vec<&str> = schema["required"]
+        .as_array()
+        .expect("required")
+        .iter()
+        .filter_map(|field| field.as_str())
+        .collect();
+    for field in &read {
+        let line = GOOD
+            .lines()
+            .find(|line| line.starts_with(&format!("{field} =")))
+            .map(|line| format!("{line}\n"));
+        let Some(line) = line else {
+            continue; // `parameters`: tables, whose absence a rule refuses
+        };
+        let message = parse_method(FILE, &GOOD.replacen(&line, "", 1))
+            .err()
+            .map(|errors| errors.to_string())
+            .unwrap_or_default();
+        assert_eq!(
+            message.contains(&format!("missing field `{field}`")),
+            required.contains(field),
+            "{field}: {message}"
+        );
+    }
 }

@@ -2,10 +2,14 @@
 //! (openapi-spec-validator, Redocly, Schemathesis), every HTML page of the
 //! sitemap (the Nu HTML checker), the sitemap (its XSD, with xmllint), the
 //! Markdown bodies (markdownlint) and the HTTP behaviour of a few resources
-//! (REDbot). `tests/tools/install.sh` installs every tool, pinned, into
-//! `<target dir>/validator-tools` the first time a test needs one.
+//! (REDbot); and, without a server, the method files' front matter against
+//! its JSON Schema (Python's jsonschema). `tests/tools/install.sh` installs
+//! every tool, pinned, into `<target dir>/validator-tools` the first time a
+//! test needs one.
 
-use crate::support::{node_file, node_tool, python_tool, run, start_server, Scratch, Server};
+use crate::support::{
+    node_file, node_tool, python_tool, run, start_server, tools, Scratch, Server,
+};
 use std::process::Command;
 
 /// `GET path`, which must answer 200; the decoded body.
@@ -202,4 +206,46 @@ async fn redbot(server: &Server, path: &str, status: u16) -> Vec<String> {
             )
         })
         .collect()
+}
+
+/// Checks `content/method.schema.json` (argv[1] is the content directory):
+/// a valid JSON Schema, which every shipped front matter meets and which
+/// refuses what the build refuses for its shape.
+const SCHEMA_CHECK: &str = r#"
+import json, pathlib, sys, tomllib
+from jsonschema import Draft202012Validator
+content = pathlib.Path(sys.argv[1])
+schema = json.loads((content / "method.schema.json").read_text())
+Draft202012Validator.check_schema(schema)
+validator = Draft202012Validator(schema)
+front = lambda path: tomllib.loads(path.read_text().split("+++\n", 2)[1])
+problems = []
+files = sorted((content / "methods").glob("*.md"))
+for path in files:
+    for error in validator.iter_errors(front(path)):
+        problems.append(f"{path.name}: {error.json_path}: {error.message}")
+good = front(content / "methods" / "select.md")
+for change in [{"weigth": 1}, {"weight": -1}, {"key": "Select"}, {"signature": 42},
+               {"signature": ["select($table)"]}, {"group": {"name": "Queries"}},
+               {"returns": "array"}, {"synonyms": ["a", "a"]},
+               {"parameters": [{"table": "x"}, {"t": "y"}]}]:
+    if validator.is_valid({**good, **change}):
+        problems.append(f"the schema accepts {change}")
+print("\n".join(problems) or f"{len(files)} front matters meet the schema")
+sys.exit(1 if problems or not files else 0)
+"#;
+
+#[tokio::test]
+async fn method_files_meet_the_front_matter_schema() {
+    let mut command = Command::new(tools().join("venv/bin/python"));
+    command
+        .args(["-c", SCHEMA_CHECK])
+        .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/content"));
+    let outcome = run(command).await;
+    outcome.assert_success();
+    assert!(
+        outcome.stdout.contains("24 front matters meet the schema"),
+        "{}",
+        outcome.output
+    );
 }

@@ -4,7 +4,7 @@
 //!
 //! The pipeline indexes each method's fields (name, group, description,
 //! signatures, parameters, return value, note, example titles) and the
-//! synonyms of `content/search.json`; the server cuts a query into terms
+//! synonyms of its file's front matter; the server cuts a query into terms
 //! with the same [`terms`], looks each up and sums at most
 //! [`MAX_QUERY_TERMS`] weights per method. Nothing is scored at run time
 //! but that sum.
@@ -26,7 +26,7 @@ pub const MAX_QUERY_BYTES: usize = 500;
 pub enum Field {
     /// The method's name.
     Name,
-    /// A word an agent may use for it (`content/search.json`).
+    /// A word an agent may use for it (`synonyms` in its file's front matter).
     Synonym,
     /// The name of its group on the homepage.
     Group,

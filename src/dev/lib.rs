@@ -21,7 +21,7 @@
 //!   open page; the next good render clears it and reloads them. Started
 //!   on invalid content, `dev` serves the error until the content is fixed.
 //!   Files are named within the content directory's parent
-//!   (`content/entries/select.json`), however `--content` was given, so no
+//!   (`content/methods/select.md`), however `--content` was given, so no
 //!   client is shown where the directory is. The pipeline reads regular
 //!   files inside the directory only, of at most
 //!   [`refserve_pipeline::content::MAX_FILE_BYTES`]; a FIFO, a link out of the

@@ -38,14 +38,14 @@ pub(crate) async fn rerender(
         }
         // Named by the content files among them (not the temporary files
         // of a rename-style save, gone by now), or all if there are none.
-        let json: Vec<&PathBuf> = changed
+        let content_files: Vec<&PathBuf> = changed
             .iter()
-            .filter(|path| path.extension().is_some_and(|e| e == "json"))
+            .filter(|path| path.extension().is_some_and(|e| e == "md" || e == "json"))
             .collect();
-        let shown = if json.is_empty() {
+        let shown = if content_files.is_empty() {
             changed.iter().collect()
         } else {
-            json
+            content_files
         };
         // Events name files by absolute paths; the log, within the directory.
         let content = preview.root.join(&preview.dir);
@@ -141,22 +141,22 @@ mod tests {
     #[test]
     fn editors_own_files_are_ignored() {
         for name in [
-            ".select.json.swp",
-            "select.json~",
+            ".select.md.swp",
+            "select.md~",
             "4913",
-            "#select.json#",
-            ".#select.json",
-            "select.json.bck",
-            "select.json.tmp",
+            "#select.md#",
+            ".#select.md",
+            "select.md.bck",
+            "select.md.tmp",
         ] {
             assert!(
-                is_editor_file(Path::new("content/entries").join(name).as_path()),
+                is_editor_file(Path::new("content/methods").join(name).as_path()),
                 "{name}"
             );
         }
-        for name in ["select.json", "catalog.json", "site.json"] {
+        for name in ["select.md", "catalog.json", "site.json"] {
             assert!(
-                !is_editor_file(Path::new("content/entries").join(name).as_path()),
+                !is_editor_file(Path::new("content/methods").join(name).as_path()),
                 "{name}"
             );
         }

@@ -1,36 +1,49 @@
 //! Build stage 1: load `content/` into a [`Catalog`] and validate it.
 //!
 //! Every error names the file (as the content directory was given, so
-//! `content/entries/select.json` from `build.rs`) and the field at fault.
+//! `content/methods/select.md` from `build.rs`) and the field at fault.
 //! A content file is a regular file inside the content directory of at
 //! most [`MAX_FILE_BYTES`]; anything else is refused unread.
 //!
-//! Each file is read into `serde` types that say its shape: an unknown
-//! field is refused, and a value of the wrong type is an error naming its
-//! path (`parameters[1].table [string]`). The rules a type does not say
-//! (one line of plain text, names, dates, keys that other files must
-//! hold) are checked on what was read, and a load reports every error of
-//! every file it could read, not only the first.
+//! Each method is one Markdown file, `methods/<key>.md`: TOML front matter
+//! between `+++` lines for its structured fields, and a body for its
+//! description, note and examples. The other files are JSON. Each file is
+//! read into `serde` types that say its shape: an unknown field is
+//! refused, and a value of the wrong type is an error naming its path
+//! (`parameters[1].table [string]`). The rules a type does not say (one
+//! line of text, names, dates, links to methods that exist, groups that
+//! `site.json` defines) are checked on what was read, and a load reports
+//! every error of every file it could read, not only the first.
 //!
-//! This file holds the catalog's types and reads `content/catalog.json`;
-//! beside it, `content/read.rs` reads the files (what a content file may
-//! be), `content/json.rs` turns their JSON into types, `content/entry.rs`
-//! checks an entry file, `content/site.rs` `site.json` and `errors.json`,
-//! `content/search.rs` `search.json`, and `content/fields.rs` holds the
-//! text rules they share.
+//! This file holds the catalog's types and the load; beside it,
+//! `content/read.rs` reads the files (what a content file may be),
+//! `content/json.rs` turns JSON into types, `content/front_matter.rs` cuts
+//! a method file and reads its TOML, `content/body.rs` reads its Markdown
+//! body, `content/prose.rs` a paragraph of it, `content/method.rs` makes
+//! the entry of one file and `content/entry.rs` holds the rules of its
+//! fields, `content/catalog.rs` orders and groups the methods and checks
+//! their links, `content/site.rs` checks `site.json` and `errors.json`,
+//! `content/shape.rs` reads a value or an array of them, and
+//! `content/fields.rs` holds the text rules they share.
 
+mod body;
+mod catalog;
 mod entry;
 mod fields;
+mod front_matter;
 mod json;
+mod method;
+mod prose;
 mod read;
-mod search;
+mod shape;
 mod site;
 
 use crate::errors::ErrorKind;
-use entry::EntryFile;
-pub use entry::{is_key, parse_entry};
+pub use entry::is_key;
 use fields::Check;
 use indexmap::IndexMap;
+pub use method::parse_method;
+pub use prose::{Inline, Paragraph};
 use read::Directory;
 use serde::Deserialize;
 use std::fmt;
@@ -51,34 +64,13 @@ pub struct Catalog {
     pub base_url: String,
     /// `Last-Modified` of every resource, as seconds since the Unix epoch.
     pub last_modified: u64,
-    /// The entries, in the order of `content/catalog.json`.
+    /// The entries, in catalog order: by the `weight` of their files,
+    /// equal weights by key.
     pub entries: Vec<Entry>,
     /// `message` and `hint` for each error code.
     pub errors: Vec<ErrorText>,
     /// The site's own texts and the grouping of methods on the homepage.
     pub site: Site,
-    /// What search knows beyond the entries (`content/search.json`).
-    pub search: Search,
-}
-
-/// `content/search.json`: the synonyms search indexes.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Search {
-    /// What the file is for, in a sentence (shown nowhere).
-    pub about: String,
-    /// Words an agent may use, each with the methods it should find.
-    pub synonyms: Vec<Synonym>,
-}
-
-/// Words that should find some methods.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Synonym {
-    /// The words, separated by spaces; each is a term of its own.
-    pub words: String,
-    /// The catalog keys they find.
-    pub keys: Vec<String>,
 }
 
 /// `content/site.json`: what the homepage and the agent index say.
@@ -99,25 +91,27 @@ pub struct Site {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Group {
-    /// Its heading.
+    /// Its heading, which the method files name as their `group`.
     pub name: String,
     /// One line on what the methods have in common.
     pub summary: String,
-    /// Catalog keys, in the order shown.
+    /// Catalog keys, in the order shown: the methods whose `group` names
+    /// it, by their weight in it (`content/catalog.rs`).
+    #[serde(skip)]
     pub keys: Vec<String>,
 }
 
-/// One documented method (read from its file as written, which says
-/// whether a signature or a parameter list was one or an array, and built
-/// once that is checked: `content/entry.rs`).
+/// One documented method, read from its file (`content/method.rs`).
 #[derive(Debug, Clone)]
 pub struct Entry {
     /// Lowercase identifier, `^[a-z]+$`.
     pub key: String,
     /// Method name (equal to the key).
     pub name: String,
-    /// One- or two-sentence summary.
+    /// One- or two-sentence summary, as plain text (the JSON `description`).
     pub description: String,
+    /// The same, as written: Markdown, for the pages.
+    pub description_md: Paragraph,
     /// The call forms; more than one for overloaded methods.
     pub signatures: Vec<String>,
     /// One parameter list per signature (`None` for methods without
@@ -125,15 +119,18 @@ pub struct Entry {
     pub parameters: Option<Vec<Vec<(String, String)>>>,
     /// Return value, starting with `[type]`.
     pub returns: Option<String>,
-    /// Additional remark; may hold `<code>` tags.
+    /// Additional remark, as text with `<code>` tags (the JSON `note`).
     pub note: Option<String>,
+    /// The same, as written: Markdown, for the pages.
+    pub note_md: Option<Paragraph>,
     /// Short PHP snippets that call the method, each with a title.
     pub examples: Vec<Example>,
+    /// Words an agent may search with that the entry does not use.
+    pub synonyms: Vec<String>,
 }
 
 /// One example of a method's use.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug, Clone)]
 pub struct Example {
     /// One line of plain text saying what the example does.
     pub title: String,
@@ -167,7 +164,8 @@ pub struct ContentError {
     pub problem: String,
 }
 
-/// Every error a load found, at least one, in the order of the files.
+/// Every error a load found, at least one: by file, and each file's in
+/// the order found.
 #[derive(Debug, PartialEq, Eq)]
 pub struct ContentErrors(pub Vec<ContentError>);
 
@@ -248,7 +246,6 @@ pub fn base_url(value: &str) -> Result<String, ContentError> {
 #[serde(deny_unknown_fields)]
 struct CatalogFile {
     last_modified: String,
-    entries: Vec<String>,
 }
 
 /// Load and validate the whole of the content directory `dir` under `root`
@@ -257,8 +254,7 @@ struct CatalogFile {
 /// `SOURCE_DATE_EPOCH`).
 ///
 /// A file that cannot be read or does not fit its type is one error and
-/// leaves its rules unchecked; the others are all checked. Without
-/// `catalog.json`, nothing else is.
+/// leaves its rules unchecked; the others are all checked.
 pub fn load(
     root: &Path,
     dir: &str,
@@ -266,32 +262,18 @@ pub fn load(
     last_modified: Option<u64>,
 ) -> Result<Catalog, ContentErrors> {
     let content = Directory::open(root, dir)?;
-    let catalog_file = &format!("{dir}/catalog.json");
-    let catalog: CatalogFile = content.read_json(catalog_file)?;
     let mut errors = Vec::new();
-    let mut check = Check::new(catalog_file, &mut errors);
-    let last_modified = match last_modified {
-        Some(epoch) => Some(epoch),
-        None => check.date("last_modified", &catalog.last_modified),
-    };
-    let keys = catalog_keys(&mut check, catalog.entries);
-    let mut entries = Vec::with_capacity(keys.len());
-    for key in &keys {
-        let file = &format!("{dir}/entries/{key}.json");
-        let entry = match content.read_json::<EntryFile>(file) {
-            Ok(entry) => entry.check(&mut Check::new(file, &mut errors)),
-            Err(error) => {
-                errors.push(error);
-                continue;
-            }
-        };
-        if entry.key != *key {
-            let problem = format!("`{}` differs from the file name `{key}`", entry.key);
-            Check::new(file, &mut errors).fail("key", problem);
+    let catalog_file = &format!("{dir}/catalog.json");
+    let catalog = read(content.read_json::<CatalogFile>(catalog_file), &mut errors);
+    let last_modified = match (last_modified, catalog) {
+        (Some(epoch), _) => Some(epoch),
+        (None, Some(catalog)) => {
+            Check::new(catalog_file, &mut errors).date("last_modified", &catalog.last_modified)
         }
-        entries.push(entry);
-    }
-    unlisted_files(&content, dir, &keys, &mut errors);
+        (None, None) => None,
+    };
+    let methods = catalog::read_methods(&content, dir, &mut errors);
+    catalog::check_links(&methods, dir, &mut errors);
     let errors_file = &format!("{dir}/errors.json");
     let texts = content.read_json::<IndexMap<String, ErrorText>>(errors_file);
     let texts: Option<Vec<ErrorText>> = read(texts, &mut errors).map(|texts| {
@@ -309,25 +291,25 @@ pub fn load(
     }
     let texts = texts.unwrap_or_default();
     let site_file = &format!("{dir}/site.json");
-    let site = read(content.read_json::<Site>(site_file), &mut errors);
-    if let Some(site) = &site {
-        site.check(&mut Check::new(site_file, &mut errors), &keys);
+    let mut site = read(content.read_json::<Site>(site_file), &mut errors);
+    if let Some(site) = &mut site {
+        site.check(&mut Check::new(site_file, &mut errors));
+        catalog::group(site, dir, &methods, &mut errors);
     }
-    let search_file = &format!("{dir}/search.json");
-    let search = read(content.read_json::<Search>(search_file), &mut errors);
-    if let Some(search) = &search {
-        search.check(&mut Check::new(search_file, &mut errors), &keys);
-    }
-    match (last_modified, site, search) {
-        (Some(last_modified), Some(site), Some(search)) if errors.is_empty() => Ok(Catalog {
+    match (last_modified, site) {
+        (Some(last_modified), Some(site)) if errors.is_empty() => Ok(Catalog {
             base_url,
             last_modified,
-            entries,
+            entries: catalog::in_order(methods),
             errors: texts,
             site,
-            search,
         }),
-        _ => Err(ContentErrors(errors)),
+        _ => {
+            // By file (each file's in the order found): a method's broken
+            // link, found once every file is read, beside its other errors.
+            errors.sort_by(|a, b| a.file.cmp(&b.file));
+            Err(ContentErrors(errors))
+        }
     }
 }
 
@@ -350,49 +332,4 @@ fn error_codes(texts: &[ErrorText], check: &mut Check) {
 /// The file read, or its error added to `errors`.
 fn read<T>(file: Result<T, ContentError>, errors: &mut Vec<ContentError>) -> Option<T> {
     file.map_err(|error| errors.push(error)).ok()
-}
-
-/// The keys `catalog.json` lists that name an entry file: each a key, once;
-/// exactly [`CATALOG_SIZE`] of them.
-fn catalog_keys(check: &mut Check, listed: Vec<String>) -> Vec<String> {
-    if listed.len() != CATALOG_SIZE {
-        check.fail(
-            "entries",
-            format!(
-                "lists {} entries; the catalog has exactly {CATALOG_SIZE}",
-                listed.len()
-            ),
-        );
-    }
-    let mut keys: Vec<String> = Vec::with_capacity(listed.len());
-    for (i, key) in listed.into_iter().enumerate() {
-        let field = format!("entries[{i}]");
-        if !is_key(&key) {
-            check.fail(&field, format!("`{key}` does not match ^[a-z]+$"));
-        } else if keys.contains(&key) {
-            check.fail(&field, format!("`{key}` is listed twice"));
-        } else {
-            keys.push(key);
-        }
-    }
-    keys
-}
-
-/// A file in `entries/` that `catalog.json` does not list is an error.
-fn unlisted_files(content: &Directory, dir: &str, keys: &[String], errors: &mut Vec<ContentError>) {
-    let listing = format!("{dir}/entries");
-    let Some(mut names) = read(content.names(&listing), errors) else {
-        return;
-    };
-    names.sort();
-    for name in names {
-        let listed = name
-            .strip_suffix(".json")
-            .is_some_and(|k| keys.iter().any(|key| key == k));
-        if !listed {
-            let file = format!("{listing}/{name}");
-            Check::new(&file, errors)
-                .fail("", format!("is not listed in {dir}/catalog.json `entries`"));
-        }
-    }
 }

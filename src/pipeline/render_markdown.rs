@@ -7,7 +7,7 @@
 //! Links are root-relative (they work on any host and through any CDN),
 //! except in `llms.txt`, whose readers need absolute URLs.
 
-use crate::content::{Catalog, Entry, Group};
+use crate::content::{Catalog, Entry, Group, Inline, Paragraph};
 use crate::render_json::page_path;
 use std::fmt::Write as _;
 
@@ -87,7 +87,7 @@ fn groups(catalog: &Catalog, level: &str) -> String {
             escape(&group.name),
             escape(&group.summary)
         );
-        md.push_str(&method_list(catalog, group, |e| {
+        md.push_str(&method_list(catalog, group, &page_of, |e| {
             format!("[`{}`]({})", e.key, page_path(e))
         }));
         md.push('\n');
@@ -114,7 +114,11 @@ const RESOURCES: [(&str, &str); 7] = [
 
 /// One method's page `/api/<key>` (and `/api/<key>.md`).
 pub fn method(catalog: &Catalog, entry: &Entry) -> String {
-    let mut md = format!("# {}\n\n{}\n\n", entry.key, escape(&entry.description));
+    let mut md = format!(
+        "# {}\n\n{}\n\n",
+        entry.key,
+        paragraph(&entry.description_md, &page_of)
+    );
     let heading = if entry.signatures.len() == 1 {
         "Signature"
     } else {
@@ -150,8 +154,8 @@ pub fn method(catalog: &Catalog, entry: &Entry) -> String {
         let (ty, meaning) = split_returns(returns);
         let _ = write!(md, "## Returns\n\n`{ty}`: {}\n\n", escape(meaning));
     }
-    if let Some(note) = &entry.note {
-        let _ = write!(md, "## Note\n\n{}\n\n", note_markdown(note));
+    if let Some(note) = &entry.note_md {
+        let _ = write!(md, "## Note\n\n{}\n\n", paragraph(note, &page_of));
     }
     if !entry.examples.is_empty() {
         md.push_str("## Examples\n\n");
@@ -234,8 +238,9 @@ pub fn llms(catalog: &Catalog) -> String {
     );
     for group in &site.groups {
         let _ = write!(md, "## {}\n\n", escape(&group.name));
-        md.push_str(&method_list(catalog, group, |e| {
-            format!("[{}]({base}{}.md)", e.key, page_path(e))
+        let markdown_of = |key: &str| format!("{base}{}.md", page_of(key));
+        md.push_str(&method_list(catalog, group, &markdown_of, |e| {
+            format!("[{}]({})", e.key, markdown_of(&e.key))
         }));
         md.push('\n');
     }
@@ -302,8 +307,14 @@ pub fn llms_full(catalog: &Catalog) -> String {
     md
 }
 
-/// A group's methods as a Markdown list: each linked by `link`, with its summary.
-fn method_list(catalog: &Catalog, group: &Group, link: impl Fn(&Entry) -> String) -> String {
+/// A group's methods as a Markdown list: each linked by `link`, with its
+/// description (whose links to methods go where `links` says).
+fn method_list(
+    catalog: &Catalog,
+    group: &Group,
+    links: &dyn Fn(&str) -> String,
+    link: impl Fn(&Entry) -> String,
+) -> String {
     let mut list = String::new();
     for key in &group.keys {
         let entry = catalog
@@ -311,7 +322,12 @@ fn method_list(catalog: &Catalog, group: &Group, link: impl Fn(&Entry) -> String
             .iter()
             .find(|e| &e.key == key)
             .expect("groups name catalog keys (validated)");
-        let _ = writeln!(list, "- {}: {}", link(entry), escape(&entry.description));
+        let _ = writeln!(
+            list,
+            "- {}: {}",
+            link(entry),
+            paragraph(&entry.description_md, links)
+        );
     }
     list
 }
@@ -332,18 +348,68 @@ fn split_returns(returns: &str) -> (&str, &str) {
     (ty, meaning.trim())
 }
 
-/// A note's `<code>…</code>` as code spans, the rest escaped.
-fn note_markdown(note: &str) -> String {
+/// The root-relative address of the page of the method `key`, where a
+/// link to it in prose points on the site's pages.
+pub fn page_of(key: &str) -> String {
+    format!("/api/{key}")
+}
+
+/// A paragraph of prose as Markdown: its text escaped, its code, emphasis
+/// and links as written, and each link to a method pointing at
+/// `link(key)`.
+pub fn paragraph(paragraph: &Paragraph, link: &dyn Fn(&str) -> String) -> String {
     let mut md = String::new();
-    for (i, part) in note.split("<code>").enumerate() {
-        match part.split_once("</code>") {
-            Some((code, text)) if i > 0 => {
-                let _ = write!(md, "`{code}`{}", escape(text));
+    write_inlines(&mut md, &paragraph.0, link);
+    md
+}
+
+fn write_inlines(md: &mut String, inlines: &[Inline], link: &dyn Fn(&str) -> String) {
+    for inline in inlines {
+        match inline {
+            Inline::Text(text) => md.push_str(&escape(text)),
+            Inline::Code(code) => md.push_str(&code_span(code)),
+            Inline::Emphasis(inner) => {
+                md.push('*');
+                write_inlines(md, inner, link);
+                md.push('*');
             }
-            _ => md.push_str(&escape(part)),
+            Inline::Strong(inner) => {
+                md.push_str("**");
+                write_inlines(md, inner, link);
+                md.push_str("**");
+            }
+            Inline::Method { key, text } => {
+                md.push('[');
+                write_inlines(md, text, link);
+                let _ = write!(md, "]({})", link(key));
+            }
+            Inline::Web { url, text } => {
+                md.push('[');
+                write_inlines(md, text, link);
+                if url.contains([' ', '(', ')', '<', '>']) {
+                    let _ = write!(md, "](<{}>)", url.replace('<', "%3C").replace('>', "%3E"));
+                } else {
+                    let _ = write!(md, "]({url})");
+                }
+            }
         }
     }
-    md
+}
+
+/// `code` as a code span: fenced by one more backtick than its longest run
+/// of them, and padded where its first or last character would be lost.
+fn code_span(code: &str) -> String {
+    let longest = code
+        .split(|c| c != '`')
+        .map(str::len)
+        .max()
+        .unwrap_or_default();
+    let fence = "`".repeat(longest + 1);
+    let pad = code.starts_with('`')
+        || code.ends_with('`')
+        || (code.starts_with(' ') && code.ends_with(' ') && !code.trim().is_empty());
+    let space = if pad { " " } else { "" };
+    format!("{fence}{space}{code}{space}{fence}")
 }
 
 /// Escape the characters that would turn plain text into Markdown markup.
@@ -359,4 +425,42 @@ pub fn escape(text: &str) -> String {
         out.push(c);
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pulldown_cmark::{Event, Parser};
+
+    /// The paragraph of `markdown` as the content loader reads it.
+    fn read(markdown: &str) -> Paragraph {
+        let events: Vec<Event> = Parser::new(markdown).collect();
+        let (paragraph, problems) = Paragraph::read(&events[1..events.len() - 1]);
+        assert!(problems.is_empty(), "{markdown}: {problems:?}");
+        paragraph
+    }
+
+    #[test]
+    fn prose_is_written_back_as_it_reads() {
+        for markdown in [
+            "Plain text, with * and _ and [brackets] and a # sign.",
+            "Passing `*` as the columns fetches every column.",
+            "Works like [`log()`](log.md), but *only* the **most recent** query.",
+            "A span with a backtick: `` a`b ``, one with spaces: `  x  `.",
+            "See [the manual](https://example.com/a_(b)) for more.",
+        ] {
+            let paragraph = read(markdown);
+            let written = super::paragraph(&paragraph, &|key| format!("{key}.md"));
+            assert_eq!(read(&written), paragraph, "{markdown} → {written}");
+        }
+    }
+
+    #[test]
+    fn links_to_methods_point_where_they_are_asked_to() {
+        let paragraph = read("Like [`log()`](log.md).");
+        assert_eq!(
+            super::paragraph(&paragraph, &page_of),
+            "Like [`log()`](/api/log)."
+        );
+    }
 }

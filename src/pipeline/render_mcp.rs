@@ -391,10 +391,12 @@ fn summary(catalog: &Catalog, entry: &Entry) -> Value {
 /// signatures and address.
 fn summary_text(catalog: &Catalog, entry: &Entry) -> String {
     let signatures: Vec<String> = entry.signatures.iter().map(|s| format!("`{s}`")).collect();
+    let markdown_of =
+        |key: &str| format!("{}{}.md", catalog.base_url, render_markdown::page_of(key));
     format!(
         "**{}**: {}\n   {} — {}\n",
         entry.key,
-        entry.description,
+        render_markdown::paragraph(&entry.description_md, &markdown_of),
         signatures.join(", "),
         render_json::documentation_url(catalog, entry),
     )

@@ -103,10 +103,11 @@ fn fields(catalog: &Catalog, entry: &Entry) -> Vec<(Field, String)> {
             .iter()
             .map(|e| (Field::Example, e.title.clone())),
     );
-    for synonym in &catalog.search.synonyms {
-        if synonym.keys.contains(&entry.key) {
-            fields.push((Field::Synonym, synonym.words.clone()));
-        }
-    }
+    fields.extend(
+        entry
+            .synonyms
+            .iter()
+            .map(|words| (Field::Synonym, words.clone())),
+    );
     fields
 }

@@ -21,24 +21,34 @@ const { launch } = require('./chromium.cjs');
 const [mode, origin, dir, count] = process.argv.slice(2);
 const WAIT = { timeout: 5000, polling: 5 };
 
-/// The entry keys, in catalog order.
+/// The file of method `key`.
+const methodFile = (key) => path.join(dir, 'methods', `${key}.md`);
+
+/// The method keys, in catalog order (by the `weight` of their front
+/// matter, equal weights by key).
 function keys() {
-  return JSON.parse(fs.readFileSync(path.join(dir, 'catalog.json'), 'utf8')).entries;
+  const weight = (key) => Number(/^weight = (\d+)$/m.exec(fs.readFileSync(methodFile(key), 'utf8'))[1]);
+  return fs.readdirSync(path.join(dir, 'methods'))
+    .filter((name) => /^[a-z]+\.md$/.test(name))
+    .map((name) => name.slice(0, -3))
+    .map((key) => [weight(key), key])
+    .sort((a, b) => a[0] - b[0] || (a[1] < b[1] ? -1 : 1))
+    .map(([, key]) => key);
 }
 
-/// Replace the description of entry `key` with `text`, written in place or,
-/// with `rename`, into a temporary file renamed over the entry's.
+/// Replace the description of method `key` (the first paragraph after its
+/// front matter) with `text`, written in place or, with `rename`, into a
+/// temporary file renamed over the method's.
 function describe(key, text, rename) {
-  const file = path.join(dir, 'entries', `${key}.json`);
-  const entry = JSON.parse(fs.readFileSync(file, 'utf8'));
-  entry.description = text;
-  const json = JSON.stringify(entry, null, 2) + '\n';
+  const file = methodFile(key);
+  const markdown = fs.readFileSync(file, 'utf8')
+    .replace(/(\n\+\+\+\n\n)[^]*?(\n\n)/, (_, before, after) => before + text + after);
   if (rename) {
-    const temporary = path.join(dir, 'entries', `.${key}.json.tmp`);
-    fs.writeFileSync(temporary, json);
+    const temporary = path.join(dir, 'methods', `.${key}.md.tmp`);
+    fs.writeFileSync(temporary, markdown);
     fs.renameSync(temporary, file);
   } else {
-    fs.writeFileSync(file, json);
+    fs.writeFileSync(file, markdown);
   }
 }
 
@@ -66,14 +76,14 @@ async function check(page) {
   steps.push({ step: 'edit', ms: await timed(page, () => describe(key, edited, false), inBody, edited) });
   const renamed = 'Saved through a temporary file renamed over the entry.';
   steps.push({ step: 'rename', ms: await timed(page, () => describe(key, renamed, true), inBody, renamed) });
-  const file = path.join(dir, 'entries', `${key}.json`);
+  const file = methodFile(key);
   const good = fs.readFileSync(file, 'utf8');
-  const broken = good.replace(`"key": "${key}"`, `"key": "${key}x"`);
+  const broken = good.replace(`key = "${key}"`, `key = "${key}x"`);
   const overlay = () => document.getElementById('refserve-dev-error')?.innerText ?? '';
   const shownError = (needle) => (document.getElementById('refserve-dev-error')?.innerText ?? '').includes(needle);
   steps.push({
     step: 'invalid',
-    ms: await timed(page, () => fs.writeFileSync(file, broken), shownError, `entries/${key}.json: field \`name\``),
+    ms: await timed(page, () => fs.writeFileSync(file, broken), shownError, `methods/${key}.md: field \`name\``),
     overlay: await page.evaluate(overlay),
   });
   const fixed = () => !document.getElementById('refserve-dev-error') && document.body.innerText.includes('Saved through');

@@ -1,118 +1,74 @@
-//! One entry file (`content/entries/<key>.json`): its shape, and its rules —
-//! signatures that name the method, parameter lists that describe them,
-//! examples that call it.
+//! The rules of a method's fields that their types do not say: a key and
+//! name that agree, signatures that name the method, parameter lists that
+//! describe them, a typed return value, and examples that call it.
+//! `method.rs` reads a method file and checks it with these.
 
+use super::body;
 use super::fields::Check;
-use super::json::{from_json, OneOrMany};
-use super::{ContentErrors, Entry, Example};
+use super::shape::OneOrMany;
+use super::Example;
 use indexmap::IndexMap;
-use serde::Deserialize;
-use serde_json::Value;
-
-/// An entry file as written: a signature or a list of them, and a
-/// parameter object or a list of them, as the entry's rules need to know.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(super) struct EntryFile {
-    key: String,
-    name: String,
-    description: String,
-    signature: OneOrMany<String>,
-    parameters: Option<OneOrMany<Labels>>,
-    returns: Option<String>,
-    note: Option<String>,
-    examples: Option<Vec<Example>>,
-}
 
 /// A parameter list: each label (`table [string]`) with its description,
 /// in the order of the file.
-type Labels = IndexMap<String, String>;
+pub(super) type Labels = IndexMap<String, String>;
 
-/// Read and validate one entry file, given as JSON.
-pub fn parse_entry(file: &str, value: &Value) -> Result<Entry, ContentErrors> {
-    let entry: EntryFile = from_json(file, value)?;
-    let mut errors = Vec::new();
-    let entry = entry.check(&mut Check::new(file, &mut errors));
-    if errors.is_empty() {
-        Ok(entry)
-    } else {
-        Err(ContentErrors(errors))
+/// `key` is `^[a-z]+$`, and `name` is the same.
+pub(super) fn check_key_and_name(check: &mut Check, key: &str, name: &str) {
+    if check.filled("key", key) && !is_key(key) {
+        check.fail("key", format!("`{key}` does not match ^[a-z]+$"));
+    }
+    if check.filled("name", name) && name != key {
+        check.fail("name", format!("`{name}` must equal the key `{key}`"));
     }
 }
 
-impl EntryFile {
-    /// The entry, its every rule checked; what breaks one is added to `check`.
-    pub(super) fn check(self, check: &mut Check) -> Entry {
-        let EntryFile {
-            key,
-            name,
-            description,
-            signature,
-            parameters,
-            returns,
-            note,
-            examples,
-        } = self;
-        if check.filled("key", &key) && !is_key(&key) {
-            check.fail("key", format!("`{key}` does not match ^[a-z]+$"));
-        }
-        if check.filled("name", &name) && name != key {
-            check.fail("name", format!("`{name}` must equal the key `{key}`"));
-        }
-        check.plain_line("description", &description);
-        let signatures = match signature {
-            OneOrMany::One(signature) => vec![signature],
-            OneOrMany::Many(forms) => {
-                if forms.len() < 2 {
-                    check.fail(
-                        "signature",
-                        "an array needs two or more call forms; write one form as a string",
-                    );
-                }
-                forms
-            }
-        };
-        for (i, signature) in signatures.iter().enumerate() {
-            let field = match signatures.len() {
-                1 => "signature".to_string(),
-                _ => format!("signature[{i}]"),
-            };
-            check_signature(check, &field, signature, &key);
-        }
-        let parameters = check_parameters(check, parameters, &signatures);
-        if let Some(returns) = &returns {
-            let typed = returns.strip_prefix('[').and_then(|r| r.split_once(']'));
-            if check.line("returns", returns) && !typed.is_some_and(|(ty, _)| is_type(ty)) {
+/// The call forms of `signature`: a string for one, an array of two or
+/// more; each names the method `key`.
+pub(super) fn check_signatures(
+    check: &mut Check,
+    signature: OneOrMany<String>,
+    key: &str,
+) -> Vec<String> {
+    let signatures = match signature {
+        OneOrMany::One(signature) => vec![signature],
+        OneOrMany::Many(forms) => {
+            if forms.len() < 2 {
                 check.fail(
-                    "returns",
-                    format!(
-                        "`{returns}` must start with the type in square brackets, like `[array] …`"
-                    ),
+                    "signature",
+                    "an array needs two or more call forms; write one form as a string",
                 );
             }
+            forms
         }
-        if let Some(note) = &note {
-            if check.line("note", note) {
-                check.only_code_tags("note", note);
-            }
-        }
-        let examples = check_examples(check, examples, &key, &signatures);
-        Entry {
-            key,
-            name,
-            description,
-            signatures,
-            parameters,
-            returns,
-            note,
-            examples,
-        }
+    };
+    for (i, signature) in signatures.iter().enumerate() {
+        let field = match signatures.len() {
+            1 => "signature".to_string(),
+            _ => format!("signature[{i}]"),
+        };
+        check_signature(check, &field, signature, key);
+    }
+    signatures
+}
+
+/// `returns`, if given: one line that starts with `[type]`.
+pub(super) fn check_returns(check: &mut Check, returns: Option<&str>) {
+    let Some(returns) = returns else {
+        return;
+    };
+    let typed = returns.strip_prefix('[').and_then(|r| r.split_once(']'));
+    if check.line("returns", returns) && !typed.is_some_and(|(ty, _)| is_type(ty)) {
+        check.fail(
+            "returns",
+            format!("`{returns}` must start with the type in square brackets, like `[array] …`"),
+        );
     }
 }
 
 /// `parameters`: absent only when no signature has any; an object for a
 /// single signature, else an array of one object per signature.
-fn check_parameters(
+pub(super) fn check_parameters(
     check: &mut Check,
     parameters: Option<OneOrMany<Labels>>,
     signatures: &[String],
@@ -170,45 +126,51 @@ fn check_parameters(
     }
 }
 
-/// `examples`: at least one, each a titled snippet that calls the method
-/// the way its signatures do (`$database->key(` or `Class::key(`).
-fn check_examples(
+/// The examples of the body, each a titled snippet that calls the method
+/// the way its signatures do (`$database->key(` or `Class::key(`); the
+/// body has said already what is missing (a title, a block).
+pub(super) fn check_examples(
     check: &mut Check,
-    examples: Option<Vec<Example>>,
+    examples: Vec<body::Example>,
     key: &str,
     signatures: &[String],
 ) -> Vec<Example> {
-    let Some(examples) = examples else {
-        check.fail(
-            "examples",
-            "is required: every method needs at least one example",
-        );
-        return Vec::new();
-    };
-    if examples.is_empty() {
-        check.fail("examples", "must be a non-empty array of {title, code}");
-    }
     let call = match signatures.first().and_then(|s| s.split_once("::")) {
         Some((class, _)) => format!("{class}::{key}("),
         None => format!("->{key}("),
     };
-    for (i, Example { title, code }) in examples.iter().enumerate() {
-        check.plain_line(&format!("examples[{i}].title"), title);
-        let field = format!("examples[{i}].code");
-        if !check.filled(&field, code) {
+    let mut checked = Vec::with_capacity(examples.len());
+    for (i, example) in examples.into_iter().enumerate() {
+        let field = example.field(i);
+        let Some((code, at)) = example.code else {
             continue;
+        };
+        if check.filled(&field, &code) {
+            if code.contains('\t') || code.lines().any(|l| l != l.trim_end()) {
+                check.fail(
+                    &field,
+                    format!("the code (line {at}) must have no tabs or trailing spaces"),
+                );
+            }
+            if code.starts_with("<?") {
+                check.fail(
+                    &field,
+                    format!("the code (line {at}) must not open with <?php"),
+                );
+            }
+            if !code.contains(&call) {
+                check.fail(
+                    &field,
+                    format!("the code (line {at}) must call the method: `{call}`"),
+                );
+            }
         }
-        if code.contains('\t') || code.lines().any(|l| l != l.trim_end()) {
-            check.fail(&field, "must have no tabs or trailing spaces");
-        }
-        if code.starts_with("<?") {
-            check.fail(&field, "must not open with <?php");
-        }
-        if !code.contains(&call) {
-            check.fail(&field, format!("must call the method: `{call}`"));
-        }
+        checked.push(Example {
+            title: example.title,
+            code,
+        });
     }
-    examples
+    checked
 }
 
 /// `<name>(<$a>, <$b>)` or `Class::<name>(…)`, naming this entry.

@@ -1,7 +1,7 @@
 //! The rules a field's type does not say, checked on what was read: text
-//! that is not empty, one line, plain (or with `<code>` tags only), and
-//! the catalog's HTTP date. A [`Check`] collects the errors of one file,
-//! so that a load reports all of them.
+//! that is not empty, one line, plain, and the catalog's HTTP date. A
+//! [`Check`] collects the errors of one file, so that a load reports all
+//! of them.
 
 use super::ContentError;
 
@@ -58,34 +58,6 @@ impl<'a> Check<'a> {
             self.fail(field, "must be plain text (no HTML or Markdown)");
         }
         plain
-    }
-
-    /// Whether `text` uses `<code>…</code>` and no other markup (a note).
-    pub(super) fn only_code_tags(&mut self, field: &str, text: &str) -> bool {
-        let mut rest = text;
-        let mut open = false;
-        while let Some(at) = rest.find(['<', '>']) {
-            let tail = &rest[at..];
-            let tag = if !open && tail.starts_with("<code>") {
-                "<code>"
-            } else if open && tail.starts_with("</code>") {
-                "</code>"
-            } else if open && tail.starts_with('>') {
-                // `=>` inside code is text, escaped when rendered.
-                ">"
-            } else {
-                self.fail(field, "may contain only balanced <code>…</code> tags");
-                return false;
-            };
-            if tag != ">" {
-                open = !open;
-            }
-            rest = &tail[tag.len()..];
-        }
-        if open {
-            self.fail(field, "has an unclosed <code> tag");
-        }
-        !open
     }
 
     /// `date` as seconds since the Unix epoch, if it is an HTTP date.

@@ -42,7 +42,7 @@ impl Directory {
     /// The content file `file` (a path under the root), read from JSON
     /// into a `T`.
     pub(super) fn read_json<T: DeserializeOwned>(&self, file: &str) -> Result<T, ContentError> {
-        from_text(file, &self.read(file)?)
+        from_text(file, &self.read_text(file)?)
     }
 
     /// The names in the directory `dir` (a path under the root); none of
@@ -57,8 +57,8 @@ impl Directory {
             .collect())
     }
 
-    /// The content file `file`, if it is one.
-    fn read(&self, file: &str) -> Result<String, ContentError> {
+    /// The text of the content file `file`, if it is one.
+    pub(super) fn read_text(&self, file: &str) -> Result<String, ContentError> {
         let path = self.resolve(file, "read")?;
         let cannot = |e: std::io::Error| problem(file, format!("cannot read: {e}"));
         content_file(file, &std::fs::metadata(&path).map_err(cannot)?)?;

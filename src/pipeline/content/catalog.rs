@@ -1,0 +1,163 @@
+//! The catalog made of the method files: every `methods/<key>.md` read,
+//! exactly [`CATALOG_SIZE`] of them; the links between them checked; their
+//! order (`weight`, equal weights by key) and the homepage's groups (each
+//! method's `group`, ordered by its weight there) taken from their front
+//! matter, so that no other file lists the methods.
+
+use super::fields::Check;
+use super::method::{self, Method};
+use super::read::Directory;
+use super::{is_key, ContentError, Entry, Site, CATALOG_SIZE};
+
+/// The method files of the content directory.
+pub(super) struct Methods {
+    /// Those that could be read, by file name.
+    pub(super) read: Vec<Method>,
+    /// The key of every method file, read or not, by file name.
+    pub(super) keys: Vec<String>,
+}
+
+impl Methods {
+    /// Whether every method file could be read (else what is said about
+    /// the methods as a whole would be said of some only).
+    fn complete(&self) -> bool {
+        self.read.len() == self.keys.len()
+    }
+}
+
+/// Every method file of `dir/methods`, read and checked, by file name;
+/// what is not a method file is an error, but for the hidden and backup
+/// files editors leave beside the files they edit.
+pub(super) fn read_methods(
+    content: &Directory,
+    dir: &str,
+    errors: &mut Vec<ContentError>,
+) -> Methods {
+    let listing = format!("{dir}/methods");
+    let mut methods = Methods {
+        read: Vec::new(),
+        keys: Vec::new(),
+    };
+    let mut names = match content.names(&listing) {
+        Ok(names) => names,
+        Err(error) => {
+            errors.push(error);
+            return methods;
+        }
+    };
+    names.retain(|name| !is_editor_file(name));
+    names.sort();
+    for name in names {
+        let file = &format!("{listing}/{name}");
+        let Some(key) = name.strip_suffix(".md").filter(|key| is_key(key)) else {
+            Check::new(file, errors).fail(
+                "",
+                "is not a method file: a method is `<key>.md`, its key in lowercase letters",
+            );
+            continue;
+        };
+        methods.keys.push(key.to_string());
+        let text = match content.read_text(file) {
+            Ok(text) => text,
+            Err(error) => {
+                errors.push(error);
+                continue;
+            }
+        };
+        let Some(method) = method::read(file, &text, errors) else {
+            continue;
+        };
+        if method.entry.key != key {
+            let problem = format!("`{}` differs from the file name `{key}`", method.entry.key);
+            Check::new(file, errors).fail("key", problem);
+        }
+        methods.read.push(method);
+    }
+    let count = methods.keys.len();
+    if count != CATALOG_SIZE {
+        Check::new(&listing, errors).fail(
+            "",
+            format!("holds {count} methods; the catalog has exactly {CATALOG_SIZE}"),
+        );
+    }
+    methods
+}
+
+/// Every link from a method's description or note to another method names
+/// a method file there is.
+pub(super) fn check_links(methods: &Methods, dir: &str, errors: &mut Vec<ContentError>) {
+    for method in &methods.read {
+        let entry = &method.entry;
+        let mut check = Check::new(&method.file, errors);
+        let prose = [
+            ("description", Some(&entry.description_md)),
+            ("note", entry.note_md.as_ref()),
+        ];
+        for (field, paragraph) in prose {
+            let linked = paragraph.map(|p| p.linked_methods()).unwrap_or_default();
+            for key in linked
+                .into_iter()
+                .filter(|key| !methods.keys.iter().any(|k| k == key))
+            {
+                check.fail(
+                    field,
+                    format!("links to `{key}.md`, but there is no method `{key}` ({dir}/methods/{key}.md)"),
+                );
+            }
+        }
+    }
+}
+
+/// Fill the groups of `site` (read from `dir/site.json`) with the methods
+/// that name them, by their weight there; a method naming no group of the
+/// file, or a group no method names, is an error.
+pub(super) fn group(site: &mut Site, dir: &str, methods: &Methods, errors: &mut Vec<ContentError>) {
+    let site_file = &format!("{dir}/site.json");
+    let names: Vec<&str> = site.groups.iter().map(|g| g.name.as_str()).collect();
+    for method in &methods.read {
+        let name = &method.group.name;
+        if !name.trim().is_empty() && !names.contains(&name.as_str()) {
+            Check::new(&method.file, errors).fail(
+                "group.name",
+                format!(
+                    "`{name}` is not a group of {site_file}; its groups are `{}`",
+                    names.join("`, `")
+                ),
+            );
+        }
+    }
+    let mut check = Check::new(site_file, errors);
+    for (i, group) in site.groups.iter_mut().enumerate() {
+        let mut members: Vec<&Method> = methods
+            .read
+            .iter()
+            .filter(|m| m.group.name == group.name)
+            .collect();
+        members.sort_by(|a, b| (a.group.weight, &a.entry.key).cmp(&(b.group.weight, &b.entry.key)));
+        group.keys = members.iter().map(|m| m.entry.key.clone()).collect();
+        // A method that could not be read may be the group's.
+        if group.keys.is_empty() && methods.complete() {
+            check.fail(
+                &format!("groups[{i}]"),
+                format!(
+                    "no method is in `{}`: a method joins a group with `group = {{ name = \"{}\", weight = … }}`",
+                    group.name, group.name
+                ),
+            );
+        }
+    }
+}
+
+/// The entries in catalog order: by weight, equal weights by key.
+pub(super) fn in_order(methods: Methods) -> Vec<Entry> {
+    let mut methods = methods.read;
+    methods.sort_by(|a, b| (a.weight, &a.entry.key).cmp(&(b.weight, &b.entry.key)));
+    methods.into_iter().map(|method| method.entry).collect()
+}
+
+/// Whether `name` is a file an editor keeps beside the one edited (a swap,
+/// lock or backup file: Vim's `.x.swp` and `x~`, Emacs's `#x#` and `.#x`):
+/// not a method, and no error either.
+fn is_editor_file(name: &str) -> bool {
+    name.starts_with('.') || name.ends_with('~') || (name.starts_with('#') && name.ends_with('#'))
+}

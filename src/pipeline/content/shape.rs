@@ -1,0 +1,56 @@
+//! The shape the derives do not give: a field written as one value or as
+//! an array of them ([`OneOrMany`]), as a signature or a parameter list is.
+
+use indexmap::IndexMap;
+use serde::de::value::{MapAccessDeserializer, SeqAccessDeserializer};
+use serde::de::{self, Deserialize, Deserializer, IntoDeserializer, MapAccess, SeqAccess, Visitor};
+use std::fmt;
+use std::marker::PhantomData;
+
+/// A field written as one value or as an array of them: a signature or a
+/// list of them, a parameter object or a list of them. Which it was is
+/// kept: the entry's rules depend on it.
+#[derive(Debug)]
+pub(super) enum OneOrMany<T> {
+    /// One value, as it stands.
+    One(T),
+    /// An array.
+    Many(Vec<T>),
+}
+
+/// What a [`OneOrMany`] of `Self` is, for the message of a value that is
+/// neither.
+pub(super) trait Expecting {
+    /// `a string or an array of strings`.
+    const EXPECTING: &'static str;
+}
+
+impl Expecting for String {
+    const EXPECTING: &'static str = "a string or an array of strings";
+}
+
+impl<V> Expecting for IndexMap<String, V> {
+    const EXPECTING: &'static str = "an object or an array of objects";
+}
+
+impl<'de, T: Deserialize<'de> + Expecting> Deserialize<'de> for OneOrMany<T> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Either<T>(PhantomData<T>);
+        impl<'de, T: Deserialize<'de> + Expecting> Visitor<'de> for Either<T> {
+            type Value = OneOrMany<T>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str(T::EXPECTING)
+            }
+            fn visit_str<E: de::Error>(self, text: &str) -> Result<Self::Value, E> {
+                T::deserialize(text.into_deserializer()).map(OneOrMany::One)
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
+                T::deserialize(MapAccessDeserializer::new(map)).map(OneOrMany::One)
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
+                Vec::deserialize(SeqAccessDeserializer::new(seq)).map(OneOrMany::Many)
+            }
+        }
+        deserializer.deserialize_any(Either(PhantomData))
+    }
+}

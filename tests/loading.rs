@@ -1,0 +1,317 @@
+//! Loading a whole content directory as the build script does: the method
+//! files make the catalog's order and the homepage's groups, links between
+//! methods are checked, what is not content is refused unread, and every
+//! error of every file is reported at once.
+
+use crate::support::{content_copy, mkfifo, Scratch};
+use refserve_pipeline::content;
+
+/// Load the content of a scratch copy, as the build script would.
+fn load(scratch: &Scratch) -> Result<content::Catalog, String> {
+    content::load(scratch.path(), "content", "http://x".into(), None).map_err(|e| e.to_string())
+}
+
+/// Replace `from` (which must occur) with `to` in the scratch copy's `file`.
+fn edit(scratch: &Scratch, file: &str, from: &str, to: &str) {
+    let path = scratch.path().join(file);
+    let text = std::fs::read_to_string(&path).expect("read");
+    assert!(text.contains(from), "{file} holds {from:?}");
+    scratch.write(file, text.replacen(from, to, 1));
+}
+
+#[test]
+fn the_real_content_loads_in_catalog_order_and_groups() {
+    let catalog = load(&content_copy("real")).expect("content/ is valid");
+    let keys: Vec<&str> = catalog.entries.iter().map(|e| e.key.as_str()).collect();
+    assert_eq!(
+        keys,
+        [
+            "select", "insert", "update", "delete", "replace", "create", "drop", "get", "has",
+            "count", "max", "min", "avg", "sum", "rand", "id", "query", "raw", "quote", "action",
+            "debug", "log", "last", "info"
+        ]
+    );
+    let queries = &catalog.site.groups[0];
+    assert_eq!(queries.name, "Queries");
+    assert_eq!(
+        queries.keys,
+        ["select", "get", "has", "rand", "insert", "update", "delete", "replace", "id"]
+    );
+}
+
+#[test]
+fn equal_weights_are_ordered_by_key() {
+    let scratch = content_copy("weights");
+    edit(
+        &scratch,
+        "content/methods/insert.md",
+        "weight = 20\n",
+        "weight = 10\n",
+    );
+    edit(
+        &scratch,
+        "content/methods/get.md",
+        "name = \"Queries\", weight = 20",
+        "name = \"Queries\", weight = 10",
+    );
+    let catalog = load(&scratch).expect("valid");
+    let keys: Vec<&str> = catalog.entries.iter().map(|e| e.key.as_str()).collect();
+    assert_eq!(keys[..3], ["insert", "select", "update"]);
+    assert_eq!(catalog.site.groups[0].keys[..3], ["get", "select", "has"]);
+}
+
+#[test]
+fn the_catalog_must_hold_exactly_24_methods() {
+    let scratch = content_copy("count");
+    std::fs::remove_file(scratch.path().join("content/methods/info.md")).expect("remove");
+    let message = load(&scratch).expect_err("refused");
+    assert_eq!(
+        message,
+        "content/methods: holds 23 methods; the catalog has exactly 24"
+    );
+}
+
+#[test]
+fn what_is_not_a_method_file_is_refused_but_editors_files() {
+    let scratch = content_copy("not-methods");
+    for name in [".select.md.swp", "select.md~", "#select.md#", ".#select.md"] {
+        scratch.write(&format!("content/methods/{name}"), "{}");
+    }
+    assert!(load(&scratch).is_ok(), "editors' files are passed over");
+    scratch.write("content/methods/extra.json", "{}");
+    scratch.write("content/methods/Extra.md", "");
+    let message = load(&scratch).expect_err("refused");
+    assert_eq!(
+        message,
+        "content/methods/Extra.md: is not a method file: a method is `<key>.md`, its key in \
+         lowercase letters\n\
+         content/methods/extra.json: is not a method file: a method is `<key>.md`, its key in \
+         lowercase letters"
+    );
+}
+
+#[test]
+fn a_file_whose_key_differs_from_its_name_is_refused() {
+    let scratch = content_copy("mismatch");
+    let file = "content/methods/drop.md";
+    let text = std::fs::read_to_string(scratch.path().join(file)).expect("read");
+    scratch.write(
+        file,
+        text.replace("\"drop\"", "\"dropp\"")
+            .replace("drop(", "dropp("),
+    );
+    assert_eq!(
+        load(&scratch).expect_err("refused"),
+        "content/methods/drop.md: field `key`: `dropp` differs from the file name `drop`"
+    );
+}
+
+#[test]
+fn links_between_methods_are_resolved_and_checked() {
+    let scratch = content_copy("links");
+    edit(
+        &scratch,
+        "content/methods/last.md",
+        "Works like `log()`",
+        "Works like [`log()`](log.md)",
+    );
+    let catalog = load(&scratch).expect("a link to a method");
+    let last = catalog
+        .entries
+        .iter()
+        .find(|e| e.key == "last")
+        .expect("last");
+    assert!(
+        last.note
+            .as_deref()
+            .is_some_and(|note| note.starts_with("Works like <code>log()</code>, except")),
+        "the JSON note keeps the contract's form: {:?}",
+        last.note
+    );
+    edit(&scratch, "content/methods/last.md", "(log.md)", "(logs.md)");
+    edit(
+        &scratch,
+        "content/methods/log.md",
+        "Returns the SQL queries",
+        "Returns the [SQL](https://en.wikipedia.org/wiki/SQL) queries, unlike [last](lst.md),",
+    );
+    assert_eq!(
+        load(&scratch).expect_err("refused"),
+        "content/methods/last.md: field `note`: links to `logs.md`, but there is no method \
+         `logs` (content/methods/logs.md)\n\
+         content/methods/log.md: field `description`: links to `lst.md`, but there is no method \
+         `lst` (content/methods/lst.md)"
+    );
+}
+
+#[test]
+fn a_method_that_does_not_read_is_still_there_for_the_others() {
+    let scratch = content_copy("unread");
+    edit(
+        &scratch,
+        "content/methods/action.md",
+        "name = \"action\"",
+        "name = 7",
+    );
+    edit(
+        &scratch,
+        "content/methods/last.md",
+        "Works like `log()`",
+        "Works like [`action()`](action.md)",
+    );
+    // Not a broken link, a short count or an empty group: the one error.
+    assert_eq!(
+        load(&scratch).expect_err("refused"),
+        "content/methods/action.md: field `name`: invalid type: integer `7`, expected a string \
+         at line 3 column 8"
+    );
+}
+
+#[test]
+fn groups_are_those_of_site_json_and_each_has_a_method() {
+    let scratch = content_copy("groups");
+    edit(
+        &scratch,
+        "content/methods/action.md",
+        "name = \"Transactions\"",
+        "name = \"Transaction\"",
+    );
+    assert_eq!(
+        load(&scratch).expect_err("refused"),
+        "content/methods/action.md: field `group.name`: `Transaction` is not a group of \
+         content/site.json; its groups are `Queries`, `Aggregates`, `Schema`, `Raw SQL`, \
+         `Transactions`, `Debugging and connection info`\n\
+         content/site.json: field `groups[4]`: no method is in `Transactions`: a method joins a \
+         group with `group = { name = \"Transactions\", weight = … }`"
+    );
+    let scratch = content_copy("old-groups");
+    edit(
+        &scratch,
+        "content/site.json",
+        "\"summary\": \"Read, write and remove records.\"",
+        "\"summary\": \"Read, write and remove records.\", \"keys\": [\"select\"]",
+    );
+    let message = load(&scratch).expect_err("refused");
+    assert!(
+        message.starts_with(
+            "content/site.json: field `groups[0].keys`: unknown field `keys`, expected `name` or \
+             `summary`"
+        ),
+        "{message}"
+    );
+}
+
+#[test]
+fn error_texts_are_checked() {
+    let scratch = content_copy("errors");
+    scratch.write(
+        "content/errors.json",
+        r#"{ "not_found": { "message": "m" } }"#,
+    );
+    let message = load(&scratch).expect_err("refused");
+    assert_eq!(
+        message,
+        "content/errors.json: field `not_found`: missing field `hint` at line 1 column 33"
+    );
+}
+
+#[test]
+fn error_texts_cover_exactly_the_server_s_codes() {
+    let scratch = content_copy("codes");
+    let file = scratch.path().join("content/errors.json");
+    let texts = std::fs::read_to_string(&file).expect("errors.json");
+    let texts = texts.replacen("\"not_found\"", "\"not_there\"", 1);
+    scratch.write("content/errors.json", &texts);
+    let message = load(&scratch).expect_err("refused");
+    assert_eq!(
+        message,
+        "content/errors.json: field `not_there`: is not an error code the server uses\n\
+         content/errors.json: field `not_found`: is missing: every error code needs a message and a hint"
+    );
+}
+
+#[test]
+fn content_files_are_regular_files_inside_the_directory() {
+    let scratch = content_copy("odd-files");
+    let file = scratch.path().join("content/methods/select.md");
+    let inside = scratch.path().join("content/select.md");
+    std::fs::rename(&file, &inside).expect("move within content");
+    std::os::unix::fs::symlink(&inside, &file).expect("symlink");
+    assert!(
+        load(&scratch).is_ok(),
+        "a link within the directory is followed"
+    );
+
+    let outside = scratch.path().join("select.md");
+    std::fs::copy(&inside, &outside).expect("copy");
+    std::fs::remove_file(&file).expect("remove");
+    std::os::unix::fs::symlink(&outside, &file).expect("symlink");
+    assert_eq!(
+        load(&scratch).expect_err("refused"),
+        "content/methods/select.md: leads outside the content directory (a symbolic link); \
+         content files must be inside it"
+    );
+
+    std::fs::remove_file(&file).expect("remove");
+    mkfifo(&file);
+    assert_eq!(
+        load(&scratch).expect_err("refused"),
+        "content/methods/select.md: is a FIFO; content files must be regular files"
+    );
+
+    std::fs::remove_file(&file).expect("remove");
+    std::fs::create_dir(&file).expect("mkdir");
+    assert_eq!(
+        load(&scratch).expect_err("refused"),
+        "content/methods/select.md: is a directory; content files must be regular files"
+    );
+}
+
+#[test]
+fn content_files_over_the_cap_are_refused() {
+    let scratch = content_copy("cap");
+    let cap = usize::try_from(content::MAX_FILE_BYTES).expect("a small cap");
+    scratch.write("content/site.json", " ".repeat(cap + 1));
+    assert_eq!(
+        load(&scratch).expect_err("refused"),
+        "content/site.json: is larger than 1 MiB (1048576 bytes), the most a content file may hold"
+    );
+    scratch.write("content/site.json", " ".repeat(cap));
+    let message = load(&scratch).expect_err("read, and refused");
+    assert!(
+        message.starts_with("content/site.json: is not valid JSON"),
+        "{message}"
+    );
+}
+
+#[test]
+fn one_load_reports_the_errors_of_every_file() {
+    let scratch = content_copy("several");
+    edit(
+        &scratch,
+        "content/methods/select.md",
+        "name = \"select\"",
+        "name = 7",
+    );
+    edit(
+        &scratch,
+        "content/methods/drop.md",
+        "Drops a table",
+        "<b>Drops</b> a table",
+    );
+    edit(&scratch, "content/site.json", "\"title\":", "\"titel\":");
+    let message = load(&scratch).expect_err("refused");
+    let lines: Vec<&str> = message.lines().collect();
+    assert_eq!(
+        lines,
+        [
+            "content/methods/drop.md: field `description`: holds HTML (`<b>`); write Markdown: \
+             `code`, *emphasis*, [links](select.md) (line 14)",
+            "content/methods/select.md: field `name`: invalid type: integer `7`, \
+             expected a string at line 3 column 8",
+            "content/site.json: field `titel`: unknown field `titel`, expected one of \
+             `title`, `summary`, `about`, `groups` at line 2 column 9",
+        ],
+        "{message}"
+    );
+}
