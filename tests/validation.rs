@@ -57,6 +57,19 @@ fn refused(from: &str, to: &str) -> String {
         .to_string()
 }
 
+/// Each `((from, to), expected)`: GOOD with `from` made `to` is refused
+/// with a message naming FILE and holding `expected`.
+fn refuses_each(cases: &[((&str, &str), &str)]) {
+    for &((from, to), expected) in cases {
+        let message = refused(from, to);
+        assert!(
+            message.contains(expected),
+            "expected {expected:?}\n     got {message:?}"
+        );
+        assert!(message.starts_with(FILE), "{message}");
+    }
+}
+
 #[test]
 fn a_good_method_file_passes() {
     let entry = parse_method(FILE, GOOD).expect("valid");
@@ -107,14 +120,7 @@ fn broken_front_matter_names_file_and_field() {
         (("synonyms = [\"fetch\", \"read\"]", "synonyms = [\"fetch\", \"read\", \"read\"]"), "field `synonyms[2]`: `read` is given twice"),
         (("key = \"select\"\n", "key = \"select\"\nkey = \"x\"\n"), "the front matter is not valid TOML: "),
     ];
-    for ((from, to), expected) in cases {
-        let message = refused(from, to);
-        assert!(
-            message.contains(expected),
-            "expected {expected:?}\n     got {message:?}"
-        );
-        assert!(message.starts_with(FILE), "{message}");
-    }
+    refuses_each(&cases);
 }
 
 #[test]
@@ -138,14 +144,7 @@ fn a_broken_body_names_the_part_and_the_example_by_its_title() {
         (("['id', 'email']);\n", "['id', 'email']); \n"), "field `example \"Two columns\"`: the code (line 30) must have no tabs or trailing spaces"),
         (("### Two columns", "###"), "field `examples[0]`: must not be empty"),
     ];
-    for ((from, to), expected) in cases {
-        let message = refused(from, to);
-        assert!(
-            message.contains(expected),
-            "expected {expected:?}\n     got {message:?}"
-        );
-        assert!(message.starts_with(FILE), "{message}");
-    }
+    refuses_each(&cases);
     let without_examples = &GOOD[..GOOD.find("## Examples").expect("examples")];
     let message = parse_method(FILE, without_examples)
         .expect_err("refused")
