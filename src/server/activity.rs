@@ -169,15 +169,22 @@ impl Activity {
 /// tick of that clock, each way.
 #[cfg(test)]
 pub(crate) fn coarse_tick() -> Duration {
-    let tick = rustix::time::clock_getres(rustix::time::ClockId::MonotonicCoarse);
-    Duration::from_nanos(tick.tv_sec.unsigned_abs() * 1_000_000_000 + tick.tv_nsec.unsigned_abs())
+    Duration::from_nanos(nanos(rustix::time::clock_getres(
+        rustix::time::ClockId::MonotonicCoarse,
+    )))
 }
 
 /// Now on `CLOCK_MONOTONIC_COARSE`, in nanoseconds: the time of the
 /// kernel's last tick, read without the TSC.
 fn coarse_nanos() -> u64 {
-    let now = rustix::time::clock_gettime(rustix::time::ClockId::MonotonicCoarse);
-    let (seconds, nanos) = (now.tv_sec.unsigned_abs(), now.tv_nsec.unsigned_abs());
+    nanos(rustix::time::clock_gettime(
+        rustix::time::ClockId::MonotonicCoarse,
+    ))
+}
+
+/// `time` in nanoseconds.
+fn nanos(time: rustix::time::Timespec) -> u64 {
+    let (seconds, nanos) = (time.tv_sec.unsigned_abs(), time.tv_nsec.unsigned_abs());
     seconds.saturating_mul(1_000_000_000).saturating_add(nanos)
 }
 
@@ -289,15 +296,6 @@ impl<B: http_body::Body<Data = Bytes, Error = Infallible> + Unpin> http_body::Bo
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// How far a time read from the coarse clock may be from `Instant`'s:
-    /// one tick of the coarse clock, each way.
-    fn coarse_tick() -> Duration {
-        let tick = rustix::time::clock_getres(rustix::time::ClockId::MonotonicCoarse);
-        Duration::from_nanos(
-            tick.tv_sec.unsigned_abs() * 1_000_000_000 + tick.tv_nsec.unsigned_abs(),
-        )
-    }
 
     #[test]
     fn nothing_to_send_is_no_stall() {
