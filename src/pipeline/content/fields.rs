@@ -26,13 +26,17 @@ impl<'a> Check<'a> {
         });
     }
 
+    /// `holds`, failing `field` with `problem` when it does not.
+    fn require(&mut self, field: &str, holds: bool, problem: &str) -> bool {
+        if !holds {
+            self.fail(field, problem);
+        }
+        holds
+    }
+
     /// Whether `text` holds more than spaces (else an error).
     pub(super) fn filled(&mut self, field: &str, text: &str) -> bool {
-        let filled = !text.trim().is_empty();
-        if !filled {
-            self.fail(field, "must not be empty");
-        }
-        filled
+        self.require(field, !text.trim().is_empty(), "must not be empty")
     }
 
     /// Whether `text` is filled and one line, without leading or trailing
@@ -42,10 +46,11 @@ impl<'a> Check<'a> {
             return false;
         }
         let one = !text.contains(['\n', '\r']) && text == text.trim();
-        if !one {
-            self.fail(field, "must be one line without leading or trailing spaces");
-        }
-        one
+        self.require(
+            field,
+            one,
+            "must be one line without leading or trailing spaces",
+        )
     }
 
     /// Whether `text` is one line of plain text (no HTML or Markdown).
@@ -54,10 +59,7 @@ impl<'a> Check<'a> {
             return false;
         }
         let plain = !text.contains(['<', '>', '`']);
-        if !plain {
-            self.fail(field, "must be plain text (no HTML or Markdown)");
-        }
-        plain
+        self.require(field, plain, "must be plain text (no HTML or Markdown)")
     }
 
     /// `date` as seconds since the Unix epoch, if it is an HTTP date.
