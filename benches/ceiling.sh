@@ -168,28 +168,15 @@ for server in "${SERVERS[@]}"; do
     forget "${PID[$server]}"
 done
 
-# User-space instructions of a whole run under cachegrind, its profile kept.
-profile() { # server requests → instructions; leaves $WORK/$server.$requests.cg
-    local server=$1 requests=$2 port=${PORT[$1]} pid out=$WORK/$1.$2
-    case $server in
-    refserve) set -- "$REFSERVE" --addr "127.0.0.1:$port" ;;
-    ceiling) set -- "$CEILING" "127.0.0.1:$port" "$REQUEST_PATH" "$HEADER" ;;
+# Instructions of a whole run (lib.sh's instructions_serving), its profile
+# kept in $WORK/<server>.<requests>.cg.
+profile() { # server requests → instructions
+    local port=${PORT[$1]}
+    case $1 in
+    refserve) SERVED=("$REFSERVE" --addr "127.0.0.1:$port") ;;
+    ceiling) SERVED=("$CEILING" "127.0.0.1:$port" "$REQUEST_PATH" "$HEADER") ;;
     esac
-    valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file="$out.cg" --log-file="$out.log" \
-        "$@" >/dev/null 2>&1 &
-    pid=$!
-    PIDS+=("$pid")
-    for _ in $(seq 600); do
-        curl -s -o /dev/null -m 5 -H "$HEADER" "http://127.0.0.1:$port$REQUEST_PATH" && break
-        sleep 0.1
-    done
-    h2load --h1 -n "$requests" -c 64 -H "$HEADER" "http://127.0.0.1:$port$REQUEST_PATH" >"$out.h2load" ||
-        die "h2load failed on $server"
-    grep -q "status codes: $requests 2xx" "$out.h2load" || die "$server: not every request got a 2xx"
-    kill -TERM "$pid"
-    wait "$pid" || true
-    forget "$pid"
-    awk '/I *refs/ { gsub(",", "", $NF); print $NF }' "$out.log"
+    instructions_serving "$port" "$REQUEST_PATH" "$2" "$WORK/$1.$2.cg" -H "$HEADER"
 }
 say "counting instructions (cachegrind, $REQUESTS and $((2 * REQUESTS)) requests)"
 declare -A PER_REQUEST

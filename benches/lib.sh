@@ -78,21 +78,17 @@ export_site() {
     chmod -R a+rX "$WORK/site"
 }
 
-# The user-space instructions refserve executes, under valgrind's cachegrind,
-# while h2load sends it REQUESTS requests over 64 HTTP/1.1 connections: the
-# whole run, start and exit included, so the difference of two runs over
-# their requests is what one request costs. The server listens on PORT with
-# ARGS...; h2load gets H2LOAD_ARGS... (headers, -d FILE) and the URL of PATH.
-instructions_under_load() { # port path requests args... -- h2load_args...
-    local port=$1 path=$2 requests=$3 args=() pid log=$WORK/valgrind.out
-    shift 3
-    while (($#)) && [[ $1 != -- ]]; do
-        args+=("$1")
-        shift
-    done
-    shift
-    valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null --log-file="$log" \
-        "$REFSERVE" --addr "127.0.0.1:$port" "${args[@]}" >/dev/null 2>"$WORK/access.log" &
+# The user-space instructions the server SERVED (a command, as an array,
+# listening on PORT) executes under valgrind's cachegrind while h2load sends
+# it REQUESTS requests of PATH over 64 HTTP/1.1 connections: the whole run,
+# start and exit included, so the difference of two runs over their
+# requests is what one request costs. h2load gets H2LOAD_ARGS... (headers,
+# -d FILE); cachegrind's profile goes to PROFILE (/dev/null: none).
+instructions_serving() { # port path requests profile h2load_args...
+    local port=$1 path=$2 requests=$3 profile=$4 pid log=$WORK/valgrind.out
+    shift 4
+    valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file="$profile" --log-file="$log" \
+        "${SERVED[@]}" >/dev/null 2>"$WORK/access.log" &
     pid=$!
     PIDS+=("$pid")
     # Polls refused before the server listens cost it nothing; the one
@@ -110,6 +106,19 @@ instructions_under_load() { # port path requests args... -- h2load_args...
     wait "$pid" || true
     forget "$pid"
     awk '/I *refs/ { gsub(",", "", $NF); print $NF }' "$log"
+}
+
+# instructions_serving for refserve listening on PORT with ARGS...
+instructions_under_load() { # port path requests args... -- h2load_args...
+    local port=$1 path=$2 requests=$3 args=()
+    shift 3
+    while (($#)) && [[ $1 != -- ]]; do
+        args+=("$1")
+        shift
+    done
+    shift
+    SERVED=("$REFSERVE" --addr "127.0.0.1:$port" "${args[@]}")
+    instructions_serving "$port" "$path" "$requests" /dev/null "$@"
 }
 
 # Servers and load generator inherit this.
