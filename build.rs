@@ -8,11 +8,15 @@
 //! the environment give it, runs the pipeline and writes `OUT_DIR`. Errors
 //! name the file and field.
 
-use refserve_pipeline::{content, emit, Cache, DEFAULT_BASE_URL};
+use refserve_pipeline::{content, dates, emit, Cache, DEFAULT_BASE_URL};
 use std::path::{Path, PathBuf};
 
+/// What the table is made from: this script reruns when one changes, and
+/// the newest of them dates every resource.
+const INPUTS: [&str; 4] = ["build.rs", "content", "src/pipeline", "src/core"];
+
 fn main() {
-    for path in ["build.rs", "content", "src/pipeline", "src/core"] {
+    for path in INPUTS {
         println!("cargo::rerun-if-changed={path}");
     }
     for variable in [
@@ -37,14 +41,17 @@ fn run() -> Result<(), String> {
     let base_url =
         std::env::var("REFSERVE_BASE_URL").unwrap_or_else(|_| DEFAULT_BASE_URL.to_string());
     let base_url = content::base_url(&base_url).map_err(|e| e.to_string())?;
-    let epoch = match std::env::var("SOURCE_DATE_EPOCH") {
-        Ok(value) => Some(value.trim().parse::<u64>().map_err(|_| {
+    // `Last-Modified`: as reproducible builds ask, or when the newest input
+    // last changed (committed, or edited since).
+    let last_modified = match std::env::var("SOURCE_DATE_EPOCH") {
+        Ok(value) => value.trim().parse::<u64>().map_err(|_| {
             format!("SOURCE_DATE_EPOCH: `{value}` is not a whole number of seconds")
-        })?),
-        Err(_) => None,
+        })?,
+        Err(_) => dates::newest(&root, &INPUTS),
     };
 
-    let catalog = content::load(&root, "content", base_url, epoch).map_err(|e| e.to_string())?;
+    let catalog =
+        content::load(&root, "content", base_url, last_modified).map_err(|e| e.to_string())?;
     let table = refserve_pipeline::build(&catalog, cache(&root, &out_dir));
     emit::table(&out_dir, &table)
 }

@@ -4,7 +4,7 @@
 //! [`ALLOWED_GROWTH_KIB`] while a normal client is served. The tests take turns
 //! ([`ONE_AT_A_TIME`]), so no attack shares the machine with another.
 
-use crate::support::{spawn_refserve, Server};
+use crate::support::{shipped_methods, spawn_refserve, Server};
 use bytes::Bytes;
 use std::process::Child;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -81,12 +81,21 @@ impl Drop for Target {
 }
 
 /// A search for every method: the largest `/mcp` answer (about 11 KB).
-const SEARCH: &str = r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search","arguments":{"query":"rows table where insert select","limit":24}}}"#;
+fn search_every_method() -> String {
+    let limit = shipped_methods().len();
+    format!(
+        r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{"name":"search","arguments":{{"query":"rows table where insert select","limit":{limit}}}}}}}"#
+    )
+}
 
 /// The status of one search over a connection of its own.
 async fn search(client: &Server) -> u16 {
     client
-        .post("/mcp", &[("content-type", "application/json")], SEARCH)
+        .post(
+            "/mcp",
+            &[("content-type", "application/json")],
+            search_every_method(),
+        )
         .await
         .status
 }
@@ -189,7 +198,7 @@ async fn mcp_answers_behind_a_closed_window_are_held_in_the_budget() {
     let attacks = (0..100).map(|_| {
         let addr = target.addr().to_string();
         tokio::spawn(async move {
-            let body = Bytes::from_static(SEARCH.as_bytes());
+            let body = Bytes::from(search_every_method());
             let (send, streams) = open_streams(&addr, 1, body, true).await;
             let mut held = Vec::new();
             for (answer, _) in streams {

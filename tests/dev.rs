@@ -4,12 +4,15 @@
 //! — and kept serving whatever is put in the directory (FIFOs, links out of
 //! it, huge files) and however many clients connect and stay silent.
 
-use crate::support::{content_copy, mkfifo, node_file, run, system_tool, Scratch, Server};
+use crate::support::{
+    content_copy, date_forms, method_renamed, mkfifo, node_file, run, shipped_methods, system_tool,
+    Scratch, Server,
+};
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc::{self, Receiver};
-use std::time::Duration;
+use std::time::{Duration, UNIX_EPOCH};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
@@ -154,6 +157,15 @@ async fn dev_serves_the_identity_bodies_of_production_but_the_script() {
     let client = dev.client();
     let production = refserve::table::production();
     let tag = "<script src=\"/_refserve/reload.js\"></script>";
+    // Each dates its resources by its own inputs' changes.
+    let dev_date = client
+        .get("/", &[])
+        .await
+        .header("last-modified")
+        .to_string();
+    let dev_dates = date_forms(httpdate::parse_http_date(&dev_date).expect("a date"));
+    let production_dates =
+        date_forms(UNIX_EPOCH + Duration::from_secs(production.last_modified_unix));
     let mut compared = 0;
     for resource in production.resources.iter() {
         if resource.id.starts_with("/dictionaries/") {
@@ -170,7 +182,9 @@ async fn dev_serves_the_identity_bodies_of_production_but_the_script() {
             assert_eq!(reply.status, 200, "{} {accept}", resource.id);
             let body = String::from_utf8_lossy(&reply.body)
                 .replace(tag, "")
-                .replace(&dev.origin, &production.base_url);
+                .replace(&dev.origin, &production.base_url)
+                .replace(&dev_dates[0], &production_dates[0])
+                .replace(&dev_dates[1], &production_dates[1]);
             let expected = String::from_utf8_lossy(&representation.identity().body);
             assert!(body == expected, "{} {accept} differs", resource.id);
             if accept == "text/html" {
@@ -218,6 +232,78 @@ async fn an_edit_and_a_rename_style_save_are_served_once_rendered() {
 }
 
 #[tokio::test]
+async fn a_method_file_added_and_one_deleted_change_every_list() {
+    let dev = Dev::start("dev-grow", |_| {});
+    dev.line_with("rendered in");
+    let drop = std::fs::read_to_string(dev.entry("drop")).expect("drop.md");
+    dev.replace_entry("truncate", |aside| {
+        std::fs::write(aside, method_renamed(&drop, "drop", "truncate")).expect("write");
+    });
+    dev.line_with("methods/truncate.md changed → rendered in ");
+    std::fs::remove_file(dev.entry("rand")).expect("remove rand.md");
+    dev.line_with("methods/rand.md changed → rendered in ");
+
+    let client = dev.client();
+    let collection = client.get("/api/reference.json", &[]).await.json();
+    assert_eq!(collection["meta"]["count"], shipped_methods().len());
+    let keys: Vec<&str> = collection["data"]
+        .as_array()
+        .expect("data")
+        .iter()
+        .filter_map(|entry| entry["key"].as_str())
+        .collect();
+    assert!(
+        keys.contains(&"truncate") && !keys.contains(&"rand"),
+        "{keys:?}"
+    );
+    let single = client.get("/api/reference/truncate.json", &[]).await;
+    assert_eq!(single.json()["data"]["signature"], "truncate($table)");
+    assert_eq!(
+        client.get("/api/reference/rand.json", &[]).await.status,
+        404
+    );
+    assert_eq!(client.get("/api/truncate", &[]).await.status, 200);
+    for path in [
+        "/",
+        "/api/",
+        "/api/select",
+        "/sitemap.xml",
+        "/llms.txt",
+        "/llms-full.txt",
+    ] {
+        let reply = client.get(path, &[("accept-encoding", "identity")]).await;
+        let text = String::from_utf8_lossy(&reply.body);
+        assert!(
+            text.contains("/api/truncate"),
+            "{path} lists the new method"
+        );
+        assert!(
+            !text.contains("/api/rand"),
+            "{path} still lists the deleted one"
+        );
+    }
+    let list = r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"list_methods"}}"#;
+    let headers = [
+        ("content-type", "application/json"),
+        ("accept", "application/json, text/event-stream"),
+        ("mcp-protocol-version", "2025-11-25"),
+    ];
+    let methods = client.post("/mcp", &headers, list).await.json()["result"]["structuredContent"]
+        ["methods"]
+        .clone();
+    let names: Vec<&str> = methods
+        .as_array()
+        .expect("methods")
+        .iter()
+        .filter_map(|method| method["name"].as_str())
+        .collect();
+    assert!(
+        names.contains(&"truncate") && !names.contains(&"rand"),
+        "{names:?}"
+    );
+}
+
+#[tokio::test]
 async fn invalid_content_keeps_the_last_good_table_and_names_the_file_and_field() {
     let dev = Dev::start("dev-invalid", |_| {});
     dev.line_with("rendered in");
@@ -237,8 +323,97 @@ async fn invalid_content_keeps_the_last_good_table_and_names_the_file_and_field(
     dev.line_with("not rendered");
     let reply = dev.client().get("/api/reference/select.json", &[]).await;
     assert_eq!(reply.status, 200, "the last good table still serves");
+    let told = reply.header("refserve-content-error");
+    assert!(
+        told.starts_with(
+            "content/methods/select.md: field `name`: `select` must equal the key `selectx` (and "
+        ),
+        "a client without the page's script is told too: {told}"
+    );
     std::fs::write(&file, original).expect("write");
     dev.line_with("rendered in");
+    let reply = dev.client().get("/api/reference/select.json", &[]).await;
+    assert!(reply.headers.get("refserve-content-error").is_none());
+}
+
+#[tokio::test]
+async fn every_answer_of_dev_is_never_stored() {
+    let dev = Dev::start("dev-no-store", |_| {});
+    dev.line_with("rendered in");
+    let client = dev.client();
+    let select = client.get("/api/reference/select.json", &[]).await;
+    let etag = select.header("etag").to_string();
+    for reply in [
+        select,
+        client.get("/", &[("accept", "text/html")]).await,
+        client.get("/nope", &[]).await,
+        client.get("/_refserve/reload.js", &[]).await,
+        client
+            .get("/api/reference/select.json", &[("if-none-match", &etag)])
+            .await,
+        client
+            .post("/mcp", &[("content-type", "application/json")], "{")
+            .await,
+    ] {
+        assert_eq!(
+            reply.header("cache-control"),
+            "no-store",
+            "{}",
+            reply.status
+        );
+    }
+}
+
+#[tokio::test]
+async fn an_edit_is_never_answered_not_modified_since_the_date_before_it() {
+    // A checkout made an hour ago, edited now.
+    let dev = Dev::start("dev-dates", |scratch| {
+        let hour_ago = std::time::SystemTime::now() - Duration::from_secs(3600);
+        set_modified_under(&scratch.path().join("content"), hour_ago);
+    });
+    dev.line_with("rendered in");
+    let client = dev.client();
+    let before = client.get("/api/reference/select.json", &[]).await;
+    let last_modified = before.header("last-modified").to_string();
+    let file = dev.entry("select");
+    let original = std::fs::read_to_string(&file).expect("the entry");
+    std::fs::write(&file, described(&original, "Edited after the checkout.")).expect("write");
+    dev.line_with("methods/select.md changed → rendered in ");
+    let after = client
+        .get(
+            "/api/reference/select.json",
+            &[("if-modified-since", &last_modified)],
+        )
+        .await;
+    assert_eq!(after.status, 200, "the body changed since {last_modified}");
+    assert_eq!(
+        after.json()["data"]["description"],
+        "Edited after the checkout."
+    );
+    let newer = httpdate::parse_http_date(after.header("last-modified")).expect("a date");
+    assert!(newer > httpdate::parse_http_date(&last_modified).expect("a date"));
+}
+
+/// Date every file and directory under `dir` (and `dir`) `time`.
+fn set_modified_under(dir: &Path, time: std::time::SystemTime) {
+    for entry in std::fs::read_dir(dir)
+        .expect("read_dir")
+        .map(|e| e.expect("entry"))
+    {
+        if entry.path().is_dir() {
+            set_modified_under(&entry.path(), time);
+        } else {
+            let file = std::fs::File::options()
+                .write(true)
+                .open(entry.path())
+                .expect("open");
+            file.set_modified(time).expect("set the modification time");
+        }
+    }
+    let handle = std::fs::File::open(dir).expect("open the directory");
+    handle
+        .set_modified(time)
+        .expect("set the modification time");
 }
 
 #[tokio::test]

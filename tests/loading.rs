@@ -3,12 +3,12 @@
 //! methods are checked, what is not content is refused unread, and every
 //! error of every file is reported at once.
 
-use crate::support::{content_copy, mkfifo, Scratch};
+use crate::support::{content_copy, method_renamed, mkfifo, shipped_methods, Scratch};
 use refserve_pipeline::content;
 
 /// Load the content of a scratch copy, as the build script would.
 fn load(scratch: &Scratch) -> Result<content::Catalog, String> {
-    content::load(scratch.path(), "content", "http://x".into(), None).map_err(|e| e.to_string())
+    content::load(scratch.path(), "content", "http://x".into(), 0).map_err(|e| e.to_string())
 }
 
 /// Replace `from` (which must occur) with `to` in the scratch copy's `file`.
@@ -61,14 +61,61 @@ fn equal_weights_are_ordered_by_key() {
 }
 
 #[test]
-fn the_catalog_must_hold_exactly_24_methods() {
-    let scratch = content_copy("count");
-    std::fs::remove_file(scratch.path().join("content/methods/info.md")).expect("remove");
+fn a_catalog_needs_one_method_at_least() {
+    let scratch = content_copy("none");
+    let methods = scratch.path().join("content/methods");
+    std::fs::remove_dir_all(&methods).expect("remove");
+    std::fs::create_dir(&methods).expect("mkdir");
     let message = load(&scratch).expect_err("refused");
-    assert_eq!(
-        message,
-        "content/methods: holds 23 methods; the catalog has exactly 24"
+    assert!(
+        message.starts_with("content/methods: holds no method: add one as `<key>.md`"),
+        "{message}"
     );
+}
+
+#[tokio::test]
+async fn three_hundred_methods_are_built_and_found() {
+    let scratch = content_copy("many");
+    let template =
+        std::fs::read_to_string(scratch.path().join("content/methods/drop.md")).expect("drop.md");
+    let shipped = shipped_methods().len();
+    let added: Vec<String> = (0..300 - shipped)
+        .map(|i| format!("many{}{}", letter(i / 26), letter(i % 26)))
+        .collect();
+    for key in &added {
+        let text = method_renamed(&template, "drop", key);
+        scratch.write(&format!("content/methods/{key}.md"), text);
+    }
+    let catalog = load(&scratch).expect("valid");
+    assert_eq!(catalog.entries.len(), 300);
+    let table = refserve_pipeline::preview(&catalog);
+    let collection = respond(&table, "/api/reference.json").await;
+    assert_eq!(collection["meta"]["count"], 300);
+    let last = added.last().expect("added");
+    let single = respond(&table, &format!("/api/reference/{last}.json")).await;
+    assert_eq!(single["data"]["key"], last.as_str());
+    // The search index numbers methods past 255.
+    let numbered = table.mcp.terms.iter().flat_map(|term| &term.postings);
+    assert_eq!(
+        numbered.map(|posting| posting.method).max(),
+        Some(299),
+        "the last method is indexed"
+    );
+}
+
+/// The `i`th lowercase letter.
+fn letter(i: usize) -> char {
+    char::from(b'a' + u8::try_from(i).expect("under 26"))
+}
+
+/// The JSON `table` answers `GET path` with.
+async fn respond(table: &refserve_pipeline::Table, path: &str) -> serde_json::Value {
+    use http_body_util::BodyExt;
+    let response =
+        refserve::respond::respond(table, &http::Method::GET, path, &http::HeaderMap::new());
+    assert_eq!(response.status(), 200, "{path}");
+    let body = response.into_body().collect().await.expect("infallible");
+    serde_json::from_slice(&body.to_bytes()).expect("JSON")
 }
 
 #[test]

@@ -222,6 +222,20 @@ impl Reply {
 /// for a client holding the compression dictionary, dcb or dcz.
 pub const PAGE_VARY: &str = "Accept, Accept-Encoding, Available-Dictionary";
 
+/// `time` as bodies write a date: an HTTP date (`Sun, 22 Nov 2026
+/// 00:00:00 GMT`, as `Last-Modified`) and an ISO date (`2026-11-22`, as
+/// the sitemap's `lastmod`).
+pub fn date_forms(time: std::time::SystemTime) -> [String; 2] {
+    let http = httpdate::fmt_http_date(time);
+    let words: Vec<&str> = http.split(' ').collect();
+    let months = [
+        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+    ];
+    let month = 1 + months.iter().position(|m| *m == words[2]).expect("a month");
+    let iso = format!("{}-{month:02}-{}", words[3], words[1]);
+    [http, iso]
+}
+
 /// Undo a content coding.
 pub fn decode(coding: &str, body: &[u8]) -> Vec<u8> {
     let mut out = Vec::new();
@@ -398,6 +412,33 @@ pub fn mkfifo(path: &Path) {
         .status()
         .expect("mkfifo runs");
     assert!(status.success(), "mkfifo {}", path.display());
+}
+
+/// The keys of the methods `content/` ships (`methods/<key>.md`), sorted:
+/// what tests of behaviour expect, where a literal count would go stale.
+pub fn shipped_methods() -> Vec<String> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("content/methods");
+    let mut keys: Vec<String> = std::fs::read_dir(dir)
+        .expect("content/methods")
+        .map(|item| {
+            item.expect("entry")
+                .file_name()
+                .to_string_lossy()
+                .into_owned()
+        })
+        .filter_map(|name| name.strip_suffix(".md").map(str::to_string))
+        .collect();
+    keys.sort();
+    keys
+}
+
+/// The method file `text` of method `from` rewritten as method `to`, as an
+/// author copying a file would: its key, name, signatures and the example
+/// calls renamed.
+pub fn method_renamed(text: &str, from: &str, to: &str) -> String {
+    text.replace(&format!("key = \"{from}\""), &format!("key = \"{to}\""))
+        .replace(&format!("name = \"{from}\""), &format!("name = \"{to}\""))
+        .replace(&format!("{from}("), &format!("{to}("))
 }
 
 /// A scratch directory holding a copy of `content/` as `content`.

@@ -96,7 +96,7 @@ impl Field {
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Posting {
     /// The method's position in the catalog.
-    pub method: u8,
+    pub method: u16,
     /// Where the term counts most in it.
     pub field: Field,
     /// The term's BM25F weight for the method.

@@ -11,6 +11,9 @@
 //!   production.
 //!   `/_refserve/events` is a stream of Server-Sent Events (`reload`, and
 //!   `invalid` with the error), `/_refserve/reload.js` the script.
+//!   Every answer carries `Cache-Control: no-store`, so a browser never
+//!   shows an old render from its cache, and, while the content does not
+//!   build, `Refserve-Content-Error` with the first error.
 //! - **Watch**: file events (`notify`; with `--poll`, a look every
 //!   100 ms) that change a file's content or name — not the reads of a
 //!   render, which would start another — settled until none has come for

@@ -48,8 +48,9 @@ pub(crate) struct Preview {
 impl Preview {
     /// Load, validate and render the content directory.
     pub(crate) fn render(&self) -> Result<Table, String> {
+        let date = refserve_pipeline::dates::newest(&self.root, &[&self.dir]);
         let catalog =
-            refserve_pipeline::content::load(&self.root, &self.dir, self.base_url.clone(), None)
+            refserve_pipeline::content::load(&self.root, &self.dir, self.base_url.clone(), date)
                 .map_err(|e| e.to_string())?;
         let table = refserve_pipeline::preview(&catalog);
         table.check().map_err(|e| e.to_string())?;
@@ -107,9 +108,27 @@ impl Preview {
     }
 
     /// The response to `request`, counted open on `activity` until its
-    /// body is dropped: the preview's own paths, then the current render's
-    /// answer ([`Handler::answer`]: its routes and `/mcp`).
+    /// body is dropped ([`Preview::answer`]), never to be stored: a browser
+    /// shows the current render, not its cache. While the content does not
+    /// build, every answer says so in [`CONTENT_ERROR`], for clients that
+    /// run no script (curl, agents).
     pub(crate) async fn serve(
+        &self,
+        request: Request<Incoming>,
+        activity: &Arc<Activity>,
+    ) -> Response<Tracked<Body>> {
+        let mut response = self.answer(request, activity).await;
+        let headers = response.headers_mut();
+        headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+        if let Some(problem) = lock(&self.problem).as_deref() {
+            headers.insert(CONTENT_ERROR, content_error(problem));
+        }
+        response
+    }
+
+    /// The preview's own paths, then the current render's answer
+    /// ([`Handler::answer`]: its routes and `/mcp`).
+    async fn answer(
         &self,
         request: Request<Incoming>,
         activity: &Arc<Activity>,
@@ -149,7 +168,6 @@ impl Preview {
             header::CONTENT_TYPE,
             HeaderValue::from_static("text/event-stream"),
         );
-        headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
         response
     }
 
@@ -206,6 +224,33 @@ struct ErrorText<'a> {
     hint: &'a str,
 }
 
+/// The header every answer carries while the content does not build.
+pub(crate) const CONTENT_ERROR: header::HeaderName =
+    header::HeaderName::from_static("refserve-content-error");
+
+/// [`CONTENT_ERROR`]'s value: the first error of `problem` (one a line),
+/// with how many follow, in visible ASCII (others shown as `?`).
+fn content_error(problem: &str) -> HeaderValue {
+    let mut lines = problem.lines();
+    let first: String = lines
+        .next()
+        .unwrap_or("the content does not build")
+        .chars()
+        .map(|c| {
+            if c == ' ' || c.is_ascii_graphic() {
+                c
+            } else {
+                '?'
+            }
+        })
+        .collect();
+    let value = match lines.count() {
+        0 => first,
+        more => format!("{first} (and {more} more)"),
+    };
+    HeaderValue::try_from(value).expect("visible ASCII and spaces make a header value")
+}
+
 /// `1 page`, `2 pages`.
 fn pages(count: usize) -> String {
     match count {
@@ -220,7 +265,6 @@ fn whole(status: StatusCode, content_type: &'static str, body: Bytes) -> Respons
     *response.status_mut() = status;
     let headers = response.headers_mut();
     headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
-    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
     response
 }
 

@@ -154,7 +154,7 @@ mod tests {
                 "{name}"
             );
         }
-        for name in ["select.md", "catalog.json", "site.json"] {
+        for name in ["select.md", "errors.json", "site.json"] {
             assert!(
                 !is_editor_file(Path::new("content/methods").join(name).as_path()),
                 "{name}"

@@ -11,7 +11,7 @@
 //! read into `serde` types that say its shape: an unknown field is
 //! refused, and a value of the wrong type is an error naming its path
 //! (`parameters[1].table [string]`). The rules a type does not say (one
-//! line of text, names, dates, links to methods that exist, groups that
+//! line of text, names, links to methods that exist, groups that
 //! `site.json` defines) are checked on what was read, and a load reports
 //! every error of every file it could read, not only the first.
 //!
@@ -49,8 +49,9 @@ use serde::Deserialize;
 use std::fmt;
 use std::path::Path;
 
-/// The number of entries the specification's catalog holds (section 2.5).
-pub const CATALOG_SIZE: usize = 24;
+/// The most methods a catalog may hold: the search index numbers them
+/// with a `u16` (`refserve_core::search::Posting`).
+pub const MAX_METHODS: usize = u16::MAX as usize;
 
 /// The largest content file read, in bytes (1 MiB; the largest shipped is
 /// a few KB). A larger one is refused unread.
@@ -79,7 +80,8 @@ pub struct Catalog {
 pub struct Site {
     /// The name of the site (the homepage's heading).
     pub title: String,
-    /// One or two sentences on what is published here.
+    /// One or two sentences on what is published here; `{count}` in the
+    /// file stands for the number of methods.
     pub summary: String,
     /// What the service is and is not.
     pub about: String,
@@ -241,17 +243,10 @@ pub fn base_url(value: &str) -> Result<String, ContentError> {
     Ok(value.to_string())
 }
 
-/// `content/catalog.json` as written.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct CatalogFile {
-    last_modified: String,
-}
-
 /// Load and validate the whole of the content directory `dir` under `root`
 /// (`content` under the crate root, for `build.rs`); errors name files as
-/// `dir/…`. `last_modified` overrides the date in `catalog.json` (from
-/// `SOURCE_DATE_EPOCH`).
+/// `dir/…`. `last_modified` is the date every resource is sent with (the
+/// caller's: `SOURCE_DATE_EPOCH`, or the inputs' newest, `dates.rs`).
 ///
 /// A file that cannot be read or does not fit its type is one error and
 /// leaves its rules unchecked; the others are all checked.
@@ -259,19 +254,10 @@ pub fn load(
     root: &Path,
     dir: &str,
     base_url: String,
-    last_modified: Option<u64>,
+    last_modified: u64,
 ) -> Result<Catalog, ContentErrors> {
     let content = Directory::open(root, dir)?;
     let mut errors = Vec::new();
-    let catalog_file = &format!("{dir}/catalog.json");
-    let catalog = read(content.read_json::<CatalogFile>(catalog_file), &mut errors);
-    let last_modified = match (last_modified, catalog) {
-        (Some(epoch), _) => Some(epoch),
-        (None, Some(catalog)) => {
-            Check::new(catalog_file, &mut errors).date("last_modified", &catalog.last_modified)
-        }
-        (None, None) => None,
-    };
     let methods = catalog::read_methods(&content, dir, &mut errors);
     catalog::check_links(&methods, dir, &mut errors);
     let errors_file = &format!("{dir}/errors.json");
@@ -296,14 +282,17 @@ pub fn load(
         site.check(&mut Check::new(site_file, &mut errors));
         catalog::group(site, dir, &methods, &mut errors);
     }
-    match (last_modified, site) {
-        (Some(last_modified), Some(site)) if errors.is_empty() => Ok(Catalog {
-            base_url,
-            last_modified,
-            entries: catalog::in_order(methods),
-            errors: texts,
-            site,
-        }),
+    match site {
+        Some(site) if errors.is_empty() => {
+            let entries = catalog::in_order(methods);
+            Ok(Catalog {
+                base_url,
+                last_modified,
+                site: site.counting(entries.len()),
+                entries,
+                errors: texts,
+            })
+        }
         _ => {
             // By file (each file's in the order found): a method's broken
             // link, found once every file is read, beside its other errors.

@@ -3,7 +3,8 @@
 //! One stage per file, each a function of the one before:
 //!
 //! 1. load and validate (`content.rs`): `content/` into a [`Catalog`], or
-//!    [`ContentErrors`], each naming the file and field at fault;
+//!    [`ContentErrors`], each naming the file and field at fault, dated
+//!    by the newest of the files it is made from (`dates.rs`);
 //! 2. render (`render_*.rs`, one file per output format, each a pure
 //!    function of the catalog) and assemble (`site.rs`: which resource is
 //!    at which path, in which representations), with the compression
@@ -20,6 +21,7 @@
 
 mod compress;
 pub mod content;
+pub mod dates;
 mod dictionary;
 pub mod emit;
 mod highlight;

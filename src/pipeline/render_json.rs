@@ -7,7 +7,8 @@
 use crate::content::{Catalog, Entry};
 use serde_json::{json, Map, Value};
 
-/// `GET /api/reference.json`: `{"data": [Reference…], "meta": {"count": 24}}`.
+/// `GET /api/reference.json`: `{"data": [Reference…], "meta": {"count": N}}`,
+/// every entry in catalog order.
 pub fn collection(catalog: &Catalog) -> String {
     let data: Vec<Value> = catalog
         .entries

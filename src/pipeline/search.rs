@@ -55,7 +55,8 @@ pub fn index(catalog: &Catalog) -> Vec<(String, Vec<Posting>)> {
                 })
                 .expect("a counted term occurs in some field");
             index.entry(stem.clone()).or_default().push(Posting {
-                method: u8::try_from(method).expect("the catalog holds 24 methods"),
+                method: u16::try_from(method)
+                    .expect("the loader refuses more methods than a u16 numbers"),
                 field,
                 weight: normalised * (K1 + 1.0),
             });

@@ -1,5 +1,5 @@
 //! The catalog made of the method files: every `methods/<key>.md` read,
-//! exactly [`CATALOG_SIZE`] of them; the links between them checked; their
+//! as many as there are (one at least); the links between them checked; their
 //! order (`weight`, equal weights by key) and the homepage's groups (each
 //! method's `group`, ordered by its weight there) taken from their front
 //! matter, so that no other file lists the methods.
@@ -7,7 +7,7 @@
 use super::fields::Check;
 use super::method::{self, Method};
 use super::read::Directory;
-use super::{is_key, ContentError, Entry, Site, CATALOG_SIZE};
+use super::{is_key, ContentError, Entry, Site, MAX_METHODS};
 
 /// The method files of the content directory.
 pub(super) struct Methods {
@@ -74,10 +74,12 @@ pub(super) fn read_methods(
         methods.read.push(method);
     }
     let count = methods.keys.len();
-    if count != CATALOG_SIZE {
+    if count == 0 {
+        Check::new(&listing, errors).fail("", "holds no method: add one as `<key>.md`");
+    } else if count > MAX_METHODS {
         Check::new(&listing, errors).fail(
             "",
-            format!("holds {count} methods; the catalog has exactly {CATALOG_SIZE}"),
+            format!("holds {count} methods; the search index numbers at most {MAX_METHODS}"),
         );
     }
     methods

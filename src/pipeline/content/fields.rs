@@ -61,19 +61,4 @@ impl<'a> Check<'a> {
         let plain = !text.contains(['<', '>', '`']);
         self.require(field, plain, "must be plain text (no HTML or Markdown)")
     }
-
-    /// `date` as seconds since the Unix epoch, if it is an HTTP date.
-    pub(super) fn date(&mut self, field: &str, date: &str) -> Option<u64> {
-        let seconds = httpdate::parse_http_date(date)
-            .ok()
-            .and_then(|time| time.duration_since(std::time::UNIX_EPOCH).ok())
-            .map(|since| since.as_secs());
-        if seconds.is_none() {
-            self.fail(
-                field,
-                format!("`{date}` is not an HTTP date (like `Sun, 22 Nov 2026 00:00:00 GMT`)"),
-            );
-        }
-        seconds
-    }
 }

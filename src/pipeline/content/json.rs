@@ -1,4 +1,4 @@
-//! JSON content files (`catalog.json`, `site.json`, `errors.json`) read
+//! JSON content files (`site.json`, `errors.json`) read
 //! into `serde` types: a value of the wrong shape is a [`ContentError`]
 //! naming its field's path (`groups[1].name`).
 

@@ -55,8 +55,8 @@ fn headers(catalog: &Catalog) -> Value {
             "schema": { "type": "string" },
         },
         "Last-Modified": {
-            "description": "When the reference was last published; the same for every \
-                 resource of a deployment.",
+            "description": "When a file the reference is built from last changed; the \
+                 same for every resource of a deployment.",
             "schema": { "type": "string" },
             "example": last_modified,
         },
