@@ -246,12 +246,7 @@ async fn a_method_file_added_and_one_deleted_change_every_list() {
     let client = dev.client();
     let collection = client.get("/api/reference.json", &[]).await.json();
     assert_eq!(collection["meta"]["count"], shipped_methods().len());
-    let keys: Vec<&str> = collection["data"]
-        .as_array()
-        .expect("data")
-        .iter()
-        .filter_map(|entry| entry["key"].as_str())
-        .collect();
+    let keys = each(&collection["data"], "key");
     assert!(
         keys.contains(&"truncate") && !keys.contains(&"rand"),
         "{keys:?}"
@@ -288,15 +283,8 @@ async fn a_method_file_added_and_one_deleted_change_every_list() {
         ("accept", "application/json, text/event-stream"),
         ("mcp-protocol-version", "2025-11-25"),
     ];
-    let methods = client.post("/mcp", &headers, list).await.json()["result"]["structuredContent"]
-        ["methods"]
-        .clone();
-    let names: Vec<&str> = methods
-        .as_array()
-        .expect("methods")
-        .iter()
-        .filter_map(|method| method["name"].as_str())
-        .collect();
+    let answer = client.post("/mcp", &headers, list).await.json();
+    let names = each(&answer["result"]["structuredContent"]["methods"], "name");
     assert!(
         names.contains(&"truncate") && !names.contains(&"rand"),
         "{names:?}"
@@ -392,6 +380,15 @@ async fn an_edit_is_never_answered_not_modified_since_the_date_before_it() {
     );
     let newer = httpdate::parse_http_date(after.header("last-modified")).expect("a date");
     assert!(newer > httpdate::parse_http_date(&last_modified).expect("a date"));
+}
+
+/// The `field` of every member of the array `list`.
+fn each<'v>(list: &'v serde_json::Value, field: &str) -> Vec<&'v str> {
+    let members = list.as_array().expect("an array");
+    members
+        .iter()
+        .filter_map(|member| member[field].as_str())
+        .collect()
 }
 
 /// Date every file and directory under `dir` (and `dir`) `time`.
