@@ -139,7 +139,7 @@ fn a_broken_body_names_the_part_and_the_example_by_its_title() {
         (("### Two columns", "### Two `columns`"), "field `example \"Two columns\"`: the title at line 28 must be plain text"),
         (("```php\n$rows = $database->select('account', ['id', 'email']);\n```\n", ""), "field `example \"Two columns\"`: has no ```php block (heading at line 28)"),
         (("```php\n$rows = $database->select('account', ['id', 'email'])", "```js\n$rows = $database->select('account', ['id', 'email'])"), "field `example \"Two columns\"`: the code block at line 30 must be fenced as ```php"),
-        (("$database->select('account', 'id'", "$database->get('account', 'id'"), "field `example \"Filtered\"`: the code (line 36) must call the method: `->select(`"),
+        (("$database->select('account', 'id'", "$database->get('account', 'id'"), "field `example \"Filtered\"`: the code (line 36) must call the method as its signatures do: `$database->select(…)`"),
         (("```php\n$rows = $database->select('account', 'id'", "```php\n<?php $database->select('account', 'id'"), "field `example \"Filtered\"`: the code (line 36) must not open with <?php"),
         (("['id', 'email']);\n", "['id', 'email']); \n"), "field `example \"Two columns\"`: the code (line 30) must have no tabs or trailing spaces"),
         (("### Two columns", "###"), "field `examples[0]`: must not be empty"),
@@ -153,6 +153,116 @@ fn a_broken_body_names_the_part_and_the_example_by_its_title() {
         message,
         "content/methods/select.md: field `examples`: is required: every method needs at least one \
          example (`## Examples`, then `### title` and a ```php block)"
+    );
+}
+
+#[test]
+fn an_example_must_parse_as_php_and_call_its_method_as_a_signature_does() {
+    // GOOD's signatures take 2 arguments, or 2 to 3: `$where` is optional.
+    let cases = [
+        (("['id', 'email']);", "['id', 'email'];"), "content/methods/select.md: field `example \"Two columns\"`: PHP syntax error at line 31: expected ')', found ';'"),
+        (("['id', 'email']);\n", "['id', 'email'])\necho $rows;\n"), "field `example \"Two columns\"`: PHP syntax error at line 32: expected ';' after expression"),
+        (("['status' => 'active']);", "['status' => \"active]);"), "field `example \"Filtered\"`: PHP syntax error at line 37: unterminated string literal"),
+        (("$database->select('account', 'id'", "$db->select('account', 'id'"), "field `example \"Filtered\"`: the code (line 36) must call the method as its signatures do: `$database->select(…)`"),
+        (("$rows = $database->select('account', 'id'", "$rows = $database->get('account', 'id'"), "field `example \"Filtered\"`: the code (line 36) must call the method as its signatures do: `$database->select(…)`"),
+        (("['status' => 'active']);", "['status' => 'active'], 'id', 'desc');"), "field `example \"Filtered\"`: calls `$database->select()` with 5 arguments at line 37; `select` takes 2 to 3 arguments"),
+        (("$database->select('account', ['id', 'email']);", "$database->select('account');"), "field `example \"Two columns\"`: calls `$database->select()` with 1 argument at line 31; `select` takes 2 to 3 arguments"),
+        (("$database->select('account', ['id', 'email']);", "$database->select(...$a, ...$b);\n$database->select('account', 'id', [], 'x', ...$rest);"), "field `example \"Two columns\"`: calls `$database->select()` with 4 arguments and a spread at line 32; `select` takes 2 to 3 arguments"),
+        (("$database->select('account', ['id', 'email']);", "$database->select(table: 'account', columns: 'id');"), "field `example \"Two columns\"`: passes `table:` to `$database->select()` by name at line 31; pass arguments by position"),
+    ];
+    refuses_each(&cases);
+    // Every call is checked, inside closures too; a spread may stand for
+    // the arguments after those written; first-class callables and other
+    // objects' methods are not calls of the method.
+    let good = GOOD.replace(
+        "$rows = $database->select('account', ['id', 'email']);",
+        "$pick = $database->select(...);\n$other->select('x');\n\
+         $rows = array_map(fn ($t) => $database->select($t, ...$columns), $tables);",
+    );
+    assert!(parse_method(FILE, &good).is_ok(), "{good}");
+    let bad = good.replace(
+        "$database->select($t, ...$columns)",
+        "$database?->select($t)",
+    );
+    assert!(
+        parse_method(FILE, &bad)
+            .expect_err("refused")
+            .to_string()
+            .contains("calls `$database->select()` with 1 argument at line 33"),
+        "{bad}"
+    );
+}
+
+#[test]
+fn a_static_form_is_called_on_its_class_and_a_method_without_parameters_with_none() {
+    let raw = r#"+++
+key = "raw"
+name = "raw"
+weight = 180
+group = { name = "Raw SQL", weight = 20 }
+signature = "Library::raw($query, $map)"
+
+[parameters]
+"query [string]" = "The fragment."
+"map [array] (optional)" = "Its values."
++++
+
+A raw fragment.
+
+## Examples
+
+### Now
+
+```php
+$now = Library::raw('NOW()');
+```
+"#;
+    let file = "content/methods/raw.md";
+    assert!(parse_method(file, raw).is_ok());
+    for (call, expected) in [
+        (
+            "$database->raw('NOW()')",
+            "the code (line 19) must call the method as its signatures do: `Library::raw(…)`",
+        ),
+        (
+            "Library::raw('NOW()', [], 1)",
+            "calls `Library::raw()` with 3 arguments at line 20; `raw` takes 1 to 2 arguments",
+        ),
+        (
+            "Library::raw()",
+            "calls `Library::raw()` with no arguments at line 20; `raw` takes 1 to 2 arguments",
+        ),
+    ] {
+        let message = parse_method(file, &raw.replace("Library::raw('NOW()')", call))
+            .expect_err(call)
+            .to_string();
+        assert_eq!(
+            message,
+            format!("{file}: field `example \"Now\"`: {expected}"),
+            "{call}"
+        );
+    }
+    let info = raw
+        .replace("\"raw\"", "\"info\"")
+        .replace("Library::raw($query, $map)", "info()")
+        .replace(
+            "\n[parameters]\n\"query [string]\" = \"The fragment.\"\n\"map [array] (optional)\" = \"Its values.\"\n",
+            "",
+        );
+    let file = "content/methods/info.md";
+    let call = info.replace("Library::raw('NOW()')", "$database->info()");
+    assert!(parse_method(file, &call).is_ok(), "{call}");
+    let message = parse_method(
+        file,
+        &call.replace("$database->info()", "$database->info('x')"),
+    )
+    .expect_err("refused")
+    .to_string();
+    assert!(
+        message.ends_with(
+            "calls `$database->info()` with 1 argument at line 16; `info` takes no arguments"
+        ),
+        "{message}"
     );
 }
 
@@ -186,7 +296,7 @@ fn every_error_of_a_file_comes_at_once() {
              *emphasis*, [links](select.md) (line 24)",
             "content/methods/select.md: field `name`: `pick` must equal the key `select`",
             "content/methods/select.md: field `example \"Filtered\"`: the code (line 36) must \
-             call the method: `->select(`",
+             call the method as its signatures do: `$database->select(…)`",
         ],
         "{message}"
     );

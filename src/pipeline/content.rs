@@ -12,7 +12,8 @@
 //! refused, and a value of the wrong type is an error naming its path
 //! (`parameters[1].table [string]`). The rules a type does not say (one
 //! line of text, names, links to methods that exist, groups that
-//! `site.json` defines) are checked on what was read, and a load reports
+//! `site.json` defines, examples that parse as PHP and call their method
+//! as its signatures do) are checked on what was read, and a load reports
 //! every error of every file it could read, not only the first.
 //!
 //! This file holds the catalog's types and the load; beside it,
@@ -21,8 +22,9 @@
 //! a method file and reads its TOML, `content/body.rs` reads its Markdown
 //! body, `content/prose.rs` a paragraph of it, `content/method.rs` makes
 //! the entry of one file and `content/entry.rs` holds the rules of its
-//! fields, `content/catalog.rs` orders and groups the methods and checks
-//! their links, `content/site.rs` checks `site.json` and `errors.json`,
+//! fields, `content/php.rs` parses an example's PHP and checks its calls,
+//! `content/catalog.rs` orders and groups the methods and checks their
+//! links, `content/site.rs` checks `site.json` and `errors.json`,
 //! `content/shape.rs` reads a value or an array of them, and
 //! `content/fields.rs` holds the text rules they share.
 
@@ -33,6 +35,7 @@ mod fields;
 mod front_matter;
 mod json;
 mod method;
+mod php;
 mod prose;
 mod read;
 mod shape;

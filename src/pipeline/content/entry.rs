@@ -1,10 +1,12 @@
 //! The rules of a method's fields that their types do not say: a key and
 //! name that agree, signatures that name the method, parameter lists that
-//! describe them, a typed return value, and examples that call it.
-//! `method.rs` reads a method file and checks it with these.
+//! describe them, a typed return value, and examples that call it
+//! (`php.rs` parses them). `method.rs` reads a method file and checks it
+//! with these.
 
 use super::body;
 use super::fields::Check;
+use super::php::Calls;
 use super::shape::OneOrMany;
 use super::Example;
 use indexmap::IndexMap;
@@ -126,19 +128,17 @@ pub(super) fn check_parameters(
     }
 }
 
-/// The examples of the body, each a titled snippet that calls the method
-/// the way its signatures do (`$database->key(` or `Class::key(`); the
-/// body has said already what is missing (a title, a block).
+/// The examples of the body, each a titled snippet of PHP that calls the
+/// method as its signatures do (`php.rs`); the body has said already what
+/// is missing (a title, a block).
 pub(super) fn check_examples(
     check: &mut Check,
     examples: Vec<body::Example>,
     key: &str,
     signatures: &[String],
+    parameters: Option<&[Vec<(String, String)>]>,
 ) -> Vec<Example> {
-    let call = match signatures.first().and_then(|s| s.split_once("::")) {
-        Some((class, _)) => format!("{class}::{key}("),
-        None => format!("->{key}("),
-    };
+    let calls = Calls::new(key, signatures, parameters);
     let mut checked = Vec::with_capacity(examples.len());
     for (i, example) in examples.into_iter().enumerate() {
         let field = example.field(i);
@@ -157,12 +157,8 @@ pub(super) fn check_examples(
                     &field,
                     format!("the code (line {at}) must not open with <?php"),
                 );
-            }
-            if !code.contains(&call) {
-                check.fail(
-                    &field,
-                    format!("the code (line {at}) must call the method: `{call}`"),
-                );
+            } else {
+                calls.check(check, &field, &code, at);
             }
         }
         checked.push(Example {

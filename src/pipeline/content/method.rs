@@ -131,7 +131,13 @@ fn method(front: FrontMatter, body: body::Body, check: &mut Check) -> Method {
             );
         }
     }
-    let examples = check_examples(check, body.examples, &key, &signatures);
+    let examples = check_examples(
+        check,
+        body.examples,
+        &key,
+        &signatures,
+        parameters.as_deref(),
+    );
     Method {
         file: String::new(),
         entry: Entry {
