@@ -362,3 +362,48 @@ fn one_load_reports_the_errors_of_every_file() {
         "{message}"
     );
 }
+
+#[test]
+fn one_load_reports_every_broken_example_and_link_at_once() {
+    let scratch = content_copy("examples");
+    edit(
+        &scratch,
+        "content/methods/select.md",
+        "$rows = $database->select('account', ['id', 'email']);",
+        "$rows = $database->select('account', ['id', 'email'];",
+    );
+    edit(
+        &scratch,
+        "content/methods/raw.md",
+        "Library::raw('NOW() - INTERVAL 7 DAY')",
+        "Library::raw('NOW() - INTERVAL :days DAY', [':days' => 7], true)",
+    );
+    edit(
+        &scratch,
+        "content/methods/count.md",
+        "$total = $database->count('account');",
+        "$total = $db->count('account');",
+    );
+    edit(
+        &scratch,
+        "content/methods/last.md",
+        "Works like `log()`",
+        "Works like [`log()`](logs.md)",
+    );
+    let message = load(&scratch).expect_err("refused");
+    let lines: Vec<&str> = message.lines().collect();
+    assert_eq!(
+        lines,
+        [
+            "content/methods/count.md: field `example \"Every row of a table\"`: the code \
+             (line 34) must call the method as its signatures do: `$database->count(…)`",
+            "content/methods/last.md: field `note`: links to `logs.md`, but there is no method \
+             `logs` (content/methods/logs.md)",
+            "content/methods/raw.md: field `example \"Compare a column with an SQL function\"`: \
+             calls `Library::raw()` with 3 arguments at line 34; `raw` takes 1 to 2 arguments",
+            "content/methods/select.md: field `example \"Two columns of every account\"`: PHP \
+             syntax error at line 42: expected ')', found ';'",
+        ],
+        "{message}"
+    );
+}
