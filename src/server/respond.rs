@@ -70,19 +70,20 @@ pub fn select<'t>(
     path: &str,
     headers: &HeaderMap,
 ) -> Selection<'t> {
+    let fields = Fields::of(headers);
     let head = match *method {
         Method::GET => false,
         Method::HEAD => true,
-        Method::OPTIONS => return options(table, path, headers),
+        Method::OPTIONS => return options(table, path, fields),
         _ => {
             let kind = ErrorKind::MethodNotAllowed;
-            return failure(table, kind, error_for(table, path, kind), headers, false);
+            return failure(table, kind, error_for(table, path, kind), fields, false);
         }
     };
     match route(table, path) {
-        Route::Found(resource) => found(table, resource, headers, head),
+        Route::Found(resource) => found(table, resource, fields, head),
         Route::Redirect(canonical) => Selection::Redirect(canonical),
-        Route::Missing(kind, resource) => failure(table, kind, resource, headers, head),
+        Route::Missing(kind, resource) => failure(table, kind, resource, fields, head),
     }
 }
 
@@ -95,7 +96,7 @@ pub fn respond(table: &Table, method: &Method, path: &str, headers: &HeaderMap) 
 fn found<'t>(
     table: &'t Table,
     resource: &'t Resource,
-    headers: &HeaderMap,
+    fields: Fields,
     head: bool,
 ) -> Selection<'t> {
     let not_acceptable = || {
@@ -104,18 +105,18 @@ fn found<'t>(
             table,
             kind,
             error_about(table, resource, kind),
-            headers,
+            fields,
             head,
         )
     };
-    let Some(chosen) = choose_media_type(resource, headers) else {
+    let Some(chosen) = choose_media_type(resource, fields) else {
         return not_acceptable();
     };
     let representation = &resource.representations[chosen];
-    let Some(variant) = choose_variant(table, representation, headers) else {
+    let Some(variant) = choose_variant(table, representation, fields) else {
         return not_acceptable();
     };
-    if is_fresh(table, variant, headers) {
+    if is_fresh(table, variant, fields) {
         return Selection::NotModified { variant };
     }
     Selection::Body {
@@ -134,13 +135,13 @@ fn failure<'t>(
     table: &'t Table,
     kind: ErrorKind,
     resource: &'t Resource,
-    headers: &HeaderMap,
+    fields: Fields,
     head: bool,
 ) -> Selection<'t> {
-    let chosen = choose_media_type(resource, headers).unwrap_or(0);
+    let chosen = choose_media_type(resource, fields).unwrap_or(0);
     let representation = &resource.representations[chosen];
     let variant =
-        choose_variant(table, representation, headers).unwrap_or_else(|| representation.identity());
+        choose_variant(table, representation, fields).unwrap_or_else(|| representation.identity());
     let status =
         StatusCode::from_u16(kind.status()).expect("ErrorKind statuses are valid status codes");
     Selection::Body {
@@ -153,24 +154,67 @@ fn failure<'t>(
 }
 
 /// `OPTIONS`: 204 for anything that exists (and for `*`).
-fn options<'t>(table: &'t Table, path: &str, headers: &HeaderMap) -> Selection<'t> {
+fn options<'t>(table: &'t Table, path: &str, fields: Fields) -> Selection<'t> {
     if path != "*" {
         if let Route::Missing(kind, resource) = route(table, path) {
-            return failure(table, kind, resource, headers, false);
+            return failure(table, kind, resource, fields, false);
         }
     }
     Selection::Options
 }
 
-/// The field values of every line of header `name`.
-fn values(headers: &HeaderMap, name: header::HeaderName) -> impl Iterator<Item = &[u8]> {
-    headers.get_all(name).into_iter().map(HeaderValue::as_bytes)
+/// The request's header map, and which of the fields the selection reads
+/// it has: found in one pass over its names (a request carries a handful),
+/// which costs less than looking up each field it does not have.
+#[derive(Clone, Copy)]
+struct Fields<'h> {
+    headers: &'h HeaderMap,
+    accept: bool,
+    accept_encoding: bool,
+    /// `If-None-Match` or `If-Modified-Since`.
+    conditional: bool,
+    available_dictionary: bool,
+}
+
+impl<'h> Fields<'h> {
+    fn of(headers: &'h HeaderMap) -> Self {
+        let mut fields = Fields {
+            headers,
+            accept: false,
+            accept_encoding: false,
+            conditional: false,
+            available_dictionary: false,
+        };
+        for name in headers.keys() {
+            if name == header::ACCEPT {
+                fields.accept = true;
+            } else if name == header::ACCEPT_ENCODING {
+                fields.accept_encoding = true;
+            } else if name == header::IF_NONE_MATCH || name == header::IF_MODIFIED_SINCE {
+                fields.conditional = true;
+            } else if name == AVAILABLE_DICTIONARY {
+                fields.available_dictionary = true;
+            }
+        }
+        fields
+    }
+
+    /// The field values of every line of header `name`.
+    fn values(&self, name: header::HeaderName) -> impl Iterator<Item = &'h [u8]> {
+        self.headers
+            .get_all(name)
+            .into_iter()
+            .map(HeaderValue::as_bytes)
+    }
 }
 
 /// The representation `Accept` chooses, `None` if it accepts none. For a
 /// common value, and for none, build.rs has negotiated it already.
-fn choose_media_type(resource: &Resource, headers: &HeaderMap) -> Option<usize> {
-    let accept = headers.get_all(header::ACCEPT);
+fn choose_media_type(resource: &Resource, fields: Fields) -> Option<usize> {
+    if !fields.accept {
+        return resource.common_choices[ACCEPT_ABSENT];
+    }
+    let accept = fields.headers.get_all(header::ACCEPT);
     match common_index(&accept, &COMMON_ACCEPTS, Some(ACCEPT_ABSENT)) {
         Some(i) => resource.common_choices[i],
         None => negotiate_media_type(&accept, &resource.media_types),
@@ -187,18 +231,23 @@ const AVAILABLE_DICTIONARY: header::HeaderName =
 fn choose_variant<'t>(
     table: &'t Table,
     representation: &'t Representation,
-    headers: &HeaderMap,
+    fields: Fields,
 ) -> Option<&'t Variant> {
-    let accept_encoding = headers.get_all(header::ACCEPT_ENCODING);
-    let weights = match common_index(&accept_encoding, &COMMON_ACCEPT_ENCODINGS, None) {
-        Some(i) => table.common_encoding_weights[i],
-        None => AcceptEncoding::parse(&accept_encoding).weights(),
+    let weights = if fields.accept_encoding {
+        let accept_encoding = fields.headers.get_all(header::ACCEPT_ENCODING);
+        match common_index(&accept_encoding, &COMMON_ACCEPT_ENCODINGS, None) {
+            Some(i) => table.common_encoding_weights[i],
+            None => AcceptEncoding::parse(&accept_encoding).weights(),
+        }
+    } else {
+        AcceptEncoding::parse(None::<&[u8]>).weights()
     };
     let quality = |coding: Coding| weights[coding.index()];
     // The dictionary headers are read only when they can matter: the
     // request accepts a coding that needs a dictionary (the table's).
-    let held =
-        (quality(Coding::Dcb) > 0 || quality(Coding::Dcz) > 0) && held_by(table, headers).is_some();
+    let held = (quality(Coding::Dcb) > 0 || quality(Coding::Dcz) > 0)
+        && fields.available_dictionary
+        && held_by(table, fields).is_some();
     let weights = representation.variants.iter().map(|variant| {
         if variant.coding.needs_dictionary() && !held {
             0
@@ -210,21 +259,27 @@ fn choose_variant<'t>(
 }
 
 /// The dictionary the request says it holds, if the server has it.
-fn held_by<'t>(table: &'t Table, headers: &HeaderMap) -> Option<&'t Dictionary> {
+fn held_by<'t>(table: &'t Table, fields: Fields) -> Option<&'t Dictionary> {
     let dictionaries = &table.dictionaries;
-    held_dictionary(values(headers, AVAILABLE_DICTIONARY), dictionaries).map(|i| &dictionaries[i])
+    held_dictionary(fields.values(AVAILABLE_DICTIONARY), dictionaries).map(|i| &dictionaries[i])
 }
 
 /// RFC 9110 §13.2.2: `If-None-Match` decides when present; otherwise
 /// `If-Modified-Since` does.
-fn is_fresh(table: &Table, variant: &Variant, headers: &HeaderMap) -> bool {
-    let mut tags = values(headers, header::IF_NONE_MATCH).peekable();
+fn is_fresh(table: &Table, variant: &Variant, fields: Fields) -> bool {
+    if !fields.conditional {
+        return false;
+    }
+    let mut tags = fields.values(header::IF_NONE_MATCH).peekable();
     if tags.peek().is_some() {
         return conditional::none_match(tags, variant.etag.as_bytes());
     }
-    headers.get(header::IF_MODIFIED_SINCE).is_some_and(|since| {
-        conditional::not_modified_since(since.as_bytes(), table.last_modified_unix)
-    })
+    fields
+        .headers
+        .get(header::IF_MODIFIED_SINCE)
+        .is_some_and(|since| {
+            conditional::not_modified_since(since.as_bytes(), table.last_modified_unix)
+        })
 }
 
 impl Selection<'_> {
