@@ -70,7 +70,7 @@ pub fn select<'t>(
     path: &str,
     headers: &HeaderMap,
 ) -> Selection<'t> {
-    let fields = Fields::of(headers);
+    let fields = &Fields::of(headers);
     let head = match *method {
         Method::GET => false,
         Method::HEAD => true,
@@ -96,7 +96,7 @@ pub fn respond(table: &Table, method: &Method, path: &str, headers: &HeaderMap) 
 fn found<'t>(
     table: &'t Table,
     resource: &'t Resource,
-    fields: Fields,
+    fields: &Fields,
     head: bool,
 ) -> Selection<'t> {
     let not_acceptable = || {
@@ -135,7 +135,7 @@ fn failure<'t>(
     table: &'t Table,
     kind: ErrorKind,
     resource: &'t Resource,
-    fields: Fields,
+    fields: &Fields,
     head: bool,
 ) -> Selection<'t> {
     let chosen = choose_media_type(resource, fields).unwrap_or(0);
@@ -154,7 +154,7 @@ fn failure<'t>(
 }
 
 /// `OPTIONS`: 204 for anything that exists (and for `*`).
-fn options<'t>(table: &'t Table, path: &str, fields: Fields) -> Selection<'t> {
+fn options<'t>(table: &'t Table, path: &str, fields: &Fields) -> Selection<'t> {
     if path != "*" {
         if let Route::Missing(kind, resource) = route(table, path) {
             return failure(table, kind, resource, fields, false);
@@ -163,38 +163,57 @@ fn options<'t>(table: &'t Table, path: &str, fields: Fields) -> Selection<'t> {
     Selection::Options
 }
 
-/// The request's header map, and which of the fields the selection reads
-/// it has: found in one pass over its names (a request carries a handful),
-/// which costs less than looking up each field it does not have.
-#[derive(Clone, Copy)]
+/// The request's header fields the selection reads, found in one pass over
+/// its headers (a request carries a handful): a field on one line, the
+/// common case, is read as found, one on several lines from the map again,
+/// and a field the request lacks costs no lookup.
 struct Fields<'h> {
     headers: &'h HeaderMap,
-    accept: bool,
-    accept_encoding: bool,
-    /// `If-None-Match` or `If-Modified-Since`.
-    conditional: bool,
-    available_dictionary: bool,
+    accept: Field<'h>,
+    accept_encoding: Field<'h>,
+    if_none_match: Field<'h>,
+    if_modified_since: Field<'h>,
+    available_dictionary: Field<'h>,
+}
+
+/// What the pass found of one field.
+#[derive(Clone, Copy)]
+enum Field<'h> {
+    Absent,
+    /// One line, with this value.
+    One(&'h HeaderValue),
+    /// Several lines, the first with this value.
+    Several(&'h HeaderValue),
 }
 
 impl<'h> Fields<'h> {
     fn of(headers: &'h HeaderMap) -> Self {
         let mut fields = Fields {
             headers,
-            accept: false,
-            accept_encoding: false,
-            conditional: false,
-            available_dictionary: false,
+            accept: Field::Absent,
+            accept_encoding: Field::Absent,
+            if_none_match: Field::Absent,
+            if_modified_since: Field::Absent,
+            available_dictionary: Field::Absent,
         };
-        for name in headers.keys() {
-            if name == header::ACCEPT {
-                fields.accept = true;
+        for (name, value) in headers {
+            let field = if name == header::ACCEPT {
+                &mut fields.accept
             } else if name == header::ACCEPT_ENCODING {
-                fields.accept_encoding = true;
-            } else if name == header::IF_NONE_MATCH || name == header::IF_MODIFIED_SINCE {
-                fields.conditional = true;
+                &mut fields.accept_encoding
+            } else if name == header::IF_NONE_MATCH {
+                &mut fields.if_none_match
+            } else if name == header::IF_MODIFIED_SINCE {
+                &mut fields.if_modified_since
             } else if name == AVAILABLE_DICTIONARY {
-                fields.available_dictionary = true;
-            }
+                &mut fields.available_dictionary
+            } else {
+                continue;
+            };
+            *field = match *field {
+                Field::Absent => Field::One(value),
+                Field::One(first) | Field::Several(first) => Field::Several(first),
+            };
         }
         fields
     }
@@ -210,14 +229,17 @@ impl<'h> Fields<'h> {
 
 /// The representation `Accept` chooses, `None` if it accepts none. For a
 /// common value, and for none, build.rs has negotiated it already.
-fn choose_media_type(resource: &Resource, fields: Fields) -> Option<usize> {
-    if !fields.accept {
-        return resource.common_choices[ACCEPT_ABSENT];
-    }
-    let accept = fields.headers.get_all(header::ACCEPT);
-    match common_index(&accept, &COMMON_ACCEPTS, Some(ACCEPT_ABSENT)) {
-        Some(i) => resource.common_choices[i],
-        None => negotiate_media_type(&accept, &resource.media_types),
+fn choose_media_type(resource: &Resource, fields: &Fields) -> Option<usize> {
+    match fields.accept {
+        Field::Absent => resource.common_choices[ACCEPT_ABSENT],
+        Field::One(accept) => match common_index([accept], &COMMON_ACCEPTS, None) {
+            Some(i) => resource.common_choices[i],
+            None => negotiate_media_type([accept], &resource.media_types),
+        },
+        Field::Several(_) => negotiate_media_type(
+            &fields.headers.get_all(header::ACCEPT),
+            &resource.media_types,
+        ),
     }
 }
 
@@ -231,22 +253,20 @@ const AVAILABLE_DICTIONARY: header::HeaderName =
 fn choose_variant<'t>(
     table: &'t Table,
     representation: &'t Representation,
-    fields: Fields,
+    fields: &Fields,
 ) -> Option<&'t Variant> {
-    let weights = if fields.accept_encoding {
-        let accept_encoding = fields.headers.get_all(header::ACCEPT_ENCODING);
-        match common_index(&accept_encoding, &COMMON_ACCEPT_ENCODINGS, None) {
+    let weights = match fields.accept_encoding {
+        Field::One(value) => match common_index([value], &COMMON_ACCEPT_ENCODINGS, None) {
             Some(i) => table.common_encoding_weights[i],
-            None => AcceptEncoding::parse(&accept_encoding).weights(),
-        }
-    } else {
-        AcceptEncoding::parse(None::<&[u8]>).weights()
+            None => AcceptEncoding::parse([value]).weights(),
+        },
+        _ => AcceptEncoding::parse(&fields.headers.get_all(header::ACCEPT_ENCODING)).weights(),
     };
     let quality = |coding: Coding| weights[coding.index()];
     // The dictionary headers are read only when they can matter: the
     // request accepts a coding that needs a dictionary (the table's).
     let held = (quality(Coding::Dcb) > 0 || quality(Coding::Dcz) > 0)
-        && fields.available_dictionary
+        && !matches!(fields.available_dictionary, Field::Absent)
         && held_by(table, fields).is_some();
     let weights = representation.variants.iter().map(|variant| {
         if variant.coding.needs_dictionary() && !held {
@@ -259,27 +279,25 @@ fn choose_variant<'t>(
 }
 
 /// The dictionary the request says it holds, if the server has it.
-fn held_by<'t>(table: &'t Table, fields: Fields) -> Option<&'t Dictionary> {
+fn held_by<'t>(table: &'t Table, fields: &Fields) -> Option<&'t Dictionary> {
     let dictionaries = &table.dictionaries;
     held_dictionary(fields.values(AVAILABLE_DICTIONARY), dictionaries).map(|i| &dictionaries[i])
 }
 
 /// RFC 9110 §13.2.2: `If-None-Match` decides when present; otherwise
-/// `If-Modified-Since` does.
-fn is_fresh(table: &Table, variant: &Variant, fields: Fields) -> bool {
-    if !fields.conditional {
-        return false;
-    }
-    let mut tags = fields.values(header::IF_NONE_MATCH).peekable();
-    if tags.peek().is_some() {
-        return conditional::none_match(tags, variant.etag.as_bytes());
-    }
-    fields
-        .headers
-        .get(header::IF_MODIFIED_SINCE)
-        .is_some_and(|since| {
+/// `If-Modified-Since` (its first line) does.
+fn is_fresh(table: &Table, variant: &Variant, fields: &Fields) -> bool {
+    let etag = variant.etag.as_bytes();
+    match (fields.if_none_match, fields.if_modified_since) {
+        (Field::One(tags), _) => conditional::none_match([tags.as_bytes()], etag),
+        (Field::Several(_), _) => {
+            conditional::none_match(fields.values(header::IF_NONE_MATCH), etag)
+        }
+        (Field::Absent, Field::One(since) | Field::Several(since)) => {
             conditional::not_modified_since(since.as_bytes(), table.last_modified_unix)
-        })
+        }
+        (Field::Absent, Field::Absent) => false,
+    }
 }
 
 impl Selection<'_> {
