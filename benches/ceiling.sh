@@ -23,12 +23,16 @@
 #   benches/ceiling.sh                  # about 4 minutes after the build
 #   OTHER=path/to/refserve benches/ceiling.sh   # also another build, e.g. before a change
 #
-# Settings (environment): ROUNDS=10 DURATION=5s WARMUP=1s CONNECTIONS=64
-# REQUESTS=10000 (0: no instruction counts) SERVER_CPU=0 LOAD_CPU=1 KEEP=1.
-# Needs wrk, h2o, valgrind and h2load (apt-get installs them as root).
+#   ROUNDS=0 benches/ceiling.sh        # the instruction counts alone, about 1 minute
+#
+# Settings (environment): ROUNDS=10 (0: no rounds) DURATION=5s WARMUP=1s
+# CONNECTIONS=64 REQUESTS=10000 (0: no instruction counts) SERVER_CPU=0
+# LOAD_CPU=1 KEEP=1. Needs wrk, h2o (for the rounds), valgrind and h2load
+# (for the counts); apt-get installs them as root.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROUNDS=${ROUNDS:-10}
+MIN_ROUNDS=0
 DURATION=${DURATION:-5s}
 # shellcheck source=benches/lib.sh
 . benches/lib.sh
@@ -42,8 +46,10 @@ REQUEST_PATH=/api/reference.json
 HEADER='Accept-Encoding: br'
 
 missing=()
-command -v wrk >/dev/null || missing+=(wrk)
-command -v h2o >/dev/null || missing+=(h2o)
+if ((ROUNDS > 0)); then
+    command -v wrk >/dev/null || missing+=(wrk)
+    command -v h2o >/dev/null || missing+=(h2o)
+fi
 if ((REQUESTS > 0)); then
     command -v valgrind >/dev/null || missing+=(valgrind)
     command -v h2load >/dev/null || missing+=(nghttp2-client)
@@ -54,10 +60,14 @@ systemctl stop h2o 2>/dev/null || true
 
 build_refserve_and_ceiling
 WORK=$(mktemp -d -t refserve-ceiling.XXXXXX)
-export_site
 
-SERVERS=(refserve ceiling h2o)
-[[ -n $OTHER ]] && SERVERS+=(other)
+# Without rounds, only the two servers whose instructions are counted.
+SERVERS=(refserve ceiling)
+if ((ROUNDS > 0)); then
+    export_site
+    SERVERS+=(h2o)
+    [[ -n $OTHER ]] && SERVERS+=(other)
+fi
 read -r -a ports < <(free_ports 4)
 declare -A PORT=([refserve]=${ports[0]} [ceiling]=${ports[1]} [h2o]=${ports[2]} [other]=${ports[3]})
 
@@ -110,26 +120,27 @@ cmp -s "$WORK/refserve.head" "$WORK/ceiling.head" ||
 user_system() { # pid → its user and system CPU time so far, in clock ticks
     awk '{ sub(/^.*\) /, ""); print $12, $13 }' "/proc/$1/stat"
 }
-say "measuring: $ROUNDS rounds of ${DURATION_S} s per server, ${#SERVERS[@]} servers"
-: >"$WORK/rounds"
-for round in $(seq "$ROUNDS"); do
-    # Rotate the order: no server always runs first or after the same one.
-    order=("${SERVERS[@]:$((round % ${#SERVERS[@]}))}" "${SERVERS[@]:0:$((round % ${#SERVERS[@]}))}")
-    for server in "${order[@]}"; do
-        url="http://127.0.0.1:${PORT[$server]}$REQUEST_PATH"
-        wait_quiet || say "  (the machine is busy; measuring anyway)"
-        ((WARMUP_S > 0)) && run_wrk "$WORK/warmup" "$WARMUP_S" "$CONNECTIONS" "$url" -H "$HEADER"
-        read -r user0 system0 < <(user_system "${PID[$server]}")
-        run_wrk "$WORK/wrk" "$DURATION_S" "$CONNECTIONS" "$url" -H "$HEADER"
-        read -r user1 system1 < <(user_system "${PID[$server]}")
-        read -r rps _ _ errors < <(parse_wrk "$WORK/wrk")
-        ((errors == 0)) || die "$server: $errors errors in round $round"
-        requests=$(awk '/requests in/ { print $1 }' "$WORK/wrk")
-        echo "$round $server $rps $((user1 - user0)) $((system1 - system0)) $requests" >>"$WORK/rounds"
+if ((ROUNDS > 0)); then
+    say "measuring: $ROUNDS rounds of ${DURATION_S} s per server, ${#SERVERS[@]} servers"
+    : >"$WORK/rounds"
+    for round in $(seq "$ROUNDS"); do
+        # Rotate the order: no server always runs first or after the same one.
+        order=("${SERVERS[@]:$((round % ${#SERVERS[@]}))}" "${SERVERS[@]:0:$((round % ${#SERVERS[@]}))}")
+        for server in "${order[@]}"; do
+            url="http://127.0.0.1:${PORT[$server]}$REQUEST_PATH"
+            wait_quiet || say "  (the machine is busy; measuring anyway)"
+            ((WARMUP_S > 0)) && run_wrk "$WORK/warmup" "$WARMUP_S" "$CONNECTIONS" "$url" -H "$HEADER"
+            read -r user0 system0 < <(user_system "${PID[$server]}")
+            run_wrk "$WORK/wrk" "$DURATION_S" "$CONNECTIONS" "$url" -H "$HEADER"
+            read -r user1 system1 < <(user_system "${PID[$server]}")
+            read -r rps _ _ errors < <(parse_wrk "$WORK/wrk")
+            ((errors == 0)) || die "$server: $errors errors in round $round"
+            requests=$(awk '/requests in/ { print $1 }' "$WORK/wrk")
+            echo "$round $server $rps $((user1 - user0)) $((system1 - system0)) $requests" >>"$WORK/rounds"
+        done
     done
-done
 
-python3 - "$WORK/rounds" "$HZ" <<'PY'
+    python3 - "$WORK/rounds" "$HZ" <<'PY'
 import statistics, sys
 runs, cpu = {}, {}
 hz = int(sys.argv[2])
@@ -160,6 +171,7 @@ print()
 print("Rounds (req/s):", "; ".join(
     f"{r}: " + ", ".join(f"{s} {runs[s][r]:,.0f}" for s in runs) for r in sorted(ref)))
 PY
+fi
 
 ((REQUESTS > 0)) || exit 0
 for server in "${SERVERS[@]}"; do

@@ -27,7 +27,8 @@
 //!
 //! Its times are read from the coarse monotonic clock ([`coarse_nanos`]):
 //! the kernel's last tick, a few milliseconds behind at most, which costs a
-//! fraction of `Instant::now` and is read three times a request; the
+//! fraction of `Instant::now` and is read twice a request on HTTP/1.1 (when it
+//! begins and when it ends; the write that follows finds nothing sending); the
 //! timeouts it serves are counted in seconds.
 //!
 //! Every field is an atomic: HTTP/2 runs each stream's body on a task of
@@ -132,10 +133,12 @@ impl Activity {
     }
 
     /// The socket took bytes: it is not full, and when any of them were a
-    /// response's (`response`), that is progress.
+    /// response's (`response`), that is progress. With nothing left to
+    /// send (the request ended as its body was handed over, before the
+    /// write), the clock is not read: whatever starts sending again starts it.
     pub fn wrote(&self, response: bool) {
         self.blocked.store(false, Ordering::Release);
-        if response {
+        if response && self.is_sending() {
             self.mark_moving();
         }
     }

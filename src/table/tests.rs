@@ -295,6 +295,69 @@ mod selection {
             );
         }
     }
+
+    /// A field split over several lines means its members on one line
+    /// (RFC 9110 §5.3): the selection reads it from the map whole.
+    #[test]
+    fn fields_on_several_lines_choose_what_one_line_chooses() {
+        let table = production();
+        let lines = |name: header::HeaderName, value: &str, headers: &mut HeaderMap| {
+            for member in value.split(',') {
+                let member = HeaderValue::from_str(member.trim()).expect("a valid field value");
+                headers.append(name.clone(), member);
+            }
+        };
+        for path in table.resources.iter().map(|r| &r.id) {
+            for accept in COMMON_ACCEPTS {
+                for accept_encoding in COMMON_ACCEPT_ENCODINGS {
+                    let mut split = HeaderMap::new();
+                    lines(header::ACCEPT, accept, &mut split);
+                    lines(header::ACCEPT_ENCODING, accept_encoding, &mut split);
+                    let one = request(respelled(accept), respelled(accept_encoding));
+                    assert_eq!(
+                        chosen(select(table, &Method::GET, path, &split)),
+                        chosen(select(table, &Method::GET, path, &one)),
+                        "{path} {accept} {accept_encoding}"
+                    );
+                }
+            }
+        }
+    }
+
+    /// `If-None-Match` on any of its lines; without it, the first line of
+    /// `If-Modified-Since` (RFC 9110 §13.2.2).
+    #[test]
+    fn preconditions_on_several_lines() {
+        let table = production();
+        let path = "/api/reference.json";
+        let fresh = |fields: &[(header::HeaderName, &str)]| {
+            let mut headers = HeaderMap::new();
+            for (name, value) in fields {
+                headers.append(name.clone(), HeaderValue::from_str(value).expect("valid"));
+            }
+            matches!(
+                select(table, &Method::GET, path, &headers),
+                Selection::NotModified { .. }
+            )
+        };
+        let etag = match select(table, &Method::GET, path, &HeaderMap::new()) {
+            Selection::Body { variant, .. } => variant.etag.to_str().expect("ASCII").to_string(),
+            _ => panic!("{path} has a body"),
+        };
+        let (later, earlier) = (
+            "Fri, 01 Jan 2100 00:00:00 GMT",
+            "Mon, 01 Jan 1990 00:00:00 GMT",
+        );
+        use header::{IF_MODIFIED_SINCE as SINCE, IF_NONE_MATCH as MATCH};
+        assert!(fresh(&[(MATCH, "\"other\""), (MATCH, &etag)]));
+        assert!(!fresh(&[
+            (MATCH, "\"other\""),
+            (MATCH, "\"another\""),
+            (SINCE, later)
+        ]));
+        assert!(fresh(&[(SINCE, later), (SINCE, earlier)]));
+        assert!(!fresh(&[(SINCE, earlier), (SINCE, later)]));
+    }
 }
 
 /// The export's file names for the table's resources.
