@@ -21,8 +21,10 @@
 //! a method file and reads its TOML, `content/body.rs` reads its Markdown
 //! body, `content/prose.rs` a paragraph of it, `content/method.rs` makes
 //! the entry of one file and `content/entry.rs` holds the rules of its
-//! fields, `content/catalog.rs` orders and groups the methods and checks
-//! their links, `content/site.rs` checks `site.json` and `errors.json`,
+//! fields, `content/lifecycle.rs` its lifecycle marks (`since`,
+//! `deprecated`, `removed`), `content/catalog.rs` orders and groups the
+//! methods, sets the removed ones apart and checks their links,
+//! `content/site.rs` checks `site.json` and `errors.json`,
 //! `content/shape.rs` reads a value or an array of them, and
 //! `content/fields.rs` holds the text rules they share.
 
@@ -32,6 +34,7 @@ mod entry;
 mod fields;
 mod front_matter;
 mod json;
+mod lifecycle;
 mod method;
 mod prose;
 mod read;
@@ -42,6 +45,7 @@ use crate::errors::ErrorKind;
 pub use entry::is_key;
 use fields::Check;
 use indexmap::IndexMap;
+pub use lifecycle::{Date, Lifecycle, Mark, Stage};
 pub use method::parse_method;
 pub use prose::{Inline, Paragraph};
 use read::Directory;
@@ -66,8 +70,12 @@ pub struct Catalog {
     /// `Last-Modified` of every resource, as seconds since the Unix epoch.
     pub last_modified: u64,
     /// The entries, in catalog order: by the `weight` of their files,
-    /// equal weights by key.
+    /// equal weights by key. The methods removed from the library are not
+    /// among them: no list names them.
     pub entries: Vec<Entry>,
+    /// The methods whose files mark them `removed`, by key: their
+    /// addresses answer that they are gone, naming their successor.
+    pub removed: Vec<Entry>,
     /// `message` and `hint` for each error code.
     pub errors: Vec<ErrorText>,
     /// The site's own texts and the grouping of methods on the homepage.
@@ -129,6 +137,8 @@ pub struct Entry {
     pub examples: Vec<Example>,
     /// Words an agent may search with that the entry does not use.
     pub synonyms: Vec<String>,
+    /// When it came, went out of use and left the library, if it says.
+    pub lifecycle: Lifecycle,
 }
 
 /// One example of a method's use.
@@ -260,6 +270,7 @@ pub fn load(
     let mut errors = Vec::new();
     let methods = catalog::read_methods(&content, dir, &mut errors);
     catalog::check_links(&methods, dir, &mut errors);
+    catalog::check_successors(&methods, dir, &mut errors);
     let errors_file = &format!("{dir}/errors.json");
     let texts = content.read_json::<IndexMap<String, ErrorText>>(errors_file);
     let texts: Option<Vec<ErrorText>> = read(texts, &mut errors).map(|texts| {
@@ -284,12 +295,13 @@ pub fn load(
     }
     match site {
         Some(site) if errors.is_empty() => {
-            let entries = catalog::in_order(methods);
+            let (entries, removed) = catalog::in_order(methods);
             Ok(Catalog {
                 base_url,
                 last_modified,
                 site: site.counting(entries.len()),
                 entries,
+                removed,
                 errors: texts,
             })
         }
