@@ -119,6 +119,7 @@ pub fn method(catalog: &Catalog, entry: &Entry) -> String {
         entry.key,
         paragraph(&entry.description_md, &page_of)
     );
+    md.push_str(&lifecycle(entry));
     let heading = if entry.signatures.len() == 1 {
         "Signature"
     } else {
@@ -191,6 +192,48 @@ pub fn method(catalog: &Catalog, entry: &Entry) -> String {
     let _ = writeln!(md, "- Next: [`{}`]({})", next.key, page_path(next));
     md.push_str("- [All methods](/api/)\n");
     md
+}
+
+/// What a method's page says of its lifecycle, under its description: a
+/// notice when it is deprecated (the version, the day and what to use
+/// instead), and the version it came in.
+fn lifecycle(entry: &Entry) -> String {
+    let mut md = String::new();
+    if let Some(mark) = &entry.lifecycle.deprecated {
+        let instead = match &mark.successor {
+            Some(key) => format!(": use [`{key}`]({}) instead", page_of(key)),
+            None => String::new(),
+        };
+        let _ = write!(
+            md,
+            "> **Deprecated** since version {} ({}){instead}.\n\n",
+            escape(&mark.version),
+            mark.date
+        );
+    }
+    if let Some(mark) = &entry.lifecycle.since {
+        let _ = write!(
+            md,
+            "Available since version {} ({}).\n\n",
+            escape(&mark.version),
+            mark.date
+        );
+    }
+    md
+}
+
+/// In a list of methods: `Deprecated in 2.0: use select.`, its link where
+/// `links` says, after a method's description; nothing for a method that
+/// is not deprecated.
+pub fn deprecation(entry: &Entry, links: &dyn Fn(&str) -> String) -> String {
+    let Some(mark) = &entry.lifecycle.deprecated else {
+        return String::new();
+    };
+    let instead = match &mark.successor {
+        Some(key) => format!(": use [`{key}`]({})", links(key)),
+        None => String::new(),
+    };
+    format!(" *Deprecated in {}{instead}.*", escape(&mark.version))
 }
 
 /// An error page: the same code, message and hint as the ErrorResponse,
@@ -324,9 +367,10 @@ fn method_list(
             .expect("groups name catalog keys (validated)");
         let _ = writeln!(
             list,
-            "- {}: {}",
+            "- {}: {}{}",
             link(entry),
-            paragraph(&entry.description_md, links)
+            paragraph(&entry.description_md, links),
+            deprecation(entry, links)
         );
     }
     list

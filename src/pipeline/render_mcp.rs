@@ -210,6 +210,14 @@ fn summary_schema(extra: &[(&str, Value)]) -> Value {
         "url".into(),
         json!({ "type": "string", "format": "uri", "description": "The method's page." }),
     );
+    properties.insert(
+        "deprecated".into(),
+        json!({
+            "type": "object",
+            "description": "Present when the method is deprecated: the version, its day and \
+                the method to use instead (`use`), if any; as in the Reference.",
+        }),
+    );
     let mut required = vec![
         json!("name"),
         json!("description"),
@@ -377,14 +385,19 @@ fn readable(catalog: &Catalog) -> Vec<Readable> {
     list
 }
 
-/// One method as `list_methods` and `search` give it.
+/// One method as `list_methods` and `search` give it; a deprecated one
+/// says so (`deprecated`, as in its Reference).
 fn summary(catalog: &Catalog, entry: &Entry) -> Value {
-    json!({
+    let mut summary = json!({
         "name": entry.key,
         "description": entry.description,
         "signatures": entry.signatures,
         "url": render_json::documentation_url(catalog, entry),
-    })
+    });
+    if let Some(mark) = &entry.lifecycle.deprecated {
+        summary["deprecated"] = render_json::lifecycle_mark(mark);
+    }
+    summary
 }
 
 /// One method's Markdown lines in a list: name and description, then its
@@ -394,9 +407,10 @@ fn summary_text(catalog: &Catalog, entry: &Entry) -> String {
     let markdown_of =
         |key: &str| format!("{}{}.md", catalog.base_url, render_markdown::page_of(key));
     format!(
-        "**{}**: {}\n   {} — {}\n",
+        "**{}**: {}{}\n   {} — {}\n",
         entry.key,
         render_markdown::paragraph(&entry.description_md, &markdown_of),
+        render_markdown::deprecation(entry, &markdown_of),
         signatures.join(", "),
         render_json::documentation_url(catalog, entry),
     )
