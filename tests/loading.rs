@@ -479,3 +479,29 @@ fn one_load_reports_the_errors_of_every_file() {
         "{message}"
     );
 }
+
+#[test]
+fn a_removed_method_s_hints_are_in_errors_json() {
+    let scratch = content_copy("removed-hints");
+    edit(
+        &scratch,
+        "content/errors.json",
+        "use {successor} instead: /api/{successor}.",
+        "use it instead.",
+    );
+    let errors = scratch.path().join("content/errors.json");
+    let text = std::fs::read_to_string(&errors).expect("errors.json");
+    let mut texts: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+    texts["reference_not_found"]
+        .as_object_mut()
+        .expect("an object")
+        .remove("hint_removed");
+    scratch.write("content/errors.json", texts.to_string());
+    assert_eq!(
+        load(&scratch).expect_err("refused"),
+        "content/errors.json: field `method_removed.hint_replaced`: must contain `{successor}` \
+         where it goes\n\
+         content/errors.json: field `reference_not_found.hint_removed`: is missing: it is the \
+         hint at a removed method's address"
+    );
+}

@@ -163,7 +163,18 @@ pub struct ErrorText {
     pub hint: String,
     /// A hint naming a close catalog key, with `{key}` where it goes.
     pub hint_suggesting: Option<String>,
+    /// For a removed method without a successor: a hint with `{key}` and
+    /// `{version}` where they go (the kinds of [`ABOUT_REMOVED`]).
+    pub hint_removed: Option<String>,
+    /// For a removed method with a successor: a hint with `{key}`,
+    /// `{version}` and `{successor}` where they go.
+    pub hint_replaced: Option<String>,
 }
+
+/// The errors a removed method's addresses answer with: its JSON document
+/// (`reference_not_found`) and its page (`method_removed`), each with a
+/// hint naming what to use instead.
+pub const ABOUT_REMOVED: [ErrorKind; 2] = [ErrorKind::ReferenceNotFound, ErrorKind::MethodRemoved];
 
 /// A content error: the file, the field and what is wrong with it.
 #[derive(Debug, PartialEq, Eq)]
@@ -321,11 +332,24 @@ fn error_codes(texts: &[ErrorText], check: &mut Check) {
         check.fail(&text.code, "is not an error code the server uses");
     }
     for kind in ErrorKind::ALL {
-        if !texts.iter().any(|text| text.code == kind.code()) {
+        let Some(text) = texts.iter().find(|text| text.code == kind.code()) else {
             check.fail(
                 kind.code(),
                 "is missing: every error code needs a message and a hint",
             );
+            continue;
+        };
+        if ABOUT_REMOVED.contains(&kind) {
+            let hints = [
+                ("hint_removed", &text.hint_removed),
+                ("hint_replaced", &text.hint_replaced),
+            ];
+            for (field, _) in hints.into_iter().filter(|(_, hint)| hint.is_none()) {
+                check.fail(
+                    &format!("{}.{field}", kind.code()),
+                    "is missing: it is the hint at a removed method's address",
+                );
+            }
         }
     }
 }

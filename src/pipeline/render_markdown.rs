@@ -236,20 +236,32 @@ pub fn deprecation(entry: &Entry, links: &dyn Fn(&str) -> String) -> String {
     format!(" *Deprecated in {}{instead}.*", escape(&mark.version))
 }
 
+/// The method an error page links to, by its key.
+#[derive(Debug, Clone, Copy)]
+pub enum Pointer<'a> {
+    /// The method the reader probably meant (a mistyped page).
+    Meant(&'a str),
+    /// The successor of a removed method.
+    Successor(&'a str),
+}
+
 /// An error page: the same code, message and hint as the ErrorResponse,
-/// and a link to the method the reader probably meant, if one is close.
+/// and a link to the method the reader probably meant, or to the one to
+/// use instead.
 pub fn error(
     reason: &str,
     code: &str,
     message: &str,
     hint: &str,
-    suggestion: Option<&Entry>,
+    pointer: Option<Pointer>,
 ) -> String {
-    let meant = suggestion
-        .map(|entry| format!("Did you mean [`{}`]({})?\n\n", entry.key, page_path(entry)))
-        .unwrap_or_default();
+    let link = match pointer {
+        Some(Pointer::Meant(key)) => format!("Did you mean [`{key}`]({})?\n\n", page_of(key)),
+        Some(Pointer::Successor(key)) => format!("Use [`{key}`]({}) instead.\n\n", page_of(key)),
+        None => String::new(),
+    };
     format!(
-        "# {reason}\n\n{}\n\n{meant}{}\n\nError code: `{code}`.\n\n[Back to the method reference](/)\n",
+        "# {reason}\n\n{}\n\n{link}{}\n\nError code: `{code}`.\n\n[Back to the method reference](/)\n",
         escape(message),
         escape(hint)
     )

@@ -86,6 +86,15 @@ pub fn render(catalog: &Catalog) -> Mcp {
             false,
         );
     }
+    for entry in &catalog.removed {
+        let gone = removed_method(entry);
+        add(
+            answer_key("tools/call", &format!("get_method {}", entry.key)),
+            Some(gone.clone()),
+            Some(gone),
+            false,
+        );
+    }
     for resource in &readable {
         let read = json!({ "contents": [{
             "uri": resource.uri, "mimeType": resource.mime, "text": resource.text,
@@ -448,6 +457,29 @@ fn get_method(catalog: &Catalog, entry: &Entry) -> Value {
             },
         ],
         "structuredContent": render_json::reference(catalog, entry),
+    })
+}
+
+/// `get_method` of a method removed from the library: the tool's error,
+/// saying when and what to use instead.
+fn removed_method(entry: &Entry) -> Value {
+    let (version, successor) = match &entry.lifecycle.removed {
+        Some(mark) => (mark.version.as_str(), mark.successor.as_deref()),
+        None => ("", None),
+    };
+    let instead = match successor {
+        Some(key) => format!("; use `{key}` instead (get_method gives its reference)"),
+        None => " and has no successor; list_methods gives the methods there are".to_string(),
+    };
+    json!({
+        "content": [{
+            "type": "text",
+            "text": format!(
+                "The method `{}` was removed from the library in version {version}{instead}.",
+                entry.key
+            ),
+        }],
+        "isError": true,
     })
 }
 
