@@ -20,7 +20,7 @@ use tokio::net::TcpStream;
 /// starts one too).
 pub(crate) struct Dev {
     child: Child,
-    origin: String,
+    pub(crate) origin: String,
     /// The lines it prints, as it prints them.
     lines: Receiver<String>,
     scratch: Scratch,

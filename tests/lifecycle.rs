@@ -4,10 +4,13 @@
 //! for `log`, `info` removed with no successor. A deprecated method says so
 //! on its page, in its Markdown, its JSON, every list, MCP and search; a
 //! removed one leaves every list, its page answers 410 and its JSON
-//! document 404, each naming the successor.
+//! document 404, each naming the successor; `/changes.atom` has an entry
+//! per mark. The shipped content's feed is empty, and linked.
 
 use crate::dev::Dev;
-use crate::support::{mark_lifecycles, shipped_methods, Server};
+use crate::support::{
+    mark_lifecycles, run, shipped_methods, start_server, system_tool, tools, Scratch, Server,
+};
 use serde_json::{json, Value};
 
 /// The text of `GET path` with `accept`, after checking it is a 200.
@@ -195,4 +198,124 @@ async fn deprecated_methods_say_so_and_removed_ones_are_gone() {
         .and_then(|results| results.iter().find(|r| r["name"] == "rand"))
         .unwrap_or_else(|| panic!("rand found: {found}"));
     assert_eq!(rand["deprecated"], deprecated);
+}
+
+/// Checks an Atom feed (argv[1]) for what RFC 4287 requires of a feed and
+/// its entries, and prints each entry's title and day, in order.
+const ATOM_CHECK: &str = r#"
+import re, sys, xml.etree.ElementTree as ET
+A = "{http://www.w3.org/2005/Atom}"
+feed = ET.parse(sys.argv[1]).getroot()
+problems = []
+day = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$")
+def one(element, name, where):
+    found = element.findall(A + name)
+    if len(found) != 1:
+        problems.append(f"{where}: {len(found)} {name}")
+    return found[0].text if found else ""
+if feed.tag != A + "feed":
+    problems.append(f"the root is {feed.tag}")
+for name in ["id", "title", "updated"]:
+    one(feed, name, "feed")
+if not day.match(one(feed, "updated", "feed") or ""):
+    problems.append("feed: updated is not an RFC 3339 date")
+if not feed.findall(A + "author/" + A + "name"):
+    problems.append("feed: no author")
+if not [l for l in feed.findall(A + "link") if l.get("rel") == "self"]:
+    problems.append("feed: no self link")
+ids = set()
+for entry in feed.findall(A + "entry"):
+    title = one(entry, "title", "entry")
+    ids.add(one(entry, "id", title))
+    updated = one(entry, "updated", title)
+    if not day.match(updated or ""):
+        problems.append(f"{title}: updated {updated}")
+    one(entry, "summary", title)
+    if not [l for l in entry.findall(A + "link") if l.get("rel") == "alternate" and l.get("href")]:
+        problems.append(f"{title}: no alternate link")
+    print(f"{updated[:10]} {title}")
+if len(ids) != len(feed.findall(A + "entry")):
+    problems.append("entry ids repeat")
+print("\n".join(problems), file=sys.stderr)
+sys.exit(1 if problems else 0)
+"#;
+
+/// The entries of the Atom feed `xml` (`day title` lines, in order), after
+/// checking it with [`ATOM_CHECK`] and xmllint.
+async fn feed_entries(xml: &str) -> Vec<String> {
+    tools();
+    let scratch = Scratch::new("feed");
+    let file = scratch.write("changes.atom", xml);
+    let mut xmllint = std::process::Command::new(system_tool("xmllint"));
+    xmllint.arg("--noout").arg(&file);
+    run(xmllint).await.assert_success();
+    let mut check = std::process::Command::new("python3");
+    check.args(["-c", ATOM_CHECK]).arg(&file);
+    let outcome = run(check).await;
+    outcome.assert_success();
+    outcome.stdout.lines().map(str::to_string).collect()
+}
+
+#[tokio::test]
+async fn the_feed_has_an_entry_per_mark_newest_first() {
+    let dev = Dev::start("feed", mark_lifecycles);
+    let client = dev.client();
+    let reply = client.get("/changes.atom", &[]).await;
+    assert_eq!(reply.status, 200);
+    assert_eq!(reply.header("content-type"), "application/atom+xml");
+    let xml = String::from_utf8(reply.decoded()).expect("UTF-8");
+    assert_eq!(
+        feed_entries(&xml).await,
+        [
+            "2026-09-01 info removed in 3.0",
+            "2026-09-01 last removed in 3.0",
+            "2026-03-01 last deprecated in 2.0",
+            "2026-03-01 rand deprecated in 2.0",
+            "2024-01-15 select available since 1.0",
+        ]
+    );
+    assert!(
+        xml.contains("<updated>2026-09-01T00:00:00Z</updated>\n<author>"),
+        "{xml}"
+    );
+    assert!(xml.contains(
+        "<summary>The method last was removed in version 3.0 (2026-09-01); use log instead.</summary>"
+    ));
+    assert!(
+        xml.contains(&format!(
+            "<id>{}/changes.atom#rand-deprecated</id>",
+            dev.origin
+        )),
+        "{xml}"
+    );
+}
+
+#[tokio::test]
+async fn the_shipped_feed_is_empty_and_linked_from_the_homepage_and_llms_txt() {
+    let server = start_server().await;
+    let xml = text(&server, "/changes.atom", "application/atom+xml").await;
+    assert!(feed_entries(&xml).await.is_empty(), "{xml}");
+    let home = server.get("/", &[("accept", "text/html")]).await;
+    let html = String::from_utf8(home.decoded()).expect("UTF-8");
+    assert!(html.contains(
+        "<link rel=\"alternate\" type=\"application/atom+xml\" title=\"Changes\" href=\"/changes.atom\">"
+    ));
+    assert!(
+        html.contains("<a href=\"/changes.atom\"><code>/changes.atom</code></a>"),
+        "{html}"
+    );
+    let links: Vec<&str> = home
+        .headers
+        .get_all("link")
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .collect();
+    assert!(
+        links.contains(&"</changes.atom>; rel=\"alternate\"; type=\"application/atom+xml\""),
+        "{links:?}"
+    );
+    let llms = text(&server, "/llms.txt", "text/plain").await;
+    assert!(llms.contains("/changes.atom): Atom feed"), "{llms}");
+    let sitemap = text(&server, "/sitemap.xml", "application/xml").await;
+    assert!(!sitemap.contains("changes.atom"), "a feed is not a page");
 }

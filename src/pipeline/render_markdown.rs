@@ -8,6 +8,7 @@
 //! except in `llms.txt`, whose readers need absolute URLs.
 
 use crate::content::{Catalog, Entry, Group, Inline, Paragraph};
+use crate::render_feed;
 use crate::render_json::page_path;
 use std::fmt::Write as _;
 
@@ -96,7 +97,7 @@ fn groups(catalog: &Catalog, level: &str) -> String {
 }
 
 /// The machine-readable resources, as listed on the homepage and in `llms.txt`.
-const RESOURCES: [(&str, &str); 7] = [
+const RESOURCES: [(&str, &str); 8] = [
     (
         "/openapi.json",
         "OpenAPI 3.1 description of the JSON endpoints",
@@ -109,6 +110,10 @@ const RESOURCES: [(&str, &str); 7] = [
     ),
     ("/sitemap.xml", "sitemap of every page"),
     ("/robots.txt", "crawler policy"),
+    (
+        render_feed::PATH,
+        "Atom feed of the methods that came in, were deprecated or were removed",
+    ),
     ("/.well-known/api-catalog", "API catalog (RFC 9727)"),
 ];
 
@@ -308,6 +313,11 @@ pub fn llms(catalog: &Catalog) -> String {
     let _ = writeln!(
         md,
         "- [API catalog]({base}/.well-known/api-catalog): RFC 9727 linkset"
+    );
+    let _ = writeln!(
+        md,
+        "- [Changes]({base}{}): Atom feed of the methods that came in, were deprecated or were removed, with their versions and days",
+        render_feed::PATH
     );
     let _ = writeln!(
         md,

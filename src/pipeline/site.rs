@@ -12,7 +12,9 @@ use crate::errors::ErrorKind;
 use crate::render_html::{self, Page};
 use crate::render_markdown::Pointer;
 use crate::table::ErrorBodies;
-use crate::{render_crawlers, render_icon, render_json, render_markdown, render_openapi};
+use crate::{
+    render_crawlers, render_feed, render_icon, render_json, render_markdown, render_openapi,
+};
 
 /// `Cache-Control` of every successful response. Documentation changes only
 /// when a new build is deployed: a CDN may serve it for an hour and keep
@@ -65,6 +67,13 @@ impl Media {
     pub const XML: Media = Media {
         kind: "application",
         subtype: "xml",
+        charset: None,
+        extra: "",
+    };
+    /// `application/atom+xml` (RFC 4287; the document declares its encoding).
+    pub const ATOM: Media = Media {
+        kind: "application",
+        subtype: "atom+xml",
         charset: None,
         extra: "",
     };
@@ -234,11 +243,16 @@ pub fn resources(catalog: &Catalog) -> Vec<Resource> {
         path: Some("/"),
         markdown_path: Some("/index.md"),
         method: None,
+        feed: Some(render_feed::PATH),
     };
     let home_links = [
         "</index.md>; rel=\"alternate\"; type=\"text/markdown\"".to_string(),
         "</llms.txt>; rel=\"describedby\"; type=\"text/plain\"".to_string(),
         "</.well-known/api-catalog>; rel=\"api-catalog\"".to_string(),
+        format!(
+            "<{}>; rel=\"alternate\"; type=\"application/atom+xml\"",
+            render_feed::PATH
+        ),
     ];
     all.push(resource(
         "/",
@@ -255,6 +269,7 @@ pub fn resources(catalog: &Catalog) -> Vec<Resource> {
         path: Some("/api/"),
         markdown_path: Some("/api/index.md"),
         method: None,
+        feed: None,
     };
     let index_links = ["</api/index.md>; rel=\"alternate\"; type=\"text/markdown\"".to_string()];
     all.push(resource(
@@ -275,6 +290,7 @@ pub fn resources(catalog: &Catalog) -> Vec<Resource> {
             path: Some(&path),
             markdown_path: Some(&twin),
             method: Some(&entry.key),
+            feed: None,
         };
         let links = [
             format!("<{twin}>; rel=\"alternate\"; type=\"text/markdown\""),
@@ -307,6 +323,10 @@ pub fn resources(catalog: &Catalog) -> Vec<Resource> {
             Media::TEXT,
             render_markdown::llms_full(catalog),
         )],
+    ));
+    all.push(resource(
+        render_feed::PATH,
+        vec![Body::new(Media::ATOM, render_feed::changes(catalog))],
     ));
     all.push(resource(
         "/sitemap.xml",
@@ -464,6 +484,7 @@ fn page_error(
         path: None,
         markdown_path: None,
         method: None,
+        feed: None,
     };
     let mut representations = vec![Body::new(
         Media::JSON,
