@@ -109,7 +109,7 @@ async fn deprecated_methods_say_so_and_removed_ones_are_gone() {
     assert_eq!(gone.status, 410);
     let page = String::from_utf8(gone.decoded()).expect("UTF-8");
     assert!(
-        page.contains("Use <a href=\"/api/log\"><code>log</code></a> instead."),
+        page.contains("<p>Go to <a href=\"/api/log\"><code>log</code></a>.</p>"),
         "{page}"
     );
     assert!(page.contains("removed in version 3.0"), "{page}");

@@ -260,13 +260,21 @@ pub fn error(
     hint: &str,
     pointer: Option<Pointer>,
 ) -> String {
-    let link = match pointer {
-        Some(Pointer::Meant(key)) => format!("Did you mean [`{key}`]({})?\n\n", page_of(key)),
-        Some(Pointer::Successor(key)) => format!("Use [`{key}`]({}) instead.\n\n", page_of(key)),
-        None => String::new(),
+    // The method meant comes before the hint, the successor (which the
+    // hint names) after it.
+    let (meant, successor) = match pointer {
+        Some(Pointer::Meant(key)) => (
+            format!("Did you mean [`{key}`]({})?\n\n", page_of(key)),
+            String::new(),
+        ),
+        Some(Pointer::Successor(key)) => (
+            String::new(),
+            format!("Go to [`{key}`]({}).\n\n", page_of(key)),
+        ),
+        None => (String::new(), String::new()),
     };
     format!(
-        "# {reason}\n\n{}\n\n{link}{}\n\nError code: `{code}`.\n\n[Back to the method reference](/)\n",
+        "# {reason}\n\n{}\n\n{meant}{}\n\n{successor}Error code: `{code}`.\n\n[Back to the method reference](/)\n",
         escape(message),
         escape(hint)
     )
