@@ -31,6 +31,7 @@ mod render_feed;
 mod render_html;
 mod render_icon;
 mod render_json;
+mod render_llms;
 mod render_markdown;
 mod render_mcp;
 mod render_openapi;

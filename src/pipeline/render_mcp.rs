@@ -10,9 +10,9 @@ use crate::mcp::{
     MODERN_VERSION, TOOLS, TTL_MS,
 };
 use crate::render_json::{self, page_path};
-use crate::render_markdown;
 use crate::render_openapi::reference_schema_alone;
 use crate::search::{self, MAX_QUERY_BYTES};
+use crate::{render_llms, render_markdown};
 use serde_json::{json, Map, Value};
 
 /// The server's name in `serverInfo`.
@@ -389,7 +389,7 @@ fn readable(catalog: &Catalog) -> Vec<Readable> {
             OpenAPI description."
             .into(),
         mime: "text/plain",
-        text: render_markdown::llms(catalog),
+        text: render_llms::llms(catalog),
     });
     list
 }

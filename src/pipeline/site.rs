@@ -13,7 +13,8 @@ use crate::render_html::{self, Page};
 use crate::render_markdown::Pointer;
 use crate::table::ErrorBodies;
 use crate::{
-    render_crawlers, render_feed, render_icon, render_json, render_markdown, render_openapi,
+    render_crawlers, render_feed, render_icon, render_json, render_llms, render_markdown,
+    render_openapi,
 };
 
 /// `Cache-Control` of every successful response. Documentation changes only
@@ -315,14 +316,11 @@ pub fn resources(catalog: &Catalog) -> Vec<Resource> {
     ));
     all.push(resource(
         "/llms.txt",
-        vec![markdown_body(Media::TEXT, render_markdown::llms(catalog))],
+        vec![markdown_body(Media::TEXT, render_llms::llms(catalog))],
     ));
     all.push(resource(
         "/llms-full.txt",
-        vec![markdown_body(
-            Media::TEXT,
-            render_markdown::llms_full(catalog),
-        )],
+        vec![markdown_body(Media::TEXT, render_llms::llms_full(catalog))],
     ));
     all.push(resource(
         render_feed::PATH,
