@@ -16,10 +16,11 @@ use std::time::{Duration, UNIX_EPOCH};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
-/// A running `refserve dev` on a copy of `content/`.
-struct Dev {
+/// A running `refserve dev` on a copy of `content/` (`tests/lifecycle.rs`
+/// starts one too).
+pub(crate) struct Dev {
     child: Child,
-    origin: String,
+    pub(crate) origin: String,
     /// The lines it prints, as it prints them.
     lines: Receiver<String>,
     scratch: Scratch,
@@ -27,7 +28,7 @@ struct Dev {
 
 impl Dev {
     /// Start it on a copy of `content/`, changed by `prepare` first.
-    fn start(name: &str, prepare: impl FnOnce(&Scratch)) -> Dev {
+    pub(crate) fn start(name: &str, prepare: impl FnOnce(&Scratch)) -> Dev {
         let scratch = content_copy(name);
         prepare(&scratch);
         let mut command = Command::new(env!("CARGO_BIN_EXE_refserve"));
@@ -105,7 +106,7 @@ impl Dev {
             .join(format!("content/methods/{key}.md"))
     }
 
-    fn client(&self) -> Server {
+    pub(crate) fn client(&self) -> Server {
         Server::client_for(&self.origin)
     }
 

@@ -3,7 +3,9 @@
 //! methods are checked, what is not content is refused unread, and every
 //! error of every file is reported at once.
 
-use crate::support::{content_copy, method_renamed, mkfifo, shipped_methods, Scratch};
+use crate::support::{
+    content_copy, lifecycle_copy, mark_method, method_renamed, mkfifo, shipped_methods, Scratch,
+};
 use refserve_pipeline::content;
 
 /// Load the content of a scratch copy, as the build script would.
@@ -188,6 +190,121 @@ fn links_between_methods_are_resolved_and_checked() {
          `logs` (content/methods/logs.md)\n\
          content/methods/log.md: field `description`: links to `lst.md`, but there is no method \
          `lst` (content/methods/lst.md)"
+    );
+}
+
+#[test]
+fn removed_methods_leave_every_list_and_deprecated_ones_stay() {
+    let catalog = load(&lifecycle_copy("lifecycle")).expect("valid");
+    let keys: Vec<&str> = catalog.entries.iter().map(|e| e.key.as_str()).collect();
+    assert_eq!(keys.len(), shipped_methods().len() - 2);
+    assert!(
+        !keys.contains(&"last") && !keys.contains(&"info"),
+        "{keys:?}"
+    );
+    let removed: Vec<&str> = catalog.removed.iter().map(|e| e.key.as_str()).collect();
+    assert_eq!(removed, ["info", "last"]);
+    let last = &catalog.removed[1].lifecycle;
+    let gone = last.removed.as_ref().expect("removed");
+    assert_eq!(
+        (
+            gone.version.as_str(),
+            gone.date.to_string(),
+            gone.successor.as_deref()
+        ),
+        ("3.0", "2026-09-01".to_string(), Some("log"))
+    );
+    assert!(last.deprecated.is_some(), "its earlier marks are kept");
+    let debugging = catalog.site.groups.last().expect("a group");
+    assert_eq!(debugging.keys, ["debug", "log"]);
+    assert!(catalog
+        .site
+        .summary
+        .contains(&format!("The {} documented", keys.len())));
+    let rand = catalog
+        .entries
+        .iter()
+        .find(|e| e.key == "rand")
+        .expect("rand");
+    let deprecated = rand.lifecycle.deprecated.as_ref().expect("deprecated");
+    assert_eq!(deprecated.successor.as_deref(), Some("select"));
+}
+
+#[test]
+fn a_mark_names_a_method_there_is_and_not_a_removed_one() {
+    let scratch = lifecycle_copy("successors");
+    // A removed method may link to another removed one: no list shows it.
+    edit(
+        &scratch,
+        "content/methods/last.md",
+        "Works like `log()`",
+        "Works like [`info`](info.md)",
+    );
+    assert!(load(&scratch).is_ok());
+    mark_method(
+        &scratch,
+        "quote",
+        "deprecated = { version = \"2.0\", date = 2026-03-01, use = \"qoute\" }",
+    );
+    mark_method(
+        &scratch,
+        "debug",
+        "removed = { version = \"3.0\", date = 2026-09-01, use = \"info\" }",
+    );
+    edit(
+        &scratch,
+        "content/methods/log.md",
+        "Returns the SQL queries",
+        "Returns the SQL queries, unlike [last](last.md),",
+    );
+    edit(
+        &scratch,
+        "content/methods/get.md",
+        "Fetches a single record",
+        "Fetches, unlike [info](info.md), a single record",
+    );
+    assert_eq!(
+        load(&scratch).expect_err("refused"),
+        "content/methods/debug.md: field `removed.use`: names `info`, but `info` is removed in \
+         3.0: it has no successor to name instead\n\
+         content/methods/get.md: field `description`: links to `info.md`, but `info` is removed \
+         in 3.0: it has no successor to name instead\n\
+         content/methods/log.md: field `description`: links to `last.md`, but `last` is removed \
+         in 3.0: name its successor `log` instead\n\
+         content/methods/quote.md: field `deprecated.use`: names `qoute`, but there is no method \
+         `qoute` (content/methods/qoute.md)"
+    );
+}
+
+#[test]
+fn a_catalog_needs_a_method_that_is_not_removed() {
+    let scratch = content_copy("all-removed");
+    let methods = scratch.path().join("content/methods");
+    for key in shipped_methods() {
+        if key != "drop" {
+            std::fs::remove_file(methods.join(format!("{key}.md"))).expect("remove");
+        }
+    }
+    // Every group but drop's would be empty: one group is left.
+    let site = std::fs::read_to_string(scratch.path().join("content/site.json")).expect("site");
+    let mut site: serde_json::Value = serde_json::from_str(&site).expect("JSON");
+    site["groups"]
+        .as_array_mut()
+        .expect("groups")
+        .retain(|group| group["name"] == "Schema");
+    scratch.write("content/site.json", site.to_string());
+    assert!(load(&scratch).is_ok(), "{:?}", load(&scratch).err());
+    mark_method(
+        &scratch,
+        "drop",
+        "removed = { version = \"3.0\", date = 2026-09-01 }",
+    );
+    let message = load(&scratch).expect_err("refused");
+    assert!(
+        message.starts_with(
+            "content/methods: holds no method that is not removed: the reference needs one to list"
+        ),
+        "{message}"
     );
 }
 
@@ -405,5 +522,31 @@ fn one_load_reports_every_broken_example_and_link_at_once() {
              syntax error at line 42: expected ')', found ';'",
         ],
         "{message}"
+    );
+}
+
+#[test]
+fn a_removed_method_s_hints_are_in_errors_json() {
+    let scratch = content_copy("removed-hints");
+    edit(
+        &scratch,
+        "content/errors.json",
+        "use {successor} instead: /api/{successor}.",
+        "use it instead.",
+    );
+    let errors = scratch.path().join("content/errors.json");
+    let text = std::fs::read_to_string(&errors).expect("errors.json");
+    let mut texts: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+    texts["reference_not_found"]
+        .as_object_mut()
+        .expect("an object")
+        .remove("hint_removed");
+    scratch.write("content/errors.json", texts.to_string());
+    assert_eq!(
+        load(&scratch).expect_err("refused"),
+        "content/errors.json: field `method_removed.hint_replaced`: must contain `{successor}` \
+         where it goes\n\
+         content/errors.json: field `reference_not_found.hint_removed`: is missing: it is the \
+         hint at a removed method's address"
     );
 }

@@ -449,6 +449,50 @@ pub fn content_copy(name: &str) -> Scratch {
     scratch
 }
 
+/// Add front matter lines (lifecycle marks: `deprecated = { … }`) to the
+/// method `key` of a content copy, right after its opening `+++`.
+pub fn mark_method(scratch: &Scratch, key: &str, marks: &str) {
+    let file = format!("content/methods/{key}.md");
+    let text = std::fs::read_to_string(scratch.path().join(&file)).expect("a method file");
+    let front = text.strip_prefix("+++\n").expect("front matter");
+    scratch.write(&file, format!("+++\n{marks}\n{front}"));
+}
+
+/// A copy of `content/` whose methods have lifecycle marks
+/// ([`mark_lifecycles`]).
+pub fn lifecycle_copy(name: &str) -> Scratch {
+    let scratch = content_copy(name);
+    mark_lifecycles(&scratch);
+    scratch
+}
+
+/// Give methods of a content copy lifecycle marks: `select` since 1.0,
+/// `rand` deprecated in 2.0 for `select`, `last` deprecated in 2.0 and
+/// removed in 3.0 for `log`, and `info` removed in 3.0 with no successor.
+pub fn mark_lifecycles(scratch: &Scratch) {
+    mark_method(
+        scratch,
+        "select",
+        "since = { version = \"1.0\", date = 2024-01-15 }",
+    );
+    mark_method(
+        scratch,
+        "rand",
+        "deprecated = { version = \"2.0\", date = 2026-03-01, use = \"select\" }",
+    );
+    mark_method(
+        scratch,
+        "last",
+        "deprecated = { version = \"2.0\", date = 2026-03-01, use = \"log\" }\n\
+         removed = { version = \"3.0\", date = \"2026-09-01\", use = \"log\" }",
+    );
+    mark_method(
+        scratch,
+        "info",
+        "removed = { version = \"3.0\", date = 2026-09-01 }",
+    );
+}
+
 fn copy_dir(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).expect("mkdir");
     for item in std::fs::read_dir(from).expect("read content") {

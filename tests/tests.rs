@@ -20,6 +20,7 @@ mod errors;
 mod export;
 mod hostile;
 mod idle;
+mod lifecycle;
 mod limits;
 mod loading;
 mod mcp;

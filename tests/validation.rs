@@ -123,6 +123,76 @@ fn broken_front_matter_names_file_and_field() {
     refuses_each(&cases);
 }
 
+/// GOOD with `marks` (front matter lines) added after its `returns`.
+fn marked(marks: &str) -> String {
+    GOOD.replacen(
+        "returns = \"[array] The rows.\"\n",
+        &format!("returns = \"[array] The rows.\"\n{marks}"),
+        1,
+    )
+}
+
+#[test]
+fn lifecycle_marks_are_read_with_their_dates() {
+    let entry = parse_method(
+        FILE,
+        &marked(
+            "since = { version = \"1.2\", date = 2025-03-01 }\n\
+             deprecated = { version = \"2.0-beta.1\", date = \"2026-11-01\", use = \"get\" }\n\
+             removed = { version = \"3.0\", date = 2026-11-20 }\n",
+        ),
+    )
+    .expect("valid");
+    let lifecycle = &entry.lifecycle;
+    let since = lifecycle.since.as_ref().expect("since");
+    assert_eq!(
+        (since.version.as_str(), since.date.to_string()),
+        ("1.2", "2025-03-01".to_string())
+    );
+    let deprecated = lifecycle.deprecated.as_ref().expect("deprecated");
+    assert_eq!(deprecated.date.to_string(), "2026-11-01");
+    assert_eq!(deprecated.successor.as_deref(), Some("get"));
+    let removed = lifecycle.removed.as_ref().expect("removed");
+    assert_eq!(
+        (removed.version.as_str(), removed.successor.as_deref()),
+        ("3.0", None)
+    );
+    let unmarked = parse_method(FILE, GOOD).expect("valid");
+    assert_eq!(unmarked.lifecycle, content::Lifecycle::default());
+}
+
+#[test]
+fn broken_lifecycle_marks_name_file_and_field() {
+    let cases = [
+        ("since = { version = \"1.2\", date = \"2025-02-30\" }\n", "content/methods/select.md: field `since.date`: `2025-02-30` is not a day: expected a date like 2026-11-01 (a TOML date or a string YYYY-MM-DD)"),
+        ("since = { version = \"1.2\", date = 2025-02-30 }\n", "the front matter is not valid TOML: invalid date, expected day between 01 and 28 at line 9"),
+        ("since = { version = \"1.2\", date = \"1 March 2025\" }\n", "field `since.date`: `1 March 2025` is not a day"),
+        ("since = { version = \"1.2\", date = 2025-03-01T10:00:00 }\n", "field `since.date`: `2025-03-01T10:00:00` has a time"),
+        ("since = { version = \"1.2\", date = 20250301 }\n", "field `since.date`: invalid type: integer `20250301`, expected a date like 2026-11-01"),
+        ("since = { version = \"1.2\" }\n", "field `since`: missing field `date`"),
+        ("since = { version = \"1.2\", date = 2025-03-01, use = \"get\" }\n", "field `since.use`: unknown field `use`, expected `version` or `date`"),
+        ("deprecated = { version = \"2.0\", date = 2026-11-01, instead = \"get\" }\n", "field `deprecated.instead`: unknown field `instead`, expected one of `version`, `date`, `use`"),
+        ("deprecated = \"2.0\"\n", "field `deprecated`: invalid type: string \"2.0\", expected a table like { version = \"2.0\", date = 2026-11-01, use = \"select\" }"),
+        ("removed = { version = \"v3\", date = 2026-11-20 }\n", "field `removed.version`: `v3` is not a version like `2.0` or `3.0-beta.1`"),
+        ("deprecated = { version = \"2.0\", date = 2026-11-01, use = \"Get\" }\n", "field `deprecated.use`: `Get` is not a method's key (^[a-z]+$)"),
+        ("removed = { version = \"3.0\", date = 2026-11-20, use = \"select\" }\n", "field `removed.use`: names the method itself"),
+        (
+            "deprecated = { version = \"2.0\", date = 2026-11-01 }\nremoved = { version = \"3.0\", date = 2026-10-01 }\n",
+            "field `removed.date`: 2026-10-01 is before the date of `deprecated` (2026-11-01)",
+        ),
+    ];
+    for (marks, expected) in cases {
+        let message = parse_method(FILE, &marked(marks))
+            .expect_err(marks)
+            .to_string();
+        assert!(
+            message.contains(expected),
+            "expected {expected:?}\n     got {message:?}"
+        );
+        assert!(message.starts_with(FILE), "{message}");
+    }
+}
+
 #[test]
 fn a_broken_body_names_the_part_and_the_example_by_its_title() {
     let cases = [

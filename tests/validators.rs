@@ -218,7 +218,9 @@ content = pathlib.Path(sys.argv[1])
 schema = json.loads((content / "method.schema.json").read_text())
 Draft202012Validator.check_schema(schema)
 validator = Draft202012Validator(schema)
-front = lambda path: tomllib.loads(path.read_text().split("+++\n", 2)[1])
+# Dates as strings, as editors' TOML tools (Taplo) give them to a schema.
+front = lambda path: json.loads(json.dumps(
+    tomllib.loads(path.read_text().split("+++\n", 2)[1]), default=str))
 problems = []
 files = sorted((content / "methods").glob("*.md"))
 for path in files:
@@ -228,9 +230,18 @@ good = front(content / "methods" / "select.md")
 for change in [{"weigth": 1}, {"weight": -1}, {"key": "Select"}, {"signature": 42},
                {"signature": ["select($table)"]}, {"group": {"name": "Queries"}},
                {"returns": "array"}, {"synonyms": ["a", "a"]},
-               {"parameters": [{"table": "x"}, {"t": "y"}]}]:
+               {"parameters": [{"table": "x"}, {"t": "y"}]},
+               {"since": {"version": "1.2"}}, {"since": {"version": "v1", "date": "2025-03-01"}},
+               {"since": {"version": "1.2", "date": "2025-03-01", "use": "get"}},
+               {"deprecated": {"version": "2.0", "date": "1 Nov 2026"}},
+               {"removed": {"version": "3.0", "date": "2026-11-20", "instead": "get"}}]:
     if validator.is_valid({**good, **change}):
         problems.append(f"the schema accepts {change}")
+marked = {"since": {"version": "1.2", "date": "2025-03-01"},
+          "deprecated": {"version": "2.0-beta.1", "date": "2026-11-01", "use": "get"},
+          "removed": {"version": "3.0", "date": "2026-11-20"}}
+for error in validator.iter_errors({**good, **marked}):
+    problems.append(f"the schema refuses lifecycle marks: {error.json_path}: {error.message}")
 print("\n".join(problems) or f"{len(files)} front matters meet the schema")
 sys.exit(1 if problems or not files else 0)
 "#;

@@ -5,14 +5,24 @@
 //! (`src/pipeline/`) checks that every kind has its text and renders each ErrorResponse body (section 2.4
 //! of the specification) ahead of time, so a failing request costs a table
 //! lookup like any other. Nothing here depends on other modules.
+//!
+//! A removed method's addresses are resources of the table that answer
+//! with an error ([`crate::table::Resource::error`]): its page with
+//! [`ErrorKind::MethodRemoved`], its JSON document with
+//! [`ErrorKind::ReferenceNotFound`], each naming its successor.
+
+use serde::{Deserialize, Serialize};
 
 /// Why a request could not be answered with the resource it asked for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum ErrorKind {
     /// The path names no resource.
     NotFound,
-    /// `/api/reference/{name}.json` with a well-formed name that is not in the catalog.
+    /// `/api/reference/{name}.json` with a well-formed name that is not in
+    /// the catalog (or is a removed method's).
     ReferenceNotFound,
+    /// The page of a method removed from the library (410 Gone).
+    MethodRemoved,
     /// `/api/reference/{name}.json` with a name that does not match `^[a-z]+$`.
     InvalidName,
     /// `/api/reference/{name}.json` with a name longer than [`MAX_NAME_LEN`].
@@ -33,9 +43,10 @@ pub const MAX_PATH_LEN: usize = 2048;
 
 impl ErrorKind {
     /// Every kind, in documentation order.
-    pub const ALL: [ErrorKind; 7] = [
+    pub const ALL: [ErrorKind; 8] = [
         ErrorKind::NotFound,
         ErrorKind::ReferenceNotFound,
+        ErrorKind::MethodRemoved,
         ErrorKind::InvalidName,
         ErrorKind::NameTooLong,
         ErrorKind::UriTooLong,
@@ -53,6 +64,7 @@ impl ErrorKind {
         match self {
             ErrorKind::NotFound => "not_found",
             ErrorKind::ReferenceNotFound => "reference_not_found",
+            ErrorKind::MethodRemoved => "method_removed",
             ErrorKind::InvalidName => "invalid_name",
             ErrorKind::NameTooLong => "name_too_long",
             ErrorKind::UriTooLong => "uri_too_long",
@@ -65,6 +77,7 @@ impl ErrorKind {
     pub const fn status(self) -> u16 {
         match self {
             ErrorKind::NotFound | ErrorKind::ReferenceNotFound => 404,
+            ErrorKind::MethodRemoved => 410,
             ErrorKind::InvalidName | ErrorKind::NameTooLong => 400,
             ErrorKind::UriTooLong => 414,
             ErrorKind::MethodNotAllowed => 405,
@@ -76,6 +89,7 @@ impl ErrorKind {
     pub const fn reason(self) -> &'static str {
         match self {
             ErrorKind::NotFound | ErrorKind::ReferenceNotFound => "Not Found",
+            ErrorKind::MethodRemoved => "Gone",
             ErrorKind::InvalidName | ErrorKind::NameTooLong => "Bad Request",
             ErrorKind::UriTooLong => "URI Too Long",
             ErrorKind::MethodNotAllowed => "Method Not Allowed",
@@ -91,6 +105,7 @@ impl ErrorKind {
         match self {
             ErrorKind::NotFound
             | ErrorKind::ReferenceNotFound
+            | ErrorKind::MethodRemoved
             | ErrorKind::InvalidName
             | ErrorKind::NameTooLong
             | ErrorKind::UriTooLong => "public, max-age=60",

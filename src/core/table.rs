@@ -87,6 +87,10 @@ pub struct Resource {
     /// Which representation each of [`COMMON_ACCEPTS`] chooses (`None`: a
     /// 406), negotiated by the pipeline.
     pub common_choices: [Option<usize>; COMMON_ACCEPTS.len()],
+    /// The error its bodies explain, `None` for a document (200). At a
+    /// path, `Some` is what is left at a removed method's addresses: they
+    /// answer with this error, one lookup as for any path.
+    pub error: Option<ErrorKind>,
 }
 
 /// One media type of a resource, in every coding it is stored in.

@@ -23,8 +23,10 @@
 //! body, `content/prose.rs` a paragraph of it, `content/method.rs` makes
 //! the entry of one file and `content/entry.rs` holds the rules of its
 //! fields, `content/php.rs` parses an example's PHP and checks its calls,
-//! `content/catalog.rs` orders and groups the methods and checks their
-//! links, `content/site.rs` checks `site.json` and `errors.json`,
+//! `content/lifecycle.rs` its lifecycle marks (`since`, `deprecated`,
+//! `removed`), `content/catalog.rs` orders and groups the methods, sets
+//! the removed ones apart and checks their links,
+//! `content/site.rs` checks `site.json` and `errors.json`,
 //! `content/shape.rs` reads a value or an array of them, and
 //! `content/fields.rs` holds the text rules they share.
 
@@ -34,6 +36,7 @@ mod entry;
 mod fields;
 mod front_matter;
 mod json;
+mod lifecycle;
 mod method;
 mod php;
 mod prose;
@@ -45,6 +48,7 @@ use crate::errors::ErrorKind;
 pub use entry::is_key;
 use fields::Check;
 use indexmap::IndexMap;
+pub use lifecycle::{Date, Lifecycle, Mark, Stage};
 pub use method::parse_method;
 pub use prose::{Inline, Paragraph};
 use read::Directory;
@@ -69,8 +73,12 @@ pub struct Catalog {
     /// `Last-Modified` of every resource, as seconds since the Unix epoch.
     pub last_modified: u64,
     /// The entries, in catalog order: by the `weight` of their files,
-    /// equal weights by key.
+    /// equal weights by key. The methods removed from the library are not
+    /// among them: no list names them.
     pub entries: Vec<Entry>,
+    /// The methods whose files mark them `removed`, by key: their
+    /// addresses answer that they are gone, naming their successor.
+    pub removed: Vec<Entry>,
     /// `message` and `hint` for each error code.
     pub errors: Vec<ErrorText>,
     /// The site's own texts and the grouping of methods on the homepage.
@@ -132,6 +140,8 @@ pub struct Entry {
     pub examples: Vec<Example>,
     /// Words an agent may search with that the entry does not use.
     pub synonyms: Vec<String>,
+    /// When it came, went out of use and left the library, if it says.
+    pub lifecycle: Lifecycle,
 }
 
 /// One example of a method's use.
@@ -156,7 +166,18 @@ pub struct ErrorText {
     pub hint: String,
     /// A hint naming a close catalog key, with `{key}` where it goes.
     pub hint_suggesting: Option<String>,
+    /// For a removed method without a successor: a hint with `{key}` and
+    /// `{version}` where they go (the kinds of [`ABOUT_REMOVED`]).
+    pub hint_removed: Option<String>,
+    /// For a removed method with a successor: a hint with `{key}`,
+    /// `{version}` and `{successor}` where they go.
+    pub hint_replaced: Option<String>,
 }
+
+/// The errors a removed method's addresses answer with: its JSON document
+/// (`reference_not_found`) and its page (`method_removed`), each with a
+/// hint naming what to use instead.
+pub const ABOUT_REMOVED: [ErrorKind; 2] = [ErrorKind::ReferenceNotFound, ErrorKind::MethodRemoved];
 
 /// A content error: the file, the field and what is wrong with it.
 #[derive(Debug, PartialEq, Eq)]
@@ -263,6 +284,7 @@ pub fn load(
     let mut errors = Vec::new();
     let methods = catalog::read_methods(&content, dir, &mut errors);
     catalog::check_links(&methods, dir, &mut errors);
+    catalog::check_successors(&methods, dir, &mut errors);
     let errors_file = &format!("{dir}/errors.json");
     let texts = content.read_json::<IndexMap<String, ErrorText>>(errors_file);
     let texts: Option<Vec<ErrorText>> = read(texts, &mut errors).map(|texts| {
@@ -287,12 +309,13 @@ pub fn load(
     }
     match site {
         Some(site) if errors.is_empty() => {
-            let entries = catalog::in_order(methods);
+            let (entries, removed) = catalog::in_order(methods);
             Ok(Catalog {
                 base_url,
                 last_modified,
                 site: site.counting(entries.len()),
                 entries,
+                removed,
                 errors: texts,
             })
         }
@@ -312,11 +335,24 @@ fn error_codes(texts: &[ErrorText], check: &mut Check) {
         check.fail(&text.code, "is not an error code the server uses");
     }
     for kind in ErrorKind::ALL {
-        if !texts.iter().any(|text| text.code == kind.code()) {
+        let Some(text) = texts.iter().find(|text| text.code == kind.code()) else {
             check.fail(
                 kind.code(),
                 "is missing: every error code needs a message and a hint",
             );
+            continue;
+        };
+        if ABOUT_REMOVED.contains(&kind) {
+            let hints = [
+                ("hint_removed", &text.hint_removed),
+                ("hint_replaced", &text.hint_replaced),
+            ];
+            for (field, _) in hints.into_iter().filter(|(_, hint)| hint.is_none()) {
+                check.fail(
+                    &format!("{}.{field}", kind.code()),
+                    "is missing: it is the hint at a removed method's address",
+                );
+            }
         }
     }
 }

@@ -54,6 +54,7 @@ pub fn attach(
 ) -> Option<Dictionary> {
     let bytes = resources
         .iter()
+        .filter(|resource| resource.error.is_none())
         .filter_map(|resource| html(resource))
         .max_by_key(|body| body.bytes.len())?
         .bytes
@@ -63,9 +64,12 @@ pub fn attach(
     let path = format!("/dictionaries/{name}");
     let link = format!("<{path}>; rel=\"compression-dictionary\"");
     for resource in resources.iter_mut() {
+        // A removed method's page is an error's: it names the dictionary,
+        // but is not compressed against it.
+        let document = resource.error.is_none();
         if let Some(body) = html_mut(resource) {
             body.headers.push(("link", link.clone()));
-            body.with_dictionary = true;
+            body.with_dictionary = document;
         }
     }
     for error in errors.iter_mut().flat_map(ErrorBodies::iter_mut) {

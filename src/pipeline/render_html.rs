@@ -26,6 +26,8 @@ pub struct Page<'a> {
     /// On a method's page, its key: the page then lists every method,
     /// this one marked as current.
     pub method: Option<&'a str>,
+    /// The path of an Atom feed the page announces (the homepage's).
+    pub feed: Option<&'a str>,
 }
 
 /// The stylesheet of every page.
@@ -115,6 +117,11 @@ pub fn page(catalog: &Catalog, page: &Page, markdown: &str) -> String {
     if let Some(twin) = page.markdown_path {
         head.push_str(&format!(
             "<link rel=\"alternate\" type=\"text/markdown\" href=\"{twin}\">\n"
+        ));
+    }
+    if let Some(feed) = page.feed {
+        head.push_str(&format!(
+            "<link rel=\"alternate\" type=\"application/atom+xml\" title=\"Changes\" href=\"{feed}\">\n"
         ));
     }
     let footer_twin = page

@@ -4,7 +4,7 @@
 //! Pure functions from the catalog to text; serde_json does the escaping.
 //! Bodies are compact (the smallest bytes on the wire) and end in a newline.
 
-use crate::content::{Catalog, Entry};
+use crate::content::{Catalog, Entry, Mark, Stage};
 use serde_json::{json, Map, Value};
 
 /// `GET /api/reference.json`: `{"data": [Reference…], "meta": {"count": N}}`,
@@ -30,7 +30,9 @@ pub fn error(code: &str, message: &str, hint: &str) -> String {
 
 /// One Reference object (section 2.1), fields in the order the
 /// specification lists them, then the observed extras `desc` and `url`,
-/// then the optional `examples` (`[{"title", "code"}]`).
+/// the lifecycle marks `since` and `deprecated` where the method has them
+/// (extra fields, which clients must tolerate), then the optional
+/// `examples` (`[{"title", "code"}]`).
 pub fn reference(catalog: &Catalog, entry: &Entry) -> Value {
     let mut object = Map::new();
     object.insert("key".into(), json!(entry.key));
@@ -70,6 +72,12 @@ pub fn reference(catalog: &Catalog, entry: &Entry) -> Value {
     );
     object.insert("desc".into(), json!(entry.description));
     object.insert("url".into(), json!(page_path(entry)));
+    for (stage, mark) in entry.lifecycle.marks() {
+        // A removed method has no Reference; its mark is not written.
+        if stage != Stage::Removed {
+            object.insert(stage.field().into(), lifecycle_mark(mark));
+        }
+    }
     if !entry.examples.is_empty() {
         let examples: Vec<Value> = entry
             .examples
@@ -77,6 +85,18 @@ pub fn reference(catalog: &Catalog, entry: &Entry) -> Value {
             .map(|e| json!({ "title": e.title, "code": e.code }))
             .collect();
         object.insert("examples".into(), Value::Array(examples));
+    }
+    Value::Object(object)
+}
+
+/// A lifecycle mark: `{"version", "date"}`, and `use` (the key of the
+/// method to use instead) when it names one.
+pub fn lifecycle_mark(mark: &Mark) -> Value {
+    let mut object = Map::new();
+    object.insert("version".into(), json!(mark.version));
+    object.insert("date".into(), json!(mark.date.to_string()));
+    if let Some(successor) = &mark.successor {
+        object.insert("use".into(), json!(successor));
     }
     Value::Object(object)
 }

@@ -1,13 +1,14 @@
 //! Build stage 2 (Markdown): every page as CommonMark — the homepage, one
-//! page per method, error pages — and the agent index `llms.txt` with its
-//! companion `llms-full.txt`.
+//! page per method, error pages — and the pieces the agent index
+//! (`render_llms.rs`) writes again.
 //!
 //! Markdown is the source of every page: the HTML renderer derives its
 //! pages from these texts, so the two representations cannot drift apart.
 //! Links are root-relative (they work on any host and through any CDN),
-//! except in `llms.txt`, whose readers need absolute URLs.
+//! except where a caller asks for absolute ones (`llms.txt`, `render_llms.rs`).
 
 use crate::content::{Catalog, Entry, Group, Inline, Paragraph};
+use crate::render_feed;
 use crate::render_json::page_path;
 use std::fmt::Write as _;
 
@@ -96,7 +97,7 @@ fn groups(catalog: &Catalog, level: &str) -> String {
 }
 
 /// The machine-readable resources, as listed on the homepage and in `llms.txt`.
-const RESOURCES: [(&str, &str); 7] = [
+const RESOURCES: [(&str, &str); 8] = [
     (
         "/openapi.json",
         "OpenAPI 3.1 description of the JSON endpoints",
@@ -109,6 +110,10 @@ const RESOURCES: [(&str, &str); 7] = [
     ),
     ("/sitemap.xml", "sitemap of every page"),
     ("/robots.txt", "crawler policy"),
+    (
+        render_feed::PATH,
+        "Atom feed of the methods that came in, were deprecated or were removed",
+    ),
     ("/.well-known/api-catalog", "API catalog (RFC 9727)"),
 ];
 
@@ -119,6 +124,7 @@ pub fn method(catalog: &Catalog, entry: &Entry) -> String {
         entry.key,
         paragraph(&entry.description_md, &page_of)
     );
+    md.push_str(&lifecycle(entry));
     let heading = if entry.signatures.len() == 1 {
         "Signature"
     } else {
@@ -193,123 +199,90 @@ pub fn method(catalog: &Catalog, entry: &Entry) -> String {
     md
 }
 
+/// What a method's page says of its lifecycle, under its description: a
+/// notice when it is deprecated (the version, the day and what to use
+/// instead), and the version it came in.
+fn lifecycle(entry: &Entry) -> String {
+    let mut md = String::new();
+    if let Some(mark) = &entry.lifecycle.deprecated {
+        let instead = match &mark.successor {
+            Some(key) => format!(": use [`{key}`]({}) instead", page_of(key)),
+            None => String::new(),
+        };
+        let _ = write!(
+            md,
+            "> **Deprecated** since version {} ({}){instead}.\n\n",
+            escape(&mark.version),
+            mark.date
+        );
+    }
+    if let Some(mark) = &entry.lifecycle.since {
+        let _ = write!(
+            md,
+            "Available since version {} ({}).\n\n",
+            escape(&mark.version),
+            mark.date
+        );
+    }
+    md
+}
+
+/// In a list of methods: `Deprecated in 2.0: use select.`, its link where
+/// `links` says, after a method's description; nothing for a method that
+/// is not deprecated.
+pub fn deprecation(entry: &Entry, links: &dyn Fn(&str) -> String) -> String {
+    let Some(mark) = &entry.lifecycle.deprecated else {
+        return String::new();
+    };
+    let instead = match &mark.successor {
+        Some(key) => format!(": use [`{key}`]({})", links(key)),
+        None => String::new(),
+    };
+    format!(" *Deprecated in {}{instead}.*", escape(&mark.version))
+}
+
+/// The method an error page links to, by its key.
+#[derive(Debug, Clone, Copy)]
+pub enum Pointer<'a> {
+    /// The method the reader probably meant (a mistyped page).
+    Meant(&'a str),
+    /// The successor of a removed method.
+    Successor(&'a str),
+}
+
 /// An error page: the same code, message and hint as the ErrorResponse,
-/// and a link to the method the reader probably meant, if one is close.
+/// and a link to the method the reader probably meant, or to the one to
+/// use instead.
 pub fn error(
     reason: &str,
     code: &str,
     message: &str,
     hint: &str,
-    suggestion: Option<&Entry>,
+    pointer: Option<Pointer>,
 ) -> String {
-    let meant = suggestion
-        .map(|entry| format!("Did you mean [`{}`]({})?\n\n", entry.key, page_path(entry)))
-        .unwrap_or_default();
+    // The method meant comes before the hint, the successor (which the
+    // hint names) after it.
+    let (meant, successor) = match pointer {
+        Some(Pointer::Meant(key)) => (
+            format!("Did you mean [`{key}`]({})?\n\n", page_of(key)),
+            String::new(),
+        ),
+        Some(Pointer::Successor(key)) => (
+            String::new(),
+            format!("Go to [`{key}`]({}).\n\n", page_of(key)),
+        ),
+        None => (String::new(), String::new()),
+    };
     format!(
-        "# {reason}\n\n{}\n\n{meant}{}\n\nError code: `{code}`.\n\n[Back to the method reference](/)\n",
+        "# {reason}\n\n{}\n\n{meant}{}\n\n{successor}Error code: `{code}`.\n\n[Back to the method reference](/)\n",
         escape(message),
         escape(hint)
     )
 }
 
-/// `/llms.txt` in the llmstxt.org format: title, summary, instructions for
-/// agents, then sections of links.
-pub fn llms(catalog: &Catalog) -> String {
-    let site = &catalog.site;
-    let base = &catalog.base_url;
-    let mut md = format!(
-        "# {}\n\n> {}\n\n",
-        escape(&site.title),
-        escape(&site.summary)
-    );
-    let _ = write!(
-        md,
-        "{}\n\n\
-         How to read it:\n\n\
-         - Every page has a Markdown twin: add `.md` to its path, or send `Accept: text/markdown`.\n\
-         - The same facts as JSON: `GET {base}/api/reference.json` for all methods, \
-         `GET {base}/api/reference/{{name}}.json` for one (`name` is lowercase, like `select`).\n\
-         - Errors are JSON objects with `error.code`, `error.message` and `error.hint`.\n\
-         - Send `Accept-Encoding: br` or `gzip` for smaller responses, and `If-None-Match` with the \
-         `ETag` you got to revalidate.\n\
-         - Over MCP: add `{base}/mcp` as a Streamable HTTP server; its tools `search`, `get_method` \
-         and `list_methods` answer from the same reference.\n\n",
-        escape(&site.about)
-    );
-    for group in &site.groups {
-        let _ = write!(md, "## {}\n\n", escape(&group.name));
-        let markdown_of = |key: &str| format!("{base}{}.md", page_of(key));
-        md.push_str(&method_list(catalog, group, &markdown_of, |e| {
-            format!("[{}]({})", e.key, markdown_of(&e.key))
-        }));
-        md.push('\n');
-    }
-    md.push_str("## API\n\n");
-    let _ = writeln!(md, "- [OpenAPI description]({base}/openapi.json): the JSON endpoints, their schemas and errors");
-    let _ = writeln!(
-        md,
-        "- [All method references]({base}/api/reference.json): one JSON document"
-    );
-    let _ = writeln!(
-        md,
-        "- [API catalog]({base}/.well-known/api-catalog): RFC 9727 linkset"
-    );
-    let _ = writeln!(
-        md,
-        "- MCP endpoint: `{base}/mcp`, the Model Context Protocol over Streamable HTTP (POST only, so not a link): tools `search`, `get_method`, `list_methods`\n"
-    );
-    md.push_str("## Optional\n\n");
-    let _ = writeln!(
-        md,
-        "- [Full reference]({base}/llms-full.txt): every method page in one Markdown document"
-    );
-    let _ = writeln!(
-        md,
-        "- [Homepage]({base}/index.md): overview and quick start"
-    );
-    md
-}
-
-/// `/llms-full.txt`: the homepage's introduction and every method page, in
-/// catalog order, as one document (headings one level down, each section
-/// heading prefixed with its method's key).
-pub fn llms_full(catalog: &Catalog) -> String {
-    let site = &catalog.site;
-    let mut md = format!(
-        "# {}\n\n> {}\n\n{}\n",
-        escape(&site.title),
-        escape(&site.summary),
-        escape(&site.about)
-    );
-    for entry in &catalog.entries {
-        md.push('\n');
-        let mut in_code = false;
-        for line in method(catalog, entry).lines() {
-            in_code ^= line.starts_with("```");
-            // One level down, and section headings named after their
-            // method so that every heading of the document is unique.
-            if in_code || line.starts_with("```") {
-                md.push_str(line);
-                md.push('\n');
-                continue;
-            }
-            if let Some(section) = line.strip_prefix("## ") {
-                let _ = writeln!(md, "### {}: {section}", entry.key);
-                continue;
-            }
-            if line.starts_with('#') {
-                md.push('#');
-            }
-            md.push_str(line);
-            md.push('\n');
-        }
-    }
-    md
-}
-
 /// A group's methods as a Markdown list: each linked by `link`, with its
 /// description (whose links to methods go where `links` says).
-fn method_list(
+pub fn method_list(
     catalog: &Catalog,
     group: &Group,
     links: &dyn Fn(&str) -> String,
@@ -324,9 +297,10 @@ fn method_list(
             .expect("groups name catalog keys (validated)");
         let _ = writeln!(
             list,
-            "- {}: {}",
+            "- {}: {}{}",
             link(entry),
-            paragraph(&entry.description_md, links)
+            paragraph(&entry.description_md, links),
+            deprecation(entry, links)
         );
     }
     list

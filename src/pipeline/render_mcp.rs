@@ -10,9 +10,9 @@ use crate::mcp::{
     MODERN_VERSION, TOOLS, TTL_MS,
 };
 use crate::render_json::{self, page_path};
-use crate::render_markdown;
 use crate::render_openapi::reference_schema_alone;
 use crate::search::{self, MAX_QUERY_BYTES};
+use crate::{render_llms, render_markdown};
 use serde_json::{json, Map, Value};
 
 /// The server's name in `serverInfo`.
@@ -83,6 +83,15 @@ pub fn render(catalog: &Catalog) -> Mcp {
             answer_key("tools/call", &format!("get_method {}", entry.key)),
             Some(method.clone()),
             Some(method),
+            false,
+        );
+    }
+    for entry in &catalog.removed {
+        let gone = removed_method(entry);
+        add(
+            answer_key("tools/call", &format!("get_method {}", entry.key)),
+            Some(gone.clone()),
+            Some(gone),
             false,
         );
     }
@@ -209,6 +218,14 @@ fn summary_schema(extra: &[(&str, Value)]) -> Value {
     properties.insert(
         "url".into(),
         json!({ "type": "string", "format": "uri", "description": "The method's page." }),
+    );
+    properties.insert(
+        "deprecated".into(),
+        json!({
+            "type": "object",
+            "description": "Present when the method is deprecated: the version, its day and \
+                the method to use instead (`use`), if any; as in the Reference.",
+        }),
     );
     let mut required = vec![
         json!("name"),
@@ -372,19 +389,24 @@ fn readable(catalog: &Catalog) -> Vec<Readable> {
             OpenAPI description."
             .into(),
         mime: "text/plain",
-        text: render_markdown::llms(catalog),
+        text: render_llms::llms(catalog),
     });
     list
 }
 
-/// One method as `list_methods` and `search` give it.
+/// One method as `list_methods` and `search` give it; a deprecated one
+/// says so (`deprecated`, as in its Reference).
 fn summary(catalog: &Catalog, entry: &Entry) -> Value {
-    json!({
+    let mut summary = json!({
         "name": entry.key,
         "description": entry.description,
         "signatures": entry.signatures,
         "url": render_json::documentation_url(catalog, entry),
-    })
+    });
+    if let Some(mark) = &entry.lifecycle.deprecated {
+        summary["deprecated"] = render_json::lifecycle_mark(mark);
+    }
+    summary
 }
 
 /// One method's Markdown lines in a list: name and description, then its
@@ -394,9 +416,10 @@ fn summary_text(catalog: &Catalog, entry: &Entry) -> String {
     let markdown_of =
         |key: &str| format!("{}{}.md", catalog.base_url, render_markdown::page_of(key));
     format!(
-        "**{}**: {}\n   {} — {}\n",
+        "**{}**: {}{}\n   {} — {}\n",
         entry.key,
         render_markdown::paragraph(&entry.description_md, &markdown_of),
+        render_markdown::deprecation(entry, &markdown_of),
         signatures.join(", "),
         render_json::documentation_url(catalog, entry),
     )
@@ -434,6 +457,29 @@ fn get_method(catalog: &Catalog, entry: &Entry) -> Value {
             },
         ],
         "structuredContent": render_json::reference(catalog, entry),
+    })
+}
+
+/// `get_method` of a method removed from the library: the tool's error,
+/// saying when and what to use instead.
+fn removed_method(entry: &Entry) -> Value {
+    let (version, successor) = match &entry.lifecycle.removed {
+        Some(mark) => (mark.version.as_str(), mark.successor.as_deref()),
+        None => ("", None),
+    };
+    let instead = match successor {
+        Some(key) => format!("; use `{key}` instead (get_method gives its reference)"),
+        None => " and has no successor; list_methods gives the methods there are".to_string(),
+    };
+    json!({
+        "content": [{
+            "type": "text",
+            "text": format!(
+                "The method `{}` was removed from the library in version {version}{instead}.",
+                entry.key
+            ),
+        }],
+        "isError": true,
     })
 }
 

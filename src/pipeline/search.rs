@@ -1,5 +1,5 @@
 //! Search, ranked at build time: the index from every term to the methods
-//! it finds, weighted (BM25F). The terms are the vocabulary crate's
+//! it finds, weighted (BM25F), a deprecated method's a little less. The terms are the vocabulary crate's
 //! (`refserve_core::search`), which the server cuts queries with.
 
 pub use refserve_core::search::*;
@@ -11,6 +11,9 @@ use std::collections::BTreeMap;
 const K1: f32 = 1.2;
 /// BM25's normalisation by the length of a method's text.
 const B: f32 = 0.5;
+/// What a deprecated method's weights count for: a little less, so that
+/// of two methods a query finds as well, the one to use comes first.
+const DEPRECATED: f32 = 0.8;
 
 /// Every term of the catalog with the methods it finds, sorted by term;
 /// each term's postings by method.
@@ -66,8 +69,13 @@ pub fn index(catalog: &Catalog) -> Vec<(String, Vec<Posting>)> {
         let found = postings.len() as f32;
         let idf = (1.0 + (methods - found + 0.5) / (found + 0.5)).ln();
         for posting in postings.iter_mut() {
+            let deprecated = catalog.entries[usize::from(posting.method)]
+                .lifecycle
+                .deprecated
+                .is_some();
+            let weight = if deprecated { DEPRECATED } else { 1.0 };
             // Rounded, so the table's text (and every platform) gives the same sums.
-            posting.weight = (posting.weight * idf * 1000.0).round() / 1000.0;
+            posting.weight = (posting.weight * idf * weight * 1000.0).round() / 1000.0;
         }
     }
     index.into_iter().collect()

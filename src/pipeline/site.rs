@@ -4,13 +4,18 @@
 //! The renderers produce text; this stage names the path and media type of
 //! each text, the headers that travel with it, and the caching policy of
 //! each resource, and pairs every [`ErrorKind`] with its texts from
-//! `content/errors.json`.
+//! `content/errors.json`. A removed method's addresses are resources too,
+//! whose bodies explain the error they answer with ([`removed`]).
 
-use crate::content::{Catalog, Entry};
+use crate::content::Catalog;
 use crate::errors::ErrorKind;
 use crate::render_html::{self, Page};
+use crate::render_markdown::Pointer;
 use crate::table::ErrorBodies;
-use crate::{render_crawlers, render_icon, render_json, render_markdown, render_openapi};
+use crate::{
+    render_crawlers, render_feed, render_icon, render_json, render_llms, render_markdown,
+    render_openapi,
+};
 
 /// `Cache-Control` of every successful response. Documentation changes only
 /// when a new build is deployed: a CDN may serve it for an hour and keep
@@ -63,6 +68,13 @@ impl Media {
     pub const XML: Media = Media {
         kind: "application",
         subtype: "xml",
+        charset: None,
+        extra: "",
+    };
+    /// `application/atom+xml` (RFC 4287; the document declares its encoding).
+    pub const ATOM: Media = Media {
+        kind: "application",
+        subtype: "atom+xml",
         charset: None,
         extra: "",
     };
@@ -199,7 +211,8 @@ fn markdown_body(media: Media, markdown: String) -> Body {
     }
 }
 
-/// Every resource served with 200, keyed by path.
+/// Every resource, keyed by path: the documents served with 200, then a
+/// removed method's addresses ([`removed`]).
 pub fn resources(catalog: &Catalog) -> Vec<Resource> {
     let base = &catalog.base_url;
     let resource = |id: &str, representations: Vec<Body>| Resource {
@@ -231,11 +244,16 @@ pub fn resources(catalog: &Catalog) -> Vec<Resource> {
         path: Some("/"),
         markdown_path: Some("/index.md"),
         method: None,
+        feed: Some(render_feed::PATH),
     };
     let home_links = [
         "</index.md>; rel=\"alternate\"; type=\"text/markdown\"".to_string(),
         "</llms.txt>; rel=\"describedby\"; type=\"text/plain\"".to_string(),
         "</.well-known/api-catalog>; rel=\"api-catalog\"".to_string(),
+        format!(
+            "<{}>; rel=\"alternate\"; type=\"application/atom+xml\"",
+            render_feed::PATH
+        ),
     ];
     all.push(resource(
         "/",
@@ -252,6 +270,7 @@ pub fn resources(catalog: &Catalog) -> Vec<Resource> {
         path: Some("/api/"),
         markdown_path: Some("/api/index.md"),
         method: None,
+        feed: None,
     };
     let index_links = ["</api/index.md>; rel=\"alternate\"; type=\"text/markdown\"".to_string()];
     all.push(resource(
@@ -272,6 +291,7 @@ pub fn resources(catalog: &Catalog) -> Vec<Resource> {
             path: Some(&path),
             markdown_path: Some(&twin),
             method: Some(&entry.key),
+            feed: None,
         };
         let links = [
             format!("<{twin}>; rel=\"alternate\"; type=\"text/markdown\""),
@@ -296,14 +316,15 @@ pub fn resources(catalog: &Catalog) -> Vec<Resource> {
     ));
     all.push(resource(
         "/llms.txt",
-        vec![markdown_body(Media::TEXT, render_markdown::llms(catalog))],
+        vec![markdown_body(Media::TEXT, render_llms::llms(catalog))],
     ));
     all.push(resource(
         "/llms-full.txt",
-        vec![markdown_body(
-            Media::TEXT,
-            render_markdown::llms_full(catalog),
-        )],
+        vec![markdown_body(Media::TEXT, render_llms::llms_full(catalog))],
+    ));
+    all.push(resource(
+        render_feed::PATH,
+        vec![Body::new(Media::ATOM, render_feed::changes(catalog))],
     ));
     all.push(resource(
         "/sitemap.xml",
@@ -337,6 +358,7 @@ pub fn resources(catalog: &Catalog) -> Vec<Resource> {
             ..Body::new(Media::LINKSET, render_json::api_catalog(catalog))
         }],
     ));
+    all.extend(removed(catalog));
     all
 }
 
@@ -361,10 +383,17 @@ pub fn errors(catalog: &Catalog) -> Vec<ErrorBodies<Resource>> {
             cache_control: kind.cache_control(),
             error: Some(kind),
         };
-        let page = |suggestion| page_error(catalog, kind, &text.message, &text.hint, suggestion);
+        let texts = (text.message.as_str(), text.hint.as_str());
         // A mistyped method page (`/api/selct`) links the method meant.
         let page_suggesting = match kind {
-            ErrorKind::NotFound => catalog.entries.iter().map(|e| page(Some(e))).collect(),
+            ErrorKind::NotFound => catalog
+                .entries
+                .iter()
+                .map(|e| {
+                    let id = format!("page/{}/{}", kind.code(), e.key);
+                    page_error(catalog, kind, texts, Some(Pointer::Meant(&e.key)), id)
+                })
+                .collect(),
             _ => Vec::new(),
         };
         let program_suggesting = match &text.hint_suggesting {
@@ -380,7 +409,7 @@ pub fn errors(catalog: &Catalog) -> Vec<ErrorBodies<Resource>> {
         };
         all.push(ErrorBodies {
             program: error(kind.code().into(), &text.hint),
-            page: page(None),
+            page: page_error(catalog, kind, texts, None, format!("page/{}", kind.code())),
             program_suggesting,
             page_suggesting,
         });
@@ -388,34 +417,78 @@ pub fn errors(catalog: &Catalog) -> Vec<ErrorBodies<Resource>> {
     all
 }
 
-/// The error as page URLs answer it (`page/<code>`, or
-/// `page/<code>/<key>` when it suggests the method `key`): the
-/// ErrorResponse first (for clients that state no preference), then HTML
-/// and Markdown.
+/// The addresses of the methods removed from the library, each answering
+/// with its error: the page and its Markdown twin 410 (`method_removed`),
+/// the JSON document 404 (`reference_not_found`), each hint naming the
+/// successor, if any, and the page linking it.
+pub fn removed(catalog: &Catalog) -> Vec<Resource> {
+    let text = |kind: ErrorKind| {
+        catalog
+            .errors
+            .iter()
+            .find(|t| t.code == kind.code())
+            .expect("content::load checks that errors.json has every code")
+    };
+    let (gone, unknown) = (ErrorKind::MethodRemoved, ErrorKind::ReferenceNotFound);
+    let mut all = Vec::new();
+    for entry in &catalog.removed {
+        let hint = text(gone).hint_for_removed(entry);
+        let successor = entry
+            .lifecycle
+            .removed
+            .as_ref()
+            .and_then(|m| m.successor.as_deref());
+        let path = render_json::page_path(entry);
+        for id in [format!("{path}.md"), path] {
+            let texts = (text(gone).message.as_str(), hint.as_str());
+            all.push(page_error(
+                catalog,
+                gone,
+                texts,
+                successor.map(Pointer::Successor),
+                id,
+            ));
+        }
+        let message = &text(unknown).message;
+        let hint = text(unknown).hint_for_removed(entry);
+        all.push(Resource {
+            id: format!("/api/reference/{}.json", entry.key),
+            representations: vec![Body::new(
+                Media::JSON,
+                render_json::error(unknown.code(), message, &hint),
+            )],
+            cache_control: unknown.cache_control(),
+            error: Some(unknown),
+        });
+    }
+    all
+}
+
+/// The error as page URLs answer it, at `id` (`page/<code>`, or
+/// `page/<code>/<key>` when it suggests the method `key`, or a removed
+/// method's path): the ErrorResponse first (for clients that state no
+/// preference), then HTML and Markdown. `texts` are its message and hint.
 fn page_error(
     catalog: &Catalog,
     kind: ErrorKind,
-    message: &str,
-    hint: &str,
-    suggestion: Option<&Entry>,
+    (message, hint): (&str, &str),
+    pointer: Option<Pointer>,
+    id: String,
 ) -> Resource {
-    let markdown = render_markdown::error(kind.reason(), kind.code(), message, hint, suggestion);
+    let markdown = render_markdown::error(kind.reason(), kind.code(), message, hint, pointer);
     let page = Page {
         title: kind.reason(),
         description: message,
         path: None,
         markdown_path: None,
         method: None,
+        feed: None,
     };
     let mut representations = vec![Body::new(
         Media::JSON,
         render_json::error(kind.code(), message, hint),
     )];
     representations.extend(page_pair(catalog, &page, markdown, &[]));
-    let id = match suggestion {
-        Some(entry) => format!("page/{}/{}", kind.code(), entry.key),
-        None => format!("page/{}", kind.code()),
-    };
     Resource {
         id,
         representations,

@@ -122,6 +122,7 @@ fn stored_resource(
         media_types,
         representations,
         common_choices,
+        error: resource.error,
     }
 }
 

@@ -19,6 +19,9 @@
 //! asks for a dictionary-compressed body, so the pages cost their brotli
 //! bytes there. [`DICTIONARY_NOTE`] says so at the end of an export.
 //!
+//! A removed method's addresses are not written: a static host would
+//! serve their error bodies with 200, where a missing file gets its 404.
+//!
 //! `/mcp` is not written either: it answers `POST` requests, each from its
 //! body, which a static host cannot do. [`MCP_NOTE`] says so too.
 
@@ -65,7 +68,8 @@ agents must use the running server (refserve) for MCP";
 /// of files written.
 pub fn export(table: &Table, dir: &Path) -> std::io::Result<usize> {
     let mut written = 0;
-    for resource in table.resources.iter() {
+    let documents = table.resources.iter().filter(|r| r.error.is_none());
+    for resource in documents {
         let path = &resource.id;
         for (index, representation) in resource.representations.iter().enumerate() {
             let Some(name) = file_name(path, resource, index) else {

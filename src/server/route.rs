@@ -9,6 +9,9 @@
 //! search for a close catalog key to suggest. A page URL spelled with
 //! upper-case letters or a trailing slash is redirected to its canonical
 //! form. Nothing allocates.
+//!
+//! A resource that carries an error (a removed method's page and JSON
+//! document) is found like any other and answered with its error.
 
 use crate::errors::{ErrorKind, MAX_NAME_LEN, MAX_PATH_LEN};
 use crate::table::{ErrorKey, Resource, Table};
@@ -31,7 +34,7 @@ const ENTRY_SUFFIX: &str = ".json";
 /// Route a request path (the query string already removed) in `table`.
 pub fn route<'t>(table: &'t Table, path: &str) -> Route<'t> {
     if let Some(resource) = table.resource(path) {
-        return Route::Found(resource);
+        return found(resource);
     }
     if path.len() > MAX_PATH_LEN {
         return missing(table, path, ErrorKind::UriTooLong);
@@ -40,7 +43,7 @@ pub fn route<'t>(table: &'t Table, path: &str) -> Route<'t> {
     let decoded = decode_unreserved(path, &mut buffer);
     if decoded.len() != path.len() {
         if let Some(resource) = table.resource(decoded) {
-            return Route::Found(resource);
+            return found(resource);
         }
     }
     if let Some(name) = decoded
@@ -57,7 +60,10 @@ pub fn route<'t>(table: &'t Table, path: &str) -> Route<'t> {
         .resource(canonical)
         .or_else(|| table.resource(with_slash(canonical, &mut slashed)))
     {
-        Some(resource) if resource.is_page() => Route::Redirect(resource),
+        // A page, or a removed method's (which answers that it is gone).
+        Some(resource) if resource.is_page() || resource.error.is_some() => {
+            Route::Redirect(resource)
+        }
         _ => match mistyped_page(table, canonical) {
             Some(key) => {
                 let kind = ErrorKind::NotFound;
@@ -66,6 +72,14 @@ pub fn route<'t>(table: &'t Table, path: &str) -> Route<'t> {
             }
             None => missing(table, decoded, ErrorKind::NotFound),
         },
+    }
+}
+
+/// A resource at its path: served with 200, or the error it carries.
+fn found(resource: &Resource) -> Route<'_> {
+    match resource.error {
+        None => Route::Found(resource),
+        Some(kind) => Route::Missing(kind, resource),
     }
 }
 

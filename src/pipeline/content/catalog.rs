@@ -1,10 +1,14 @@
 //! The catalog made of the method files: every `methods/<key>.md` read,
-//! as many as there are (one at least); the links between them checked; their
-//! order (`weight`, equal weights by key) and the homepage's groups (each
+//! as many as there are (one at least); the links between them and the
+//! methods their lifecycle marks name to use instead checked; their order
+//! (`weight`, equal weights by key) and the homepage's groups (each
 //! method's `group`, ordered by its weight there) taken from their front
-//! matter, so that no other file lists the methods.
+//! matter, so that no other file lists the methods. A method marked
+//! `removed` keeps its file, but leaves every list: the catalog holds it
+//! apart, and nothing may link to it.
 
 use super::fields::Check;
+use super::lifecycle::{Mark, Stage};
 use super::method::{self, Method};
 use super::read::Directory;
 use super::{is_key, ContentError, Entry, Site, MAX_METHODS};
@@ -22,6 +26,14 @@ impl Methods {
     /// the methods as a whole would be said of some only).
     fn complete(&self) -> bool {
         self.read.len() == self.keys.len()
+    }
+
+    /// The `removed` mark of the method `key`, if it was read and is removed.
+    fn removal(&self, key: &str) -> Option<&Mark> {
+        self.read
+            .iter()
+            .find(|method| method.entry.key == key)
+            .and_then(|method| method.entry.lifecycle.removed.as_ref())
     }
 }
 
@@ -74,8 +86,17 @@ pub(super) fn read_methods(
         methods.read.push(method);
     }
     let count = methods.keys.len();
+    let removed = methods
+        .read
+        .iter()
+        .filter(|m| m.entry.lifecycle.removed.is_some());
     if count == 0 {
         Check::new(&listing, errors).fail("", "holds no method: add one as `<key>.md`");
+    } else if methods.complete() && removed.count() == count {
+        Check::new(&listing, errors).fail(
+            "",
+            "holds no method that is not removed: the reference needs one to list",
+        );
     } else if count > MAX_METHODS {
         Check::new(&listing, errors).fail(
             "",
@@ -85,8 +106,9 @@ pub(super) fn read_methods(
     methods
 }
 
-/// Every link from a method's description or note to another method names
-/// a method file there is.
+/// Every link from a method's description or note names a method file
+/// there is; and, from a method still in the library, one that is not
+/// removed (its page is gone).
 pub(super) fn check_links(methods: &Methods, dir: &str, errors: &mut Vec<ContentError>) {
     for method in &methods.read {
         let entry = &method.entry;
@@ -97,17 +119,62 @@ pub(super) fn check_links(methods: &Methods, dir: &str, errors: &mut Vec<Content
         ];
         for (field, paragraph) in prose {
             let linked = paragraph.map(|p| p.linked_methods()).unwrap_or_default();
-            for key in linked
-                .into_iter()
-                .filter(|key| !methods.keys.iter().any(|k| k == key))
-            {
-                check.fail(
-                    field,
-                    format!("links to `{key}.md`, but there is no method `{key}` ({dir}/methods/{key}.md)"),
-                );
+            for key in linked {
+                if !methods.keys.iter().any(|k| *k == key) {
+                    check.fail(
+                        field,
+                        format!("links to `{key}.md`, but there is no method `{key}` ({dir}/methods/{key}.md)"),
+                    );
+                } else if let Some(removal) = methods
+                    .removal(key)
+                    .filter(|_| entry.lifecycle.removed.is_none())
+                {
+                    check.fail(
+                        field,
+                        format!("links to `{key}.md`, {}", gone(key, removal)),
+                    );
+                }
             }
         }
     }
+}
+
+/// The method a `deprecated` or `removed` mark names to use instead (its
+/// `use`) is a method file there is, and not a removed one.
+pub(super) fn check_successors(methods: &Methods, dir: &str, errors: &mut Vec<ContentError>) {
+    for method in &methods.read {
+        let mut check = Check::new(&method.file, errors);
+        for (stage, mark) in method.entry.lifecycle.marks() {
+            let Some(key) = &mark.successor else {
+                continue;
+            };
+            let field = format!("{}.use", stage.field());
+            if !methods.keys.iter().any(|k| k == key) {
+                check.fail(
+                    &field,
+                    format!(
+                        "names `{key}`, but there is no method `{key}` ({dir}/methods/{key}.md)"
+                    ),
+                );
+            } else if let Some(removal) = methods.removal(key) {
+                check.fail(&field, format!("names `{key}`, {}", gone(key, removal)));
+            }
+        }
+    }
+}
+
+/// Why a link to the removed method `key` leads nowhere, and where to
+/// point it instead.
+fn gone(key: &str, removal: &Mark) -> String {
+    let instead = match &removal.successor {
+        Some(successor) => format!("name its successor `{successor}` instead"),
+        None => "it has no successor to name instead".to_string(),
+    };
+    format!(
+        "but `{key}` is {} in {}: {instead}",
+        Stage::Removed.field(),
+        removal.version
+    )
 }
 
 /// Fill the groups of `site` (read from `dir/site.json`) with the methods
@@ -133,7 +200,7 @@ pub(super) fn group(site: &mut Site, dir: &str, methods: &Methods, errors: &mut 
         let mut members: Vec<&Method> = methods
             .read
             .iter()
-            .filter(|m| m.group.name == group.name)
+            .filter(|m| m.group.name == group.name && m.entry.lifecycle.removed.is_none())
             .collect();
         members.sort_by(|a, b| (a.group.weight, &a.entry.key).cmp(&(b.group.weight, &b.entry.key)));
         group.keys = members.iter().map(|m| m.entry.key.clone()).collect();
@@ -150,11 +217,17 @@ pub(super) fn group(site: &mut Site, dir: &str, methods: &Methods, errors: &mut 
     }
 }
 
-/// The entries in catalog order: by weight, equal weights by key.
-pub(super) fn in_order(methods: Methods) -> Vec<Entry> {
+/// The entries in catalog order (by weight, equal weights by key), and
+/// apart from them the removed methods, by key.
+pub(super) fn in_order(methods: Methods) -> (Vec<Entry>, Vec<Entry>) {
     let mut methods = methods.read;
     methods.sort_by(|a, b| (a.weight, &a.entry.key).cmp(&(b.weight, &b.entry.key)));
-    methods.into_iter().map(|method| method.entry).collect()
+    let (mut removed, entries): (Vec<Entry>, Vec<Entry>) = methods
+        .into_iter()
+        .map(|method| method.entry)
+        .partition(|entry| entry.lifecycle.removed.is_some());
+    removed.sort_by(|a, b| a.key.cmp(&b.key));
+    (entries, removed)
 }
 
 /// Whether `name` is a file an editor keeps beside the one edited (a swap,

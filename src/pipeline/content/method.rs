@@ -1,17 +1,19 @@
 //! One method file (`content/methods/<key>.md`): TOML front matter between
 //! `+++` lines for the structured fields (key, name, order, group,
-//! synonyms, signatures, parameters, return value), and a Markdown body for
+//! synonyms, signatures, parameters, return value, lifecycle marks), and a
+//! Markdown body for
 //! the prose (description, note, examples). Read into an [`Entry`] with its
 //! place in the catalog and on the homepage; every rule checked, every
 //! error of the file reported.
 //!
-//! Links between methods are read here and checked once every file is
-//! (`content.rs`).
+//! Links between methods, and the methods a lifecycle mark names to use
+//! instead, are read here and checked once every file is (`catalog.rs`).
 
 use super::entry::{
     check_examples, check_key_and_name, check_parameters, check_returns, check_signatures, Labels,
 };
 use super::fields::Check;
+use super::lifecycle::{self, Ending, Since};
 use super::prose::Paragraph;
 use super::shape::OneOrMany;
 use super::{body, front_matter, ContentError, ContentErrors, Entry};
@@ -30,6 +32,9 @@ struct FrontMatter {
     signature: OneOrMany<String>,
     parameters: Option<OneOrMany<Labels>>,
     returns: Option<String>,
+    since: Option<Since>,
+    deprecated: Option<Ending>,
+    removed: Option<Ending>,
 }
 
 /// A method's group on the homepage and its place in it.
@@ -101,6 +106,9 @@ fn method(front: FrontMatter, body: body::Body, check: &mut Check) -> Method {
         signature,
         parameters,
         returns,
+        since,
+        deprecated,
+        removed,
     } = front;
     check_key_and_name(check, &key, &name);
     check.filled("group.name", &group.name);
@@ -138,6 +146,7 @@ fn method(front: FrontMatter, body: body::Body, check: &mut Check) -> Method {
         &signatures,
         parameters.as_deref(),
     );
+    let lifecycle = lifecycle::lifecycle(check, &key, since, deprecated, removed);
     Method {
         file: String::new(),
         entry: Entry {
@@ -152,6 +161,7 @@ fn method(front: FrontMatter, body: body::Body, check: &mut Check) -> Method {
             note_md: body.note,
             examples,
             synonyms,
+            lifecycle,
         },
         weight,
         group,

@@ -2,7 +2,7 @@
 //! of methods) and `content/errors.json` (the texts of each error code).
 
 use super::fields::Check;
-use super::{ErrorText, Site};
+use super::{Entry, ErrorText, Site};
 
 impl Site {
     /// The site as served: `{count}` in the summary replaced by the
@@ -36,16 +36,47 @@ impl Site {
 
 impl ErrorText {
     /// Check the texts of the error code `self.code`: one line each, and a
-    /// place for the key in `hint_suggesting`.
+    /// place for what each hint names (`{key}` in `hint_suggesting`…).
     pub(super) fn check(&self, check: &mut Check) {
         let code = &self.code;
         check.line(&format!("{code}.message"), &self.message);
         check.line(&format!("{code}.hint"), &self.hint);
-        if let Some(hint) = &self.hint_suggesting {
-            let field = format!("{code}.hint_suggesting");
-            if check.line(&field, hint) && !hint.contains("{key}") {
-                check.fail(&field, "must contain `{key}` where the suggested key goes");
+        let hints = [
+            ("hint_suggesting", &self.hint_suggesting, &["{key}"][..]),
+            ("hint_removed", &self.hint_removed, &["{key}", "{version}"]),
+            (
+                "hint_replaced",
+                &self.hint_replaced,
+                &["{key}", "{version}", "{successor}"],
+            ),
+        ];
+        for (name, hint, places) in hints {
+            let Some(hint) = hint else {
+                continue;
+            };
+            let field = format!("{code}.{name}");
+            if !check.line(&field, hint) {
+                continue;
+            }
+            for place in places.iter().filter(|place| !hint.contains(**place)) {
+                check.fail(&field, format!("must contain `{place}` where it goes"));
             }
         }
+    }
+
+    /// The hint at an address of the removed method `entry`: naming its
+    /// successor, if it has one, and the version it was removed in.
+    pub fn hint_for_removed(&self, entry: &Entry) -> String {
+        let Some(mark) = &entry.lifecycle.removed else {
+            return self.hint.clone();
+        };
+        let template = match &mark.successor {
+            Some(_) => &self.hint_replaced,
+            None => &self.hint_removed,
+        };
+        let hint = template.as_deref().unwrap_or(&self.hint);
+        hint.replace("{key}", &entry.key)
+            .replace("{version}", &mark.version)
+            .replace("{successor}", mark.successor.as_deref().unwrap_or_default())
     }
 }

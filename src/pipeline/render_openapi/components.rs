@@ -324,6 +324,33 @@ fn reference_schema() -> Value {
                 "format": "uri-reference",
                 "description": "Path of the human-readable page, `/api/<key>`, kept for existing clients.",
             },
+            "since": {
+                "type": "object",
+                "description": "Optional: the version of the library the method came in, and \
+                     its day.",
+                "required": ["version", "date"],
+                "properties": {
+                    "version": { "type": "string", "description": "The library's version, like `1.2`." },
+                    "date": { "type": "string", "format": "date" },
+                },
+            },
+            "deprecated": {
+                "type": "object",
+                "description": "Present when the method is deprecated: the version it was \
+                     deprecated in, its day, and the method to use instead, if any. A removed \
+                     method has no Reference: its document answers 404, its hint naming the \
+                     successor.",
+                "required": ["version", "date"],
+                "properties": {
+                    "version": { "type": "string", "description": "The library's version, like `2.0`." },
+                    "date": { "type": "string", "format": "date" },
+                    "use": {
+                        "type": "string",
+                        "pattern": NAME_PATTERN,
+                        "description": "The key of the method to use instead.",
+                    },
+                },
+            },
             "examples": {
                 "type": "array",
                 "description": "Optional: short PHP snippets that call the method, each with \

@@ -1,0 +1,364 @@
+//! A method's lifecycle: the optional marks of its front matter, `since`
+//! (the version it came in), `deprecated` (the version it went out of use
+//! in, and what to use instead) and `removed` (the version it left the
+//! library in, and its successor, if any), each with its date:
+//!
+//! ```toml
+//! since = { version = "1.2", date = 2025-03-01 }
+//! deprecated = { version = "2.0", date = 2026-11-01, use = "select" }
+//! removed = { version = "3.0", date = 2026-11-20, use = "select" }
+//! ```
+//!
+//! A date is a TOML local date or a string `YYYY-MM-DD`. What one file
+//! can say is checked here (a version's form, a real date, marks in the
+//! order of their dates, a `use` that is a key and not the method's own);
+//! that a `use` names a method there is, and not a removed one, is checked
+//! once every file is read (`catalog.rs`).
+
+use super::entry::is_key;
+use super::fields::Check;
+use serde::de::value::MapAccessDeserializer;
+use serde::de::{self, Deserializer, MapAccess, Visitor};
+use serde::Deserialize;
+use std::fmt;
+
+/// The marks of one method, each optional.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Lifecycle {
+    /// The version the method came in.
+    pub since: Option<Mark>,
+    /// The version it was deprecated in, and what to use instead.
+    pub deprecated: Option<Mark>,
+    /// The version it was removed in, and its successor.
+    pub removed: Option<Mark>,
+}
+
+/// One mark: a version, its date and, for `deprecated` and `removed`, the
+/// method to use instead.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Mark {
+    /// The library's version (`2.0`, `3.1.0-beta`).
+    pub version: String,
+    /// The day it happened.
+    pub date: Date,
+    /// The key of the method to use instead, if any.
+    pub successor: Option<String>,
+}
+
+/// A calendar day (proleptic Gregorian), ordered by time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Date {
+    /// The year, four digits.
+    pub year: u16,
+    /// The month, 1 to 12.
+    pub month: u8,
+    /// The day of the month, from 1.
+    pub day: u8,
+}
+
+/// Which mark: the name of its front matter field.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stage {
+    /// `since`.
+    Since,
+    /// `deprecated`.
+    Deprecated,
+    /// `removed`.
+    Removed,
+}
+
+impl Stage {
+    /// The marks in the order they happen to a method.
+    pub const ALL: [Stage; 3] = [Stage::Since, Stage::Deprecated, Stage::Removed];
+
+    /// The front matter field (and the JSON member) of the mark.
+    pub const fn field(self) -> &'static str {
+        match self {
+            Stage::Since => "since",
+            Stage::Deprecated => "deprecated",
+            Stage::Removed => "removed",
+        }
+    }
+}
+
+impl Lifecycle {
+    /// The mark of `stage`, if given.
+    pub fn mark(&self, stage: Stage) -> Option<&Mark> {
+        match stage {
+            Stage::Since => self.since.as_ref(),
+            Stage::Deprecated => self.deprecated.as_ref(),
+            Stage::Removed => self.removed.as_ref(),
+        }
+    }
+
+    /// Every mark given, with its stage, in the order they happen.
+    pub fn marks(&self) -> impl Iterator<Item = (Stage, &Mark)> {
+        Stage::ALL
+            .into_iter()
+            .filter_map(|stage| self.mark(stage).map(|mark| (stage, mark)))
+    }
+}
+
+impl fmt::Display for Date {
+    /// `YYYY-MM-DD`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:04}-{:02}-{:02}", self.year, self.month, self.day)
+    }
+}
+
+impl Date {
+    /// The day `year-month-day`, if there is one.
+    pub fn new(year: u16, month: u8, day: u8) -> Option<Date> {
+        let leap =
+            year.is_multiple_of(4) && (!year.is_multiple_of(100) || year.is_multiple_of(400));
+        let days = match month {
+            1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
+            4 | 6 | 9 | 11 => 30,
+            2 if leap => 29,
+            2 => 28,
+            _ => return None,
+        };
+        (1..=days)
+            .contains(&day)
+            .then_some(Date { year, month, day })
+    }
+
+    /// `YYYY-MM-DD`, if it is a day.
+    pub fn parse(text: &str) -> Option<Date> {
+        let mut parts = text.split('-');
+        let mut number = |digits: usize| {
+            parts
+                .next()
+                .filter(|part| part.len() == digits && part.bytes().all(|b| b.is_ascii_digit()))
+                .and_then(|part| part.parse::<u16>().ok())
+        };
+        let (year, month, day) = (number(4)?, number(2)?, number(2)?);
+        if parts.next().is_some() {
+            return None;
+        }
+        Date::new(year, u8::try_from(month).ok()?, u8::try_from(day).ok()?)
+    }
+
+    /// Seconds since the Unix epoch at the start of the day (UTC), by the
+    /// days-from-civil algorithm.
+    pub fn unix(self) -> u64 {
+        let (month, day) = (i64::from(self.month), i64::from(self.day));
+        let year = i64::from(self.year) - i64::from(month <= 2);
+        let era = year.div_euclid(400);
+        let year_of_era = year.rem_euclid(400);
+        let day_of_year = (153 * ((month + 9) % 12) + 2) / 5 + day - 1;
+        let day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
+        let days = era * 146_097 + day_of_era - 719_468;
+        u64::try_from(days * 86_400).unwrap_or(0)
+    }
+}
+
+/// What a date must look like, for the message of one that does not.
+const DATE_FORM: &str = "a date like 2026-11-01 (a TOML date or a string YYYY-MM-DD)";
+
+impl<'de> Deserialize<'de> for Date {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Day;
+        impl<'de> Visitor<'de> for Day {
+            type Value = Date;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str(DATE_FORM)
+            }
+            fn visit_str<E: de::Error>(self, text: &str) -> Result<Date, E> {
+                Date::parse(text).ok_or_else(|| {
+                    E::custom(format!("`{text}` is not a day: expected {DATE_FORM}"))
+                })
+            }
+            /// A TOML date, which the `toml` crate gives as a map.
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Date, A::Error> {
+                let written = toml::value::Datetime::deserialize(MapAccessDeserializer::new(map))?;
+                match written {
+                    toml::value::Datetime {
+                        date: Some(date),
+                        time: None,
+                        offset: None,
+                    } => Date::new(date.year, date.month, date.day).ok_or_else(|| {
+                        de::Error::custom(format!("`{written}` is not a day: expected {DATE_FORM}"))
+                    }),
+                    _ => Err(de::Error::custom(format!(
+                        "`{written}` has a time: expected {DATE_FORM}"
+                    ))),
+                }
+            }
+        }
+        deserializer.deserialize_any(Day)
+    }
+}
+
+/// `since` as written: a version and its date.
+#[derive(Debug, Deserialize)]
+#[serde(
+    deny_unknown_fields,
+    expecting = "a table like { version = \"1.2\", date = 2025-03-01 }"
+)]
+pub(super) struct Since {
+    version: String,
+    date: Date,
+}
+
+/// `deprecated` or `removed` as written: a version, its date and
+/// optionally the method to use instead.
+#[derive(Debug, Deserialize)]
+#[serde(
+    deny_unknown_fields,
+    expecting = "a table like { version = \"2.0\", date = 2026-11-01, use = \"select\" }"
+)]
+pub(super) struct Ending {
+    version: String,
+    date: Date,
+    #[serde(rename = "use")]
+    successor: Option<String>,
+}
+
+/// The marks as written in the front matter of the method `key`, each
+/// checked: a version's form, marks dated in the order they happen, a
+/// `use` that could name another method.
+pub(super) fn lifecycle(
+    check: &mut Check,
+    key: &str,
+    since: Option<Since>,
+    deprecated: Option<Ending>,
+    removed: Option<Ending>,
+) -> Lifecycle {
+    let lifecycle = Lifecycle {
+        since: since.map(|since| Mark {
+            version: since.version,
+            date: since.date,
+            successor: None,
+        }),
+        deprecated: deprecated.map(Ending::mark),
+        removed: removed.map(Ending::mark),
+    };
+    let mut earlier: Option<(Stage, Date)> = None;
+    for (stage, mark) in lifecycle.marks() {
+        let field = stage.field();
+        check_version(check, &format!("{field}.version"), &mark.version);
+        if let Some((before, date)) = earlier.filter(|(_, date)| mark.date < *date) {
+            check.fail(
+                &format!("{field}.date"),
+                format!(
+                    "{} is before the date of `{}` ({date}): the marks follow each other in time",
+                    mark.date,
+                    before.field()
+                ),
+            );
+        }
+        earlier = Some((stage, mark.date));
+        if let Some(successor) = &mark.successor {
+            let field = format!("{field}.use");
+            if !is_key(successor) {
+                check.fail(
+                    &field,
+                    format!("`{successor}` is not a method's key (^[a-z]+$)"),
+                );
+            } else if successor == key {
+                check.fail(
+                    &field,
+                    "names the method itself: name the method to use instead",
+                );
+            }
+        }
+    }
+    lifecycle
+}
+
+impl Ending {
+    fn mark(self) -> Mark {
+        Mark {
+            version: self.version,
+            date: self.date,
+            successor: self.successor,
+        }
+    }
+}
+
+/// A version: numbers joined by dots (`2`, `2.0`, `2.6.0`), optionally
+/// followed by `-` and a label of letters, digits and dots (`3.0-beta.1`).
+fn check_version(check: &mut Check, field: &str, version: &str) {
+    let (numbers, label) = match version.split_once('-') {
+        Some((numbers, label)) => (numbers, Some(label)),
+        None => (version, None),
+    };
+    let numbered = numbers
+        .split('.')
+        .all(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
+    let labelled = label.is_none_or(|label| {
+        !label.is_empty()
+            && label
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'.')
+    });
+    if !(numbered && labelled) {
+        check.fail(
+            field,
+            format!("`{version}` is not a version like `2.0` or `3.0-beta.1`"),
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates_are_days_of_the_calendar() {
+        assert_eq!(Date::parse("2026-11-01"), Date::new(2026, 11, 1));
+        assert_eq!(
+            Date::parse("2024-02-29").map(|d| d.to_string()),
+            Some("2024-02-29".to_string())
+        );
+        for bad in [
+            "2023-02-29",
+            "1900-02-29",
+            "2026-13-01",
+            "2026-00-10",
+            "2026-04-31",
+            "2026-1-01",
+            "26-01-01",
+            "2026-01-01T00:00",
+            "2026-01-01-",
+            "",
+        ] {
+            assert_eq!(Date::parse(bad), None, "{bad}");
+        }
+        assert_eq!(Date::parse("2000-02-29").map(|d| d.day), Some(29));
+    }
+
+    #[test]
+    fn a_date_is_its_day_in_unix_time() {
+        let unix = |text| Date::parse(text).map(Date::unix);
+        assert_eq!(unix("1970-01-01"), Some(0));
+        assert_eq!(unix("2000-03-01"), Some(951_868_800));
+        assert_eq!(unix("2026-11-01"), Some(1_793_491_200));
+    }
+
+    #[test]
+    fn versions_are_numbers_and_a_label() {
+        let mut errors = Vec::new();
+        let mut check = Check::new("f.md", &mut errors);
+        for good in ["2", "2.0", "2.6.0", "3.0-beta.1", "10.20-rc1"] {
+            check_version(&mut check, good, good);
+        }
+        assert!(errors.is_empty(), "{errors:?}");
+        let mut check = Check::new("f.md", &mut errors);
+        let bad = [
+            "",
+            "v2",
+            "2.",
+            ".2",
+            "2..0",
+            "2.0-",
+            "2.0 beta",
+            "2.0-beta!",
+        ];
+        for bad in bad {
+            check_version(&mut check, bad, bad);
+        }
+        assert_eq!(errors.len(), bad.len(), "{errors:?}");
+    }
+}

@@ -1,0 +1,138 @@
+//! Build stage 2 (feed): `/changes.atom`, an Atom feed (RFC 4287) of the
+//! methods' lifecycle marks, so that people and agents can follow the
+//! reference: each `since`, `deprecated` and `removed` mark of a method
+//! file is an entry, dated by its mark, newest first.
+//!
+//! An entry's id is the feed's address and a fragment naming the method
+//! and the mark (`…/changes.atom#rand-deprecated`): it stays when the
+//! mark's text is corrected. It links to the method's page, or for a
+//! removed method to its successor's (to the index of methods when it has
+//! none). The feed is `updated` on its newest mark's day; without marks
+//! (an empty feed is valid) on the day of the build.
+
+use crate::content::{Catalog, Date, Entry, Mark, Stage};
+use crate::render_crawlers::iso_date;
+use crate::render_json::page_path;
+use std::fmt::Write as _;
+
+/// Where the feed is served.
+pub const PATH: &str = "/changes.atom";
+
+/// One entry of the feed: a method's mark.
+struct Change<'a> {
+    entry: &'a Entry,
+    stage: Stage,
+    mark: &'a Mark,
+}
+
+/// `/changes.atom`: every lifecycle mark of every method, removed ones
+/// included, newest first (on one day: removals, then deprecations, then
+/// arrivals, each by key).
+pub fn changes(catalog: &Catalog) -> String {
+    let mut changes: Vec<Change> = catalog
+        .entries
+        .iter()
+        .chain(&catalog.removed)
+        .flat_map(|entry| {
+            entry
+                .lifecycle
+                .marks()
+                .map(move |(stage, mark)| Change { entry, stage, mark })
+        })
+        .collect();
+    changes.sort_by(|a, b| {
+        let order = |c: &Change| Stage::ALL.iter().position(|s| *s == c.stage);
+        (b.mark.date, order(b))
+            .cmp(&(a.mark.date, order(a)))
+            .then_with(|| a.entry.key.cmp(&b.entry.key))
+    });
+    let base = escape(&catalog.base_url);
+    let title = escape(&catalog.site.title);
+    let updated = match changes.first() {
+        Some(newest) => newest.mark.date.to_string(),
+        None => iso_date(catalog.last_modified),
+    };
+    let mut xml = format!(
+        "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n\
+         <feed xmlns=\"http://www.w3.org/2005/Atom\">\n\
+         <title>{title}: changes</title>\n\
+         <subtitle>The methods that came into the library, were deprecated or were removed, \
+         with their versions and days, newest first.</subtitle>\n\
+         <id>{base}{PATH}</id>\n\
+         <link rel=\"self\" type=\"application/atom+xml\" href=\"{base}{PATH}\"/>\n\
+         <link rel=\"alternate\" type=\"text/html\" href=\"{base}/\"/>\n\
+         <updated>{updated}T00:00:00Z</updated>\n\
+         <author><name>{title}</name></author>\n"
+    );
+    for change in &changes {
+        xml.push_str(&entry(&base, change));
+    }
+    xml.push_str("</feed>\n");
+    xml
+}
+
+/// One `<entry>`: its title, id, link, day and a sentence saying what
+/// changed and what to use instead.
+fn entry(base: &str, change: &Change) -> String {
+    let Change { entry, stage, mark } = change;
+    let key = &entry.key;
+    let version = escape(&mark.version);
+    let instead = |text: &str| match &mark.successor {
+        Some(successor) => format!("; use {successor} instead"),
+        None => text.to_string(),
+    };
+    let (title, summary, link) = match stage {
+        Stage::Since => (
+            format!("{key} available since {version}"),
+            format!(
+                "The method {key} is available since version {version} of the library ({}).",
+                mark.date
+            ),
+            page_path(entry),
+        ),
+        Stage::Deprecated => (
+            format!("{key} deprecated in {version}"),
+            format!(
+                "The method {key} is deprecated since version {version} ({}){}.",
+                mark.date,
+                instead("")
+            ),
+            page_path(entry),
+        ),
+        Stage::Removed => (
+            format!("{key} removed in {version}"),
+            format!(
+                "The method {key} was removed in version {version} ({}){}.",
+                mark.date,
+                instead("; it has no successor")
+            ),
+            match &mark.successor {
+                Some(successor) => format!("/api/{successor}"),
+                None => "/api/".to_string(),
+            },
+        ),
+    };
+    let mut xml = String::new();
+    let _ = write!(
+        xml,
+        "<entry>\n<title>{title}</title>\n<id>{base}{PATH}#{key}-{}</id>\n\
+         <link rel=\"alternate\" type=\"text/html\" href=\"{base}{link}\"/>\n\
+         <updated>{}</updated>\n<summary>{summary}</summary>\n</entry>\n",
+        stage.field(),
+        timestamp(mark.date)
+    );
+    xml
+}
+
+/// The start of `date` as an Atom date (RFC 3339, UTC).
+fn timestamp(date: Date) -> String {
+    format!("{date}T00:00:00Z")
+}
+
+/// Escape text for XML content and double-quoted attributes.
+fn escape(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
