@@ -79,12 +79,7 @@ async fn every_html_page_names_the_dictionary() {
     let link = format!("<{}>; rel=\"compression-dictionary\"", dictionary().path);
     for path in pages().iter().map(String::as_str).chain(["/api/selct"]) {
         let reply = server.get(path, &[("accept", ACCEPT)]).await;
-        let links: Vec<&str> = reply
-            .headers
-            .get_all("link")
-            .iter()
-            .filter_map(|v| v.to_str().ok())
-            .collect();
+        let links = reply.header_values("link");
         assert!(links.contains(&link.as_str()), "{path}: {links:?}");
     }
     let json = server

@@ -304,12 +304,7 @@ async fn the_shipped_feed_is_empty_and_linked_from_the_homepage_and_llms_txt() {
         html.contains("<a href=\"/changes.atom\"><code>/changes.atom</code></a>"),
         "{html}"
     );
-    let links: Vec<&str> = home
-        .headers
-        .get_all("link")
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .collect();
+    let links = home.header_values("link");
     assert!(
         links.contains(&"</changes.atom>; rel=\"alternate\"; type=\"application/atom+xml\""),
         "{links:?}"

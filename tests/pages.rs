@@ -244,12 +244,7 @@ async fn discovery_links() {
         format!("<{base}/openapi.json>; rel=\"service-desc\"")
     );
     let home = server.get("/", &[]).await;
-    let links: Vec<&str> = home
-        .headers
-        .get_all("link")
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .collect();
+    let links = home.header_values("link");
     assert!(links.iter().any(|l| l.contains("</llms.txt>")), "{links:?}");
 
     let catalog = server.get("/.well-known/api-catalog", &[]).await;

@@ -188,6 +188,12 @@ impl Reply {
             .map_or("", |v| v.to_str().expect("ASCII header"))
     }
 
+    /// Every value of header `name`, in the order received.
+    pub fn header_values(&self, name: &str) -> Vec<&str> {
+        let values = self.headers.get_all(name).iter();
+        values.map(|v| v.to_str().expect("ASCII header")).collect()
+    }
+
     /// The body with its content coding removed.
     pub fn decoded(&self) -> Vec<u8> {
         decode(self.header("content-encoding"), &self.body)
