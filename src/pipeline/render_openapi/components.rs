@@ -324,33 +324,25 @@ fn reference_schema() -> Value {
                 "format": "uri-reference",
                 "description": "Path of the human-readable page, `/api/<key>`, kept for existing clients.",
             },
-            "since": {
-                "type": "object",
-                "description": "Optional: the version of the library the method came in, and \
-                     its day.",
-                "required": ["version", "date"],
-                "properties": {
-                    "version": { "type": "string", "description": "The library's version, like `1.2`." },
-                    "date": { "type": "string", "format": "date" },
-                },
-            },
-            "deprecated": {
-                "type": "object",
-                "description": "Present when the method is deprecated: the version it was \
-                     deprecated in, its day, and the method to use instead, if any. A removed \
-                     method has no Reference: its document answers 404, its hint naming the \
-                     successor.",
-                "required": ["version", "date"],
-                "properties": {
-                    "version": { "type": "string", "description": "The library's version, like `2.0`." },
-                    "date": { "type": "string", "format": "date" },
-                    "use": {
+            "since": mark(
+                "Optional: the version of the library the method came in, and its day.",
+                "1.2",
+                &[],
+            ),
+            "deprecated": mark(
+                "Present when the method is deprecated: the version it was deprecated in, its \
+                 day, and the method to use instead, if any. A removed method has no \
+                 Reference: its document answers 404, its hint naming the successor.",
+                "2.0",
+                &[(
+                    "use",
+                    json!({
                         "type": "string",
                         "pattern": NAME_PATTERN,
                         "description": "The key of the method to use instead.",
-                    },
-                },
-            },
+                    }),
+                )],
+            ),
             "examples": {
                 "type": "array",
                 "description": "Optional: short PHP snippets that call the method, each with \
@@ -367,5 +359,23 @@ fn reference_schema() -> Value {
             },
         },
         "additionalProperties": true,
+    })
+}
+
+/// The schema of a lifecycle mark: the library's version (`like` it),
+/// its day, and the `extra` properties.
+fn mark(description: &str, like: &str, extra: &[(&str, Value)]) -> Value {
+    let mut properties = json!({
+        "version": { "type": "string", "description": format!("The library's version, like `{like}`.") },
+        "date": { "type": "string", "format": "date" },
+    });
+    for (name, schema) in extra {
+        properties[*name] = schema.clone();
+    }
+    json!({
+        "type": "object",
+        "description": description,
+        "required": ["version", "date"],
+        "properties": properties,
     })
 }
