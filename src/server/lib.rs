@@ -17,6 +17,8 @@
 //! - [`handler`]: the one handler every way of serving answers through:
 //!   the table's routes and `/mcp`.
 //! - [`mcp`]: `/mcp`, the Model Context Protocol endpoint for agents.
+//! - [`search`]: a query ranked against the table's search index, for
+//!   MCP's `search` tool.
 //! - [`budget`]: the memory a client can make refserve hold, counted.
 //! - [`server`] and [`connection`]: the accept loop, each connection's
 //!   protocol, timeouts and the drain; [`watchdog`]: the clocks that close
@@ -48,6 +50,7 @@ pub mod metrics;
 pub mod respond;
 pub mod route;
 pub mod scrape;
+pub mod search;
 pub mod server;
 pub mod systemd;
 pub mod table;

@@ -28,7 +28,6 @@
 
 mod json;
 pub mod rpc;
-mod search;
 mod tools;
 
 use crate::activity::Open;

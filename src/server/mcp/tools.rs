@@ -9,8 +9,8 @@
 
 use super::json::{Echoed, Score};
 use super::rpc::{code, Call, Reply};
-use super::search::{query_terms, rank};
 use crate::route::suggest;
+use crate::search::{query_terms, rank};
 use refserve_core::mcp::{answer_key, Era, Members, DEFAULT_LIMIT, TOOLS};
 use serde::Serialize;
 use serde_json::value::RawValue;

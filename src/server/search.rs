@@ -1,4 +1,4 @@
-//! The `search` tool at run time: the query cut into terms the way the
+//! Search at run time: the query cut into terms the way the
 //! pipeline cut the reference (`refserve_core::search::terms`), at most
 //! [`MAX_QUERY_TERMS`] of them looked up, and their build-time weights
 //! summed per method. Nothing else is scored here.
