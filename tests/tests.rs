@@ -1,6 +1,18 @@
 //! The integration tests: one binary, one module per concern. Every HTTP
 //! test starts the real server on a free loopback port and talks to it over
 //! TCP with a real HTTP client, decoding whatever coding comes back.
+//!
+//! What they check: every entry against the specification's catalog; the
+//! negotiation matrices, 304, HEAD, redirects, CORS and every error; every
+//! example with `php -l`; a crawl of every link; each ecosystem's validators
+//! (OpenAPI, HTML, sitemap XSD, Markdown, REDbot); hostile, slow, silent and
+//! idle clients and the memory they can make refserve hold; Prometheus
+//! scraping the metrics; redeploys under load; the `deploy/` units, nginx
+//! serving an export, and `deploy/varnish.vcl` in varnishd. `tests/served.rs`
+//! pins every served byte in `tests/data/served.manifest`; a change that
+//! alters them on purpose writes it again in the same commit
+//! (`REFSERVE_MANIFEST=write cargo test --test tests served`), so it shows in
+//! review.
 
 mod generations;
 mod support;
