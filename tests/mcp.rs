@@ -193,6 +193,40 @@ async fn a_modern_request_whose_version_headers_or_meta_do_not_hold_gets_400() {
 }
 
 #[tokio::test]
+async fn a_version_header_that_disagrees_with_meta_is_a_header_mismatch() {
+    let server = start_server().await;
+    // Each pair: the header, then `_meta`. Both versions are served, so
+    // "unsupported" (-32022, listing the very version sent) would mislead.
+    for (header, meta) in [("2026-07-28", "2025-11-25"), ("2025-11-25", "2026-07-28")] {
+        let body = json!({ "jsonrpc": "2.0", "id": 3, "method": "server/discover", "params": {
+            "_meta": {
+                "io.modelcontextprotocol/protocolVersion": meta,
+                "io.modelcontextprotocol/clientCapabilities": {},
+            } } });
+        let mut headers = JSON_HEADERS.to_vec();
+        headers.extend([
+            ("mcp-protocol-version", header),
+            ("mcp-method", "server/discover"),
+        ]);
+        let reply = server.post("/mcp", &headers, body.to_string()).await;
+        assert_eq!(
+            (reply.status, error_code(&reply)),
+            (400, -32020),
+            "{header} / {meta}"
+        );
+        let error = &reply.json()["error"];
+        assert_eq!(
+            error["message"],
+            format!(
+                "Header mismatch: MCP-Protocol-Version header value '{header}' does not match body value '{meta}'"
+            )
+        );
+        assert!(error.get("data").is_none(), "{error}");
+        assert_eq!(reply.json()["id"], 3);
+    }
+}
+
+#[tokio::test]
 async fn the_tools_are_listed_in_order_read_only_with_their_schemas() {
     let server = start_server().await;
     let reply = legacy(&server, "2025-06-18", "tools/list", json!({})).await;
