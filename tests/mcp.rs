@@ -578,6 +578,63 @@ async fn bad_input_gets_a_clear_error_and_the_next_request_is_served() {
 }
 
 #[tokio::test]
+async fn the_endpoint_with_a_trailing_slash_is_the_endpoint() {
+    let server = start_server().await;
+    // Both eras, a tool call and a JSON-RPC error: each as `/mcp` answers it.
+    let discover = json!({ "jsonrpc": "2.0", "id": 5, "method": "server/discover", "params": {
+        "_meta": {
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": {},
+        } } });
+    let mut modern_headers = JSON_HEADERS.to_vec();
+    modern_headers.extend([
+        ("mcp-protocol-version", "2026-07-28"),
+        ("mcp-method", "server/discover"),
+    ]);
+    let mut legacy_headers = JSON_HEADERS.to_vec();
+    legacy_headers.push(("mcp-protocol-version", "2025-11-25"));
+    let search = json!({ "jsonrpc": "2.0", "id": 6, "method": "tools/call",
+        "params": { "name": "search", "arguments": { "query": "count rows" } } });
+    let unknown = json!({ "jsonrpc": "2.0", "id": 7, "method": "prompts/get" });
+    for (headers, body) in [
+        (&modern_headers, discover),
+        (&legacy_headers, search),
+        (&legacy_headers, unknown),
+    ] {
+        let plain = server.post("/mcp", headers, body.to_string()).await;
+        let slashed = server.post("/mcp/", headers, body.to_string()).await;
+        assert_eq!(plain.status, 200, "{body}");
+        assert_eq!(
+            (slashed.status, slashed.header("content-type")),
+            (plain.status, "application/json"),
+            "{body}"
+        );
+        assert_eq!(slashed.json(), plain.json(), "{body}");
+    }
+    // Not the page router's 405 (`Allow: GET, HEAD, OPTIONS`): /mcp's.
+    let get = server.get("/mcp/", &[]).await;
+    assert_eq!((get.status, get.header("allow")), (405, "POST, OPTIONS"));
+    assert_eq!(get.json()["error"]["code"], -32600);
+    let preflight = server
+        .request(
+            http::Method::OPTIONS,
+            "/mcp/",
+            &[
+                ("origin", "http://127.0.0.1:8080"),
+                ("access-control-request-method", "POST"),
+            ],
+        )
+        .await;
+    assert_eq!(
+        (
+            preflight.status,
+            preflight.header("access-control-allow-methods")
+        ),
+        (204, "POST, OPTIONS")
+    );
+}
+
+#[tokio::test]
 async fn an_origin_must_be_allowed_and_a_preflight_names_the_mcp_headers() {
     let server =
         start_server_with(|config| config.mcp_allow_origins = vec!["http://localhost:6274".into()])
