@@ -310,7 +310,17 @@ async fn every_resource_reads_as_the_document_it_names() {
         .as_array()
         .cloned()
         .unwrap_or_default();
-    assert_eq!(resources.len(), 25);
+    // Every method's page, `llms.txt` and `llms-full.txt`.
+    assert_eq!(resources.len(), shipped_methods().len() + 2);
+    for document in ["llms.txt", "llms-full.txt"] {
+        let uri = format!("http://127.0.0.1:8080/{document}");
+        assert!(
+            resources
+                .iter()
+                .any(|r| r["uri"] == uri && r["name"] == document),
+            "{document} is a resource"
+        );
+    }
     for resource in resources {
         let uri = resource["uri"].as_str().expect("a uri");
         let read = legacy(

@@ -465,6 +465,10 @@ mod mcp {
             let uri = format!("{}/api/{key}.md", production().base_url);
             assert!(has(&answer_key("resources/read", &uri)), "{uri}");
         }
+        for document in ["llms.txt", "llms-full.txt"] {
+            let uri = format!("{}/{document}", production().base_url);
+            assert!(has(&answer_key("resources/read", &uri)), "{uri}");
+        }
         let listed = production()
             .mcp
             .answers
