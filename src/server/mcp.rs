@@ -55,7 +55,8 @@ pub const PATH: &str = "/mcp";
 /// client configured with the slash (or joining a base URL and a path)
 /// means this endpoint; a 308 would ask every client to resend its POST
 /// body, which not every HTTP client does, and an error would fail a call
-/// over one character. Nothing else is at `/mcp/` itself.
+/// over one character. Nothing else is at `/mcp/` itself (the server card
+/// below it, `/mcp/server-card`, is a document of the table).
 pub fn is_endpoint(path: &str) -> bool {
     path.strip_prefix(PATH)
         .is_some_and(|rest| rest.is_empty() || rest == "/")
