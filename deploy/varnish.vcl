@@ -73,14 +73,15 @@ backend refserve {
 }
 
 sub vcl_recv {
-    # /mcp (the Model Context Protocol endpoint), whatever the method and
-    # the query string, goes to refserve exactly as sent, before anything
+    # /mcp (the Model Context Protocol endpoint; /mcp/ too, which refserve
+    # answers alike), whatever the method and the query string, goes to
+    # refserve exactly as sent, before anything
     # below rewrites it, and is never stored nor coalesced: each answer
     # depends on the request's body and its JSON-RPC id, and an agent's
     # Accept (`application/json, text/event-stream`) is not a page's.
     # `pass`, not `pipe`: Varnish 7 sends a POST's body on a pass, and
     # keeps the connection to answer the next request (X-Cache: PASS).
-    if (req.url ~ "^/mcp(\?|$)") {
+    if (req.url ~ "^/mcp/?(\?|$)") {
         return (pass);
     }
 

@@ -1,5 +1,6 @@
-//! A crawl from `/`: every link of every HTML and Markdown page, every
-//! sitemap URL and every llms.txt link answers 200 — no dead links.
+//! A crawl from `/` and the documents crawlers and agents start from: every
+//! link of every HTML and Markdown page, every sitemap URL and every
+//! llms.txt link answers 200 — no dead links.
 
 use crate::support::{start_server, Server};
 use std::collections::{BTreeSet, VecDeque};
@@ -38,10 +39,20 @@ async fn every_link_answers_200() {
         "/llms-full.txt",
         "/sitemap.xml",
         "/robots.txt",
+        "/.well-known/api-catalog",
+        "/.well-known/agent-skills/index.json",
+        "/mcp/server-card",
     ]
     .into_iter()
     .map(String::from)
     .collect();
+    // The skill the index lists (its address holds the site's title).
+    let skill = refserve::table::production()
+        .resources
+        .iter()
+        .find(|resource| resource.id.ends_with("/SKILL.md"))
+        .expect("the Agent Skills index's skill");
+    queue.push_back(skill.id.clone());
     let mut seen = BTreeSet::new();
     while let Some(path) = queue.pop_front() {
         if !seen.insert(path.clone()) {
@@ -50,7 +61,7 @@ async fn every_link_answers_200() {
         let first = server.get(&path, &[]).await;
         assert_eq!(first.status, 200, "{path}");
         let mut replies = vec![first];
-        if replies[0].header("vary").contains("Accept,") {
+        if replies[0].header("content-type").starts_with("text/html") {
             // A page: its Markdown representation has links of its own to follow.
             replies.push(server.get(&path, &[("accept", "text/markdown")]).await);
         }

@@ -207,21 +207,34 @@ async fn the_export_says_mcp_needs_the_running_server() {
         said.contains("agents must use the running server"),
         "{said}"
     );
-    // No file stands for /mcp, whatever its suffix.
-    let root: Vec<String> = std::fs::read_dir(export.path())
-        .expect("the export")
-        .map(|entry| {
-            entry
-                .expect("an entry")
-                .file_name()
-                .to_string_lossy()
-                .into_owned()
-        })
-        .collect();
+    // No file stands for /mcp, whatever its suffix: `mcp` is the directory
+    // of the server card (`/mcp/server-card`) and holds nothing else.
+    let names = |dir: &std::path::Path| -> Vec<String> {
+        std::fs::read_dir(dir)
+            .expect("a directory of the export")
+            .map(|entry| {
+                entry
+                    .expect("an entry")
+                    .file_name()
+                    .to_string_lossy()
+                    .into_owned()
+            })
+            .collect()
+    };
+    let root = names(export.path());
     assert!(
-        !root
-            .iter()
-            .any(|name| name == "mcp" || name.starts_with("mcp.")),
+        !root.iter().any(|name| name.starts_with("mcp.")),
         "{root:?}"
     );
+    let mcp = export.path().join("mcp");
+    assert!(mcp.is_dir(), "{root:?}");
+    let cards = names(&mcp);
+    assert!(cards.iter().any(|name| name == "server-card"), "{cards:?}");
+    for name in &cards {
+        let coding = name.strip_prefix("server-card");
+        assert!(
+            matches!(coding, Some("" | ".br" | ".gz")),
+            "one body, in its stored codings: {cards:?}"
+        );
+    }
 }

@@ -474,7 +474,7 @@ fn one_load_reports_the_errors_of_every_file() {
             "content/methods/select.md: field `name`: invalid type: integer `7`, \
              expected a string at line 3 column 8",
             "content/site.json: field `titel`: unknown field `titel`, expected one of \
-             `title`, `summary`, `about`, `groups` at line 2 column 9",
+             `title`, `summary`, `about`, `groups`, `content_signals` at line 2 column 9",
         ],
         "{message}"
     );

@@ -193,6 +193,40 @@ async fn a_modern_request_whose_version_headers_or_meta_do_not_hold_gets_400() {
 }
 
 #[tokio::test]
+async fn a_version_header_that_disagrees_with_meta_is_a_header_mismatch() {
+    let server = start_server().await;
+    // Each pair: the header, then `_meta`. Both versions are served, so
+    // "unsupported" (-32022, listing the very version sent) would mislead.
+    for (header, meta) in [("2026-07-28", "2025-11-25"), ("2025-11-25", "2026-07-28")] {
+        let body = json!({ "jsonrpc": "2.0", "id": 3, "method": "server/discover", "params": {
+            "_meta": {
+                "io.modelcontextprotocol/protocolVersion": meta,
+                "io.modelcontextprotocol/clientCapabilities": {},
+            } } });
+        let mut headers = JSON_HEADERS.to_vec();
+        headers.extend([
+            ("mcp-protocol-version", header),
+            ("mcp-method", "server/discover"),
+        ]);
+        let reply = server.post("/mcp", &headers, body.to_string()).await;
+        assert_eq!(
+            (reply.status, error_code(&reply)),
+            (400, -32020),
+            "{header} / {meta}"
+        );
+        let error = &reply.json()["error"];
+        assert_eq!(
+            error["message"],
+            format!(
+                "Header mismatch: MCP-Protocol-Version header value '{header}' does not match body value '{meta}'"
+            )
+        );
+        assert!(error.get("data").is_none(), "{error}");
+        assert_eq!(reply.json()["id"], 3);
+    }
+}
+
+#[tokio::test]
 async fn the_tools_are_listed_in_order_read_only_with_their_schemas() {
     let server = start_server().await;
     let reply = legacy(&server, "2025-06-18", "tools/list", json!({})).await;
@@ -276,7 +310,17 @@ async fn every_resource_reads_as_the_document_it_names() {
         .as_array()
         .cloned()
         .unwrap_or_default();
-    assert_eq!(resources.len(), 25);
+    // Every method's page, `llms.txt` and `llms-full.txt`.
+    assert_eq!(resources.len(), shipped_methods().len() + 2);
+    for document in ["llms.txt", "llms-full.txt"] {
+        let uri = format!("http://127.0.0.1:8080/{document}");
+        assert!(
+            resources
+                .iter()
+                .any(|r| r["uri"] == uri && r["name"] == document),
+            "{document} is a resource"
+        );
+    }
     for resource in resources {
         let uri = resource["uri"].as_str().expect("a uri");
         let read = legacy(
@@ -541,6 +585,63 @@ async fn bad_input_gets_a_clear_error_and_the_next_request_is_served() {
     }
     let ping = legacy(&server, "2025-06-18", "ping", json!({})).await;
     assert_eq!(ping.status, 200, "still serving");
+}
+
+#[tokio::test]
+async fn the_endpoint_with_a_trailing_slash_is_the_endpoint() {
+    let server = start_server().await;
+    // Both eras, a tool call and a JSON-RPC error: each as `/mcp` answers it.
+    let discover = json!({ "jsonrpc": "2.0", "id": 5, "method": "server/discover", "params": {
+        "_meta": {
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": {},
+        } } });
+    let mut modern_headers = JSON_HEADERS.to_vec();
+    modern_headers.extend([
+        ("mcp-protocol-version", "2026-07-28"),
+        ("mcp-method", "server/discover"),
+    ]);
+    let mut legacy_headers = JSON_HEADERS.to_vec();
+    legacy_headers.push(("mcp-protocol-version", "2025-11-25"));
+    let search = json!({ "jsonrpc": "2.0", "id": 6, "method": "tools/call",
+        "params": { "name": "search", "arguments": { "query": "count rows" } } });
+    let unknown = json!({ "jsonrpc": "2.0", "id": 7, "method": "prompts/get" });
+    for (headers, body) in [
+        (&modern_headers, discover),
+        (&legacy_headers, search),
+        (&legacy_headers, unknown),
+    ] {
+        let plain = server.post("/mcp", headers, body.to_string()).await;
+        let slashed = server.post("/mcp/", headers, body.to_string()).await;
+        assert_eq!(plain.status, 200, "{body}");
+        assert_eq!(
+            (slashed.status, slashed.header("content-type")),
+            (plain.status, "application/json"),
+            "{body}"
+        );
+        assert_eq!(slashed.json(), plain.json(), "{body}");
+    }
+    // Not the page router's 405 (`Allow: GET, HEAD, OPTIONS`): /mcp's.
+    let get = server.get("/mcp/", &[]).await;
+    assert_eq!((get.status, get.header("allow")), (405, "POST, OPTIONS"));
+    assert_eq!(get.json()["error"]["code"], -32600);
+    let preflight = server
+        .request(
+            http::Method::OPTIONS,
+            "/mcp/",
+            &[
+                ("origin", "http://127.0.0.1:8080"),
+                ("access-control-request-method", "POST"),
+            ],
+        )
+        .await;
+    assert_eq!(
+        (
+            preflight.status,
+            preflight.header("access-control-allow-methods")
+        ),
+        (204, "POST, OPTIONS")
+    );
 }
 
 #[tokio::test]

@@ -51,10 +51,10 @@ async fn exercise(mut client: Command, version: &str) {
     println!("{summary}");
     assert_eq!(summary["version"], version, "{}", outcome.output);
     assert_eq!(summary["tools"], 3, "{}", outcome.output);
-    // A resource for every method, and `llms.txt`.
+    // A resource for every method, `llms.txt` and `llms-full.txt`.
     let methods = shipped_methods().len();
     assert_eq!(summary["methods"], methods, "{}", outcome.output);
-    assert_eq!(summary["resources"], methods + 1, "{}", outcome.output);
+    assert_eq!(summary["resources"], methods + 2, "{}", outcome.output);
 }
 
 #[tokio::test]

@@ -28,6 +28,7 @@ mod crawl;
 mod deploy;
 mod dev;
 mod dictionary;
+mod discovery;
 mod errors;
 mod export;
 mod hostile;

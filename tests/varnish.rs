@@ -825,6 +825,7 @@ async fn mcp_posts_are_passed_to_refserve_and_never_stored() {
         ("/mcp", 2),
         ("/mcp", 1),
         ("/mcp?utm_source=feed", 2),
+        ("/mcp/", 1),
     ] {
         let reply = varnish.post(path, MCP, ping(id)).await;
         let what = format!("POST {path} id {id}");
@@ -863,6 +864,7 @@ async fn other_methods_on_mcp_get_refserves_405() {
         (Method::GET, "/mcp?x=1"),
         (Method::HEAD, "/mcp"),
         (Method::DELETE, "/mcp"),
+        (Method::GET, "/mcp/"),
     ] {
         let direct = server.request(method.clone(), path, &[]).await;
         let reply = varnish.request(method.clone(), path, &[]).await;

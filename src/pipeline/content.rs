@@ -98,6 +98,53 @@ pub struct Site {
     pub about: String,
     /// The methods grouped by purpose; every key in exactly one group.
     pub groups: Vec<Group>,
+    /// What robots.txt's `Content-Signal` line says may be done with the
+    /// content; absent, every use is allowed.
+    #[serde(default)]
+    pub content_signals: ContentSignals,
+}
+
+/// `content_signals` of `site.json`: the uses of the content, once
+/// fetched, that robots.txt grants (`true`) or refuses (`false`) in its
+/// `Content-Signal` line (contentsignals.org). A use left out is neither
+/// granted nor refused.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ContentSignals {
+    /// Building a search index and showing search results.
+    pub search: Option<bool>,
+    /// Input to AI models as they answer (retrieval, grounding).
+    #[serde(rename = "ai-input")]
+    pub ai_input: Option<bool>,
+    /// Training or fine-tuning AI models.
+    #[serde(rename = "ai-train")]
+    pub ai_train: Option<bool>,
+}
+
+impl Default for ContentSignals {
+    /// Every use allowed: public reference documentation is meant to be
+    /// found, quoted and learned from.
+    fn default() -> Self {
+        ContentSignals {
+            search: Some(true),
+            ai_input: Some(true),
+            ai_train: Some(true),
+        }
+    }
+}
+
+impl ContentSignals {
+    /// Each use that is stated, by its label: `("search", true)`.
+    pub fn stated(&self) -> Vec<(&'static str, bool)> {
+        [
+            ("search", self.search),
+            ("ai-input", self.ai_input),
+            ("ai-train", self.ai_train),
+        ]
+        .into_iter()
+        .filter_map(|(label, allowed)| allowed.map(|allowed| (label, allowed)))
+        .collect()
+    }
 }
 
 /// A group of methods on the homepage.

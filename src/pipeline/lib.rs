@@ -27,6 +27,7 @@ pub mod emit;
 mod highlight;
 pub mod preview;
 mod render_crawlers;
+mod render_discovery;
 mod render_feed;
 mod render_html;
 mod render_icon;

@@ -1,7 +1,8 @@
 //! Build stage 2 (crawlers): `/sitemap.xml` (sitemaps.org 0.9) and
-//! `/robots.txt` (RFC 9309).
+//! `/robots.txt` (RFC 9309, with the Content Signals of
+//! contentsignals.org).
 
-use crate::content::Catalog;
+use crate::content::{Catalog, ContentSignals};
 use crate::render_json::documentation_url;
 use std::fmt::Write as _;
 
@@ -33,12 +34,35 @@ pub fn sitemap(catalog: &Catalog) -> String {
     xml
 }
 
-/// Everything may be crawled; the sitemap is named.
+/// Everything may be crawled, with the content signals `site.json` states
+/// (contentsignals.org: a `Content-Signal` line in the group it applies
+/// to, each use `yes` or `no`); the sitemap is named.
 pub fn robots(catalog: &Catalog) -> String {
-    format!(
-        "User-agent: *\nAllow: /\n\nSitemap: {}/sitemap.xml\n",
+    let mut robots = String::from("User-agent: *\n");
+    if let Some(line) = content_signal(&catalog.site.content_signals) {
+        robots.push_str(
+            "# What may be done with this content once fetched (https://contentsignals.org/):\n\
+             # search results, input to AI answers, training AI models.\n",
+        );
+        let _ = writeln!(robots, "Content-Signal: {line}");
+    }
+    let _ = write!(
+        robots,
+        "Allow: /\n\nSitemap: {}/sitemap.xml\n",
         catalog.base_url
-    )
+    );
+    robots
+}
+
+/// The value of the `Content-Signal` line: `search=yes, ai-input=yes,
+/// ai-train=yes`; `None` when no use is stated.
+fn content_signal(signals: &ContentSignals) -> Option<String> {
+    let stated = signals.stated();
+    let pairs: Vec<String> = stated
+        .iter()
+        .map(|(label, allowed)| format!("{label}={}", if *allowed { "yes" } else { "no" }))
+        .collect();
+    (!pairs.is_empty()).then(|| pairs.join(", "))
 }
 
 fn escape_xml(text: &str) -> String {
@@ -65,4 +89,27 @@ pub fn iso_date(unix: u64) -> String {
     };
     let year = year_of_era + era * 400 + i64::from(month <= 2);
     format!("{year:04}-{month:02}-{day:02}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_content_signal_names_each_stated_use_in_the_policy_s_order() {
+        let signals = |search, ai_input, ai_train| ContentSignals {
+            search,
+            ai_input,
+            ai_train,
+        };
+        assert_eq!(
+            content_signal(&ContentSignals::default()).as_deref(),
+            Some("search=yes, ai-input=yes, ai-train=yes")
+        );
+        assert_eq!(
+            content_signal(&signals(Some(true), None, Some(false))).as_deref(),
+            Some("search=yes, ai-train=no")
+        );
+        assert_eq!(content_signal(&signals(None, None, None)), None);
+    }
 }

@@ -5,6 +5,7 @@
 //! Bodies are compact (the smallest bytes on the wire) and end in a newline.
 
 use crate::content::{Catalog, Entry, Mark, Stage};
+use crate::render_discovery;
 use serde_json::{json, Map, Value};
 
 /// `GET /api/reference.json`: `{"data": [Reference…], "meta": {"count": N}}`,
@@ -111,26 +112,49 @@ pub fn documentation_url(catalog: &Catalog, entry: &Entry) -> String {
     format!("{}{}", catalog.base_url, page_path(entry))
 }
 
-fn finish(value: &Value) -> String {
+/// `value` as every JSON document is served: compact, with a final line
+/// break.
+pub fn finish(value: &Value) -> String {
     let mut text = serde_json::to_string(value).expect("a serde_json::Value always serialises");
     text.push('\n');
     text
 }
 
-/// `/.well-known/api-catalog` (RFC 9727): a linkset naming the API, its
-/// OpenAPI description (service-desc) and its documentation (service-doc).
+/// `/.well-known/api-catalog` (RFC 9727): a linkset naming the two APIs
+/// and, for each, its description (service-desc: the OpenAPI document, the
+/// MCP server card), its documentation for people (service-doc) and, for
+/// machines, the Agent Skills index whose skill explains both (service-meta,
+/// RFC 8631).
 pub fn api_catalog(catalog: &Catalog) -> String {
     let base = &catalog.base_url;
+    let skills = json!([{
+        "href": format!("{base}{}", render_discovery::SKILLS_INDEX_PATH),
+        "type": "application/json",
+    }]);
+    let doc = json!([{ "href": format!("{base}/"), "type": "text/html" }]);
     finish(&json!({
         "linkset": [
             {
                 "anchor": format!("{base}/.well-known/api-catalog"),
-                "item": [{ "href": format!("{base}/api/reference.json") }]
+                "item": [
+                    { "href": format!("{base}/api/reference.json") },
+                    { "href": format!("{base}/mcp") },
+                ]
             },
             {
                 "anchor": format!("{base}/api/reference.json"),
                 "service-desc": [{ "href": format!("{base}/openapi.json"), "type": "application/json" }],
-                "service-doc": [{ "href": format!("{base}/"), "type": "text/html" }]
+                "service-doc": doc,
+                "service-meta": skills,
+            },
+            {
+                "anchor": format!("{base}/mcp"),
+                "service-desc": [{
+                    "href": format!("{base}{}", render_discovery::SERVER_CARD_PATH),
+                    "type": render_discovery::SERVER_CARD_TYPE,
+                }],
+                "service-doc": doc,
+                "service-meta": skills,
             }
         ]
     }))

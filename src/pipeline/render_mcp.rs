@@ -2,7 +2,8 @@
 //! (`mcp.rs`), and each method as a search result.
 //!
 //! Pure functions of the catalog. The texts a tool returns are the site's
-//! own: a method's Markdown page, its Reference object, `llms.txt`.
+//! own: a method's Markdown page, its Reference object, `llms.txt` and
+//! `llms-full.txt`.
 
 use crate::content::{Catalog, Entry};
 use crate::mcp::{
@@ -367,7 +368,8 @@ impl Readable {
     }
 }
 
-/// Every resource, each rendered once: the method pages, then `llms.txt`.
+/// Every resource, each rendered once: the method pages, then `llms.txt`
+/// and `llms-full.txt` (as served: `text/plain`).
 fn readable(catalog: &Catalog) -> Vec<Readable> {
     let mut list: Vec<Readable> = catalog
         .entries
@@ -390,6 +392,16 @@ fn readable(catalog: &Catalog) -> Vec<Readable> {
             .into(),
         mime: "text/plain",
         text: render_llms::llms(catalog),
+    });
+    list.push(Readable {
+        uri: format!("{}/llms-full.txt", catalog.base_url),
+        name: "llms-full.txt".into(),
+        title: "The whole reference".into(),
+        description: "Every method's page in one Markdown document, after the homepage's \
+            introduction: for reading or searching the reference at once."
+            .into(),
+        mime: "text/plain",
+        text: render_llms::llms_full(catalog),
     });
     list
 }

@@ -5,7 +5,10 @@
 //! each text, the headers that travel with it, and the caching policy of
 //! each resource, and pairs every [`ErrorKind`] with its texts from
 //! `content/errors.json`. A removed method's addresses are resources too,
-//! whose bodies explain the error they answer with ([`removed`]).
+//! whose bodies explain the error they answer with ([`removed`]); the
+//! agents' discovery documents are `site/discovery.rs`'s.
+
+mod discovery;
 
 use crate::content::Catalog;
 use crate::errors::ErrorKind;
@@ -358,6 +361,7 @@ pub fn resources(catalog: &Catalog) -> Vec<Resource> {
             ..Body::new(Media::LINKSET, render_json::api_catalog(catalog))
         }],
     ));
+    all.extend(discovery::resources(catalog));
     all.extend(removed(catalog));
     all
 }

@@ -6,7 +6,9 @@
 //!   its `index.html`; its Markdown is already exported through its `.md`
 //!   twin;
 //! - every other resource goes to its path (`api/reference.json`,
-//!   `llms.txt`, `.well-known/api-catalog`);
+//!   `llms.txt`, `.well-known/api-catalog`, `mcp/server-card`), once: a
+//!   second representation with the same bytes (the server card as
+//!   `application/json`) has no file of its own;
 //! - each stored coding goes beside it: `.br` for brotli, `.gz` for gzip
 //!   (nginx's `brotli_static` and `gzip_static` names).
 //!
@@ -23,7 +25,8 @@
 //! serve their error bodies with 200, where a missing file gets its 404.
 //!
 //! `/mcp` is not written either: it answers `POST` requests, each from its
-//! body, which a static host cannot do. [`MCP_NOTE`] says so too.
+//! body, which a static host cannot do. [`MCP_NOTE`] says so too. The
+//! server card below it is a document like the others (`mcp/server-card`).
 
 use crate::negotiate::Coding;
 use crate::table::{Resource, Table};
@@ -32,6 +35,16 @@ use std::path::Path;
 /// The file (relative to the export root) of representation `index` of the
 /// resource at `path`, identity coding; `None` when another file holds it.
 pub fn file_name(path: &str, resource: &Resource, index: usize) -> Option<String> {
+    let name = own_file_name(path, resource, index)?;
+    // The same bytes under a second type (the server card's
+    // `application/json`) have their file already.
+    let taken =
+        (0..index).any(|earlier| own_file_name(path, resource, earlier) == Some(name.clone()));
+    (!taken).then_some(name)
+}
+
+/// The file of representation `index` by its media type alone.
+fn own_file_name(path: &str, resource: &Resource, index: usize) -> Option<String> {
     let media = resource.media_types.get(index)?;
     let relative = path.trim_start_matches('/');
     match (media.kind, media.subtype) {

@@ -1,6 +1,6 @@
 //! The one handler: a request in, its response out, from a table — the
 //! table's routes (documents, pages, `/healthz`, with every error they
-//! explain) and `/mcp`.
+//! explain) and `/mcp` (`/mcp/` too: `mcp::is_endpoint`).
 //!
 //! Every way of serving answers through [`Handler::answer`]: the
 //! connection layer (`connection.rs`, which adds HSTS, the drain's
@@ -75,7 +75,7 @@ impl Handler {
     {
         let (request, body) = request.into_parts();
         let table = self.tables.current();
-        if request.uri.path() == mcp::PATH {
+        if mcp::is_endpoint(request.uri.path()) {
             let mut open = Open::receiving(activity);
             let policy = Arc::clone(&self.mcp);
             return Answer::Later(async move {

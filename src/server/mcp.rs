@@ -48,6 +48,20 @@ use std::time::{Duration, Instant};
 /// The endpoint's path.
 pub const PATH: &str = "/mcp";
 
+/// Whether a request for `path` is one for the endpoint: [`PATH`], or the
+/// same with a trailing slash.
+///
+/// `/mcp/` is answered as `/mcp` rather than redirected or refused: a
+/// client configured with the slash (or joining a base URL and a path)
+/// means this endpoint; a 308 would ask every client to resend its POST
+/// body, which not every HTTP client does, and an error would fail a call
+/// over one character. Nothing else is at `/mcp/` itself (the server card
+/// below it, `/mcp/server-card`, is a document of the table).
+pub fn is_endpoint(path: &str) -> bool {
+    path.strip_prefix(PATH)
+        .is_some_and(|rest| rest.is_empty() || rest == "/")
+}
+
 /// The largest request body read, in bytes: a tool call is a few hundred.
 pub const MAX_BODY: usize = 64 * 1024;
 
@@ -504,6 +518,14 @@ mod tests {
                        allows; retry in a second.";
         let written = error_reply(StatusCode::SERVICE_UNAVAILABLE, None, -32000, message, None);
         assert_eq!(String::from_utf8_lossy(&written.body), BUSY);
+    }
+
+    #[test]
+    fn the_endpoint_is_mcp_with_or_without_its_slash() {
+        assert!(is_endpoint("/mcp") && is_endpoint("/mcp/"));
+        for other in ["/mcp//", "/mcpx", "/mcp/x", "/MCP", "/", "/api/mcp"] {
+            assert!(!is_endpoint(other), "{other}");
+        }
     }
 
     #[test]

@@ -385,6 +385,15 @@ mod export {
             name("/.well-known/api-catalog", 0).as_deref(),
             Some(".well-known/api-catalog")
         );
+        assert_eq!(
+            name("/mcp/server-card", 0).as_deref(),
+            Some("mcp/server-card")
+        );
+        assert_eq!(
+            name("/mcp/server-card", 1),
+            None,
+            "the card as application/json is the same file"
+        );
     }
 
     #[test]
@@ -463,6 +472,10 @@ mod mcp {
                 "{key}"
             );
             let uri = format!("{}/api/{key}.md", production().base_url);
+            assert!(has(&answer_key("resources/read", &uri)), "{uri}");
+        }
+        for document in ["llms.txt", "llms-full.txt"] {
+            let uri = format!("{}/{document}", production().base_url);
             assert!(has(&answer_key("resources/read", &uri)), "{uri}");
         }
         let listed = production()

@@ -2,7 +2,9 @@
 # Installs the external validators that tests/validators.rs runs, into DIR:
 #
 #   DIR/venv    a Python venv: openapi-spec-validator, schemathesis, redbot,
-#               and mcp, the official MCP Python SDK (tests/mcp_clients.rs)
+#               mcp, the official MCP Python SDK (tests/mcp_clients.rs), and
+#               skills-ref, the Agent Skills reference validator
+#               (tests/discovery.rs; its command is `agentskills`)
 #   DIR/node    npm packages: @redocly/cli, markdownlint-cli2, sitemap (for
 #               schema/sitemap.xsd), vnu-jar (the Nu HTML checker's vnu.jar),
 #               lighthouse, axe-core and puppeteer-core (which drives Chromium),
@@ -66,12 +68,14 @@ step() {
     fi
 }
 
-# Python: the three tools, the MCP SDK and every dependency, exactly.
+# Python: the three tools, the MCP SDK, skills-ref and every dependency,
+# exactly.
 python_pins=(
     openapi-spec-validator==0.9.0
     schemathesis==4.32.5
     redbot==2.7.1
     mcp==2.3.0
+    skills-ref==0.1.1
 )
 python_constraints='
 annotated-types==0.8.0
@@ -122,6 +126,7 @@ Pygments==2.21.0
 PyJWT==2.15.1
 pyrate-limiter==4.5.1
 pytest==9.2.0
+python-dateutil==4.0.0
 python-dotenv==1.2.4
 python-multipart==0.0.34
 PyYAML==6.0.3
@@ -135,10 +140,12 @@ sniffpy==1.0.0
 sortedcontainers==2.4.0
 sse-starlette==3.7.0
 starlette==1.10.0
+strictyaml==1.7.3
 thor==0.17.0
 truststore==0.10.5
 typing-inspection==0.4.5
 typing_extensions==4.16.0
+tzdata==2026.6
 urllib3==2.8.0
 uvicorn==0.54.0
 Werkzeug==3.1.9
@@ -189,7 +196,7 @@ step npm install --prefix "$dir/node" --no-audit --no-fund --no-update-notifier 
     --save-exact --ignore-scripts "${npm_pins[@]}"
 
 # Each tool must start, and the two files the tests read must be there.
-for tool in openapi-spec-validator schemathesis redbot; do
+for tool in openapi-spec-validator schemathesis redbot agentskills; do
     [[ -x $dir/venv/bin/$tool ]] || { echo "install.sh: $tool missing" >&2; cat "$log" >&2; exit 1; }
 done
 step "$dir/venv/bin/schemathesis" --version

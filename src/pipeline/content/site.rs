@@ -1,5 +1,5 @@
-//! The rules of `content/site.json` (the homepage's texts and its groups
-//! of methods) and `content/errors.json` (the texts of each error code).
+//! The rules of `content/site.json` (the homepage's texts, its groups of
+//! methods and the content signals of robots.txt) and `content/errors.json` (the texts of each error code).
 
 use super::fields::Check;
 use super::{Entry, ErrorText, Site};
@@ -20,6 +20,13 @@ impl Site {
         check.plain_line("title", &self.title);
         check.plain_line("summary", &self.summary);
         check.plain_line("about", &self.about);
+        if self.content_signals.stated().is_empty() {
+            check.fail(
+                "content_signals",
+                "must state at least one of `search`, `ai-input` and `ai-train` \
+                 (true or false); leave the field out to allow all three",
+            );
+        }
         for (i, group) in self.groups.iter().enumerate() {
             let field = format!("groups[{i}]");
             check.filled(&format!("{field}.name"), &group.name);

@@ -298,10 +298,14 @@ fn stored(call: &Call, key: &str) -> Reply {
     })
 }
 
-/// What MCP 2026-07-28 asks of a modern request before it is answered:
-/// a version served, the client's capabilities, and headers that repeat
+/// What MCP 2026-07-28 asks of a modern request before it is answered, in
+/// the order its Streamable HTTP transport checks it: headers that repeat
 /// the body (`MCP-Protocol-Version`, `Mcp-Method`, and `Mcp-Name` for a
-/// tool call or a read). `None` when all hold.
+/// tool call or a read), else `-32020` (`HeaderMismatch`); then a version
+/// served, else `-32022`; then the client's capabilities. A header that
+/// names one version while `_meta` names another is a mismatch, whichever
+/// versions they are: `-32022` would list as supported a version the
+/// client did send. `None` when all hold.
 fn check_modern(
     id: &Value,
     method: &str,
@@ -309,19 +313,6 @@ fn check_modern(
     version: &str,
     headers: &McpHeaders,
 ) -> Option<Reply> {
-    if version != MODERN_VERSION {
-        return Some(unsupported(Some(id), version));
-    }
-    let capabilities = params
-        .get("_meta")
-        .and_then(|meta| meta.get(META_CAPABILITIES));
-    if !capabilities.is_some_and(Value::is_object) {
-        return Some(bad(
-            Some(id),
-            code::INVALID_PARAMS,
-            &format!("`params._meta` must carry `{META_CAPABILITIES}` (an object; {{}} for none)."),
-        ));
-    }
     let name = match method {
         "tools/call" => params.get("name").and_then(Value::as_str),
         "resources/read" => params.get("uri").and_then(Value::as_str),
@@ -340,15 +331,46 @@ fn check_modern(
         let Some(body) = body else { continue };
         let sent = sent.map(decode_header);
         if sent.as_deref() != Some(body) {
-            let problem = match sent {
-                None => format!("The `{header}` header is missing; it repeats the body's value."),
-                Some(_) => format!("The `{header}` header differs from the body's value."),
-            };
+            let problem = mismatch(header, sent.as_deref(), body);
             return Some(bad(Some(id), code::HEADER_MISMATCH, &problem));
         }
     }
+    if version != MODERN_VERSION {
+        return Some(unsupported(Some(id), version));
+    }
+    let capabilities = params
+        .get("_meta")
+        .and_then(|meta| meta.get(META_CAPABILITIES));
+    if !capabilities.is_some_and(Value::is_object) {
+        return Some(bad(
+            Some(id),
+            code::INVALID_PARAMS,
+            &format!("`params._meta` must carry `{META_CAPABILITIES}` (an object; {{}} for none)."),
+        ));
+    }
     None
 }
+
+/// The message of a `-32020`, in the words of the specification's example
+/// (`Header mismatch: Mcp-Name header value 'foo' does not match body value
+/// 'bar'`), each value cut to its first [`SHOWN`] characters.
+fn mismatch(header: &str, sent: Option<&str>, body: &str) -> String {
+    let shown = |value: &str| value.chars().take(SHOWN).collect::<String>();
+    match sent {
+        None => format!(
+            "Header mismatch: the {header} header is missing; it must repeat the body value '{}'",
+            shown(body)
+        ),
+        Some(sent) => format!(
+            "Header mismatch: {header} header value '{}' does not match body value '{}'",
+            shown(sent),
+            shown(body)
+        ),
+    }
+}
+
+/// The most characters of a request's value an error message repeats.
+const SHOWN: usize = 64;
 
 /// A header value as MCP sends text that is not plain ASCII:
 /// `=?base64?…?=` around the UTF-8 bytes in base64.

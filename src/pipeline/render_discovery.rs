@@ -1,0 +1,310 @@
+//! Build stage 2 (discovery for agents): the documents an agent finds this
+//! reference by before it reads a page, each following the current text of
+//! a draft:
+//!
+//! - **Agent Skills discovery** (Cloudflare's RFC, v0.2.0 of 2026-03-12,
+//!   commit `1bd1167` of `cloudflare/agent-skills-discovery-rfc`):
+//!   `/.well-known/agent-skills/index.json` lists one skill, `type`
+//!   `skill-md`, whose `digest` is `sha256:` and the lowercase hex SHA-256
+//!   of the exact bytes served at its `url`. The skill itself,
+//!   `/.well-known/agent-skills/<name>/SKILL.md`, is a `SKILL.md` as the
+//!   Agent Skills specification writes one (commit `69ef37e` of
+//!   `agentskills/agentskills`): YAML front matter with `name` (the
+//!   directory's, lowercase letters, digits and single hyphens, at most
+//!   64) and `description` (at most 1,024 characters, the index's too),
+//!   then Markdown: what the reference is, and how to search and read it
+//!   over HTTP and over MCP.
+//! - **MCP Server Card** (SEP-2127 as its experimental extension defines
+//!   it, commit `8924e08` of `modelcontextprotocol/experimental-ext-server-card`,
+//!   2026-07-24): a `v1` card at `<streamable HTTP URL>/server-card`, the
+//!   location the draft reserves (`/mcp/server-card`; its earlier
+//!   `/.well-known/mcp/server-card.json` is the placement the draft now
+//!   advises against), naming the server, its version and its one remote.
+//!
+//! The api-catalog (`render_json::api_catalog`) links both.
+
+use crate::content::Catalog;
+use crate::mcp::{HANDSHAKE_VERSIONS, MODERN_VERSION};
+use crate::render_json::finish;
+use crate::render_markdown::escape;
+use serde::Serialize;
+use serde_json::json;
+use sha2::{Digest, Sha256};
+use std::fmt::Write as _;
+
+/// The skills index, where the RFC puts it.
+pub const SKILLS_INDEX_PATH: &str = "/.well-known/agent-skills/index.json";
+
+/// The server card: `/mcp` and the suffix SEP-2127 reserves.
+pub const SERVER_CARD_PATH: &str = "/mcp/server-card";
+
+/// The server card's media type.
+pub const SERVER_CARD_TYPE: &str = "application/mcp-server-card+json";
+
+/// The `$schema` of the skills index, v0.2.0 (an identifier clients match).
+const SKILLS_INDEX_SCHEMA: &str = "https://schemas.agentskills.io/discovery/0.2.0/schema.json";
+
+/// The `$schema` of a `v1` server card.
+const SERVER_CARD_SCHEMA: &str =
+    "https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json";
+
+/// The longest skill name the Agent Skills specification allows.
+const MAX_SKILL_NAME: usize = 64;
+
+/// The longest `title` and `description` a server card may hold.
+const MAX_CARD_TEXT: usize = 100;
+
+/// The skill's name, made of the site's title (`skill_name_of`).
+pub fn skill_name(catalog: &Catalog) -> String {
+    skill_name_of(&catalog.site.title)
+}
+
+/// `title` in lowercase ASCII letters and digits, each run of anything
+/// else one hyphen, at most 64 characters and no hyphen at either end
+/// (`database-library-method-reference`); `method-reference` when the
+/// title has no such letter.
+fn skill_name_of(title: &str) -> String {
+    let mut name = String::new();
+    for c in title.chars() {
+        if c.is_ascii_alphanumeric() {
+            name.push(c.to_ascii_lowercase());
+        } else if !name.is_empty() && !name.ends_with('-') {
+            name.push('-');
+        }
+    }
+    name.truncate(MAX_SKILL_NAME);
+    let name = name.trim_end_matches('-');
+    if name.is_empty() {
+        "method-reference".to_string()
+    } else {
+        name.to_string()
+    }
+}
+
+/// Where the skill is served: `/.well-known/agent-skills/<name>/SKILL.md`.
+pub fn skill_path(catalog: &Catalog) -> String {
+    format!("/.well-known/agent-skills/{}/SKILL.md", skill_name(catalog))
+}
+
+/// What the skill is for, in the index and in its front matter alike.
+fn skill_description(catalog: &Catalog) -> String {
+    format!(
+        "{}: find the method for a task, then read its signatures, parameters, return value, \
+         notes and examples, over HTTP (Markdown, JSON) or MCP. Use it when writing, reviewing \
+         or debugging code that calls the library.",
+        catalog.site.title.trim_end_matches('.')
+    )
+}
+
+/// The skill: front matter, then how to use this reference.
+pub fn skill(catalog: &Catalog) -> String {
+    let site = &catalog.site;
+    let base = &catalog.base_url;
+    let description =
+        serde_json::to_string(&skill_description(catalog)).expect("a string always serialises");
+    // A JSON string is a YAML double-quoted scalar: whatever the title
+    // holds, the front matter stays YAML.
+    let mut md = format!(
+        "---\nname: {}\ndescription: {description}\n---\n\n",
+        skill_name(catalog)
+    );
+    let _ = write!(
+        md,
+        "# {title}\n\n{summary}\n\n{about}\n\n\
+         ## When to use it\n\n\
+         Before writing a call to the library, look the method up here rather than from memory: \
+         its exact signatures, which parameters are optional, what it returns and the notes that \
+         catch people out. When the task is described in words (\"count the rows that match\"), \
+         search first, then read the method it finds.\n\n\
+         ## Over HTTP\n\n\
+         Every address answers `GET`, without a key; send `Accept-Encoding: br` or `gzip` for \
+         smaller answers.\n\n\
+         - `{base}/llms.txt`: every method with its one-line description, by group. Pick from \
+         it when you know roughly what you need.\n\
+         - `{base}/api/<name>.md`: one method's page in Markdown: signatures, parameters, return \
+         value, notes and examples (`{base}/api/{example}.md`).\n\
+         - `{base}/api/reference/<name>.json`: the same facts as JSON; \
+         `{base}/api/reference.json` has every method, and `{base}/openapi.json` describes both.\n\
+         - `{base}/llms-full.txt`: the whole reference in one Markdown document, to search \
+         through as text.\n\n\
+         ## Over MCP\n\n\
+         `{base}/mcp` speaks the Model Context Protocol over Streamable HTTP, statelessly, at \
+         protocol versions {versions}. Add it to an MCP client as an HTTP server, then use its \
+         tools:\n\n\
+         - `search` with `query` (the task in plain words) and optionally `limit`: the methods \
+         that fit, best first, each with why it matched, its signatures and its address.\n\
+         - `get_method` with `name`: one method's whole page, and its reference as structured \
+         content.\n\
+         - `list_methods`: every method with its description and signatures.\n\n\
+         Every method's Markdown page, `llms.txt` and `llms-full.txt` are resources too. Without \
+         a client, one JSON-RPC message per `POST`:\n\n\
+         ```sh\n\
+         curl -s {base}/mcp -H 'Content-Type: application/json' \\\n  \
+         -d '{{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{{\"name\":\"search\",\"arguments\":{{\"query\":\"count the rows that match\"}}}}}}'\n\
+         ```\n\n\
+         ## The methods\n\n",
+        title = escape(&site.title),
+        summary = escape(&site.summary),
+        about = escape(&site.about),
+        versions = protocol_versions().join(", "),
+        example = catalog
+            .entries
+            .first()
+            .map_or("select", |entry| entry.key.as_str()),
+    );
+    for group in &site.groups {
+        let keys: Vec<String> = group.keys.iter().map(|key| format!("`{key}`")).collect();
+        let _ = writeln!(md, "- {}: {}", escape(&group.name), keys.join(", "));
+    }
+    md
+}
+
+/// The versions `/mcp` speaks, newest first.
+fn protocol_versions() -> Vec<&'static str> {
+    let mut versions = vec![MODERN_VERSION];
+    versions.extend(HANDSHAKE_VERSIONS);
+    versions
+}
+
+/// `sha256:` and the lowercase hex SHA-256 of `bytes`: the RFC's digest.
+pub fn digest(bytes: &[u8]) -> String {
+    let mut hex = String::from("sha256:");
+    for byte in Sha256::digest(bytes) {
+        let _ = write!(hex, "{byte:02x}");
+    }
+    hex
+}
+
+/// The skills index, listing the skill whose served bytes are `skill`.
+pub fn skills_index(catalog: &Catalog, skill: &str) -> String {
+    let index = json!({
+        "$schema": SKILLS_INDEX_SCHEMA,
+        "skills": [{
+            "name": skill_name(catalog),
+            "type": "skill-md",
+            "description": skill_description(catalog),
+            "url": skill_path(catalog),
+            "digest": digest(skill.as_bytes()),
+        }],
+    });
+    finish(&index)
+}
+
+/// A server card, in the order of the draft's schema.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ServerCard<'a> {
+    #[serde(rename = "$schema")]
+    schema: &'static str,
+    name: String,
+    version: &'static str,
+    /// Optional; at most [`MAX_CARD_TEXT`] characters.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    title: Option<&'a str>,
+    description: &'static str,
+    website_url: String,
+    remotes: [Remote; 1],
+}
+
+/// One endpoint of a server card.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Remote {
+    #[serde(rename = "type")]
+    transport: &'static str,
+    url: String,
+    supported_protocol_versions: Vec<&'static str>,
+}
+
+/// The server card: who the server is and where it answers. The title is
+/// the site's when it fits the card's 100 characters.
+pub fn server_card(catalog: &Catalog) -> String {
+    let base = &catalog.base_url;
+    let title = &catalog.site.title;
+    let card = ServerCard {
+        schema: SERVER_CARD_SCHEMA,
+        name: server_name(base),
+        version: env!("CARGO_PKG_VERSION"),
+        title: (title.chars().count() <= MAX_CARD_TEXT).then_some(title.as_str()),
+        description: "Search this method reference, list its methods and read each one's \
+            signatures and examples.",
+        website_url: format!("{base}/"),
+        remotes: [Remote {
+            transport: "streamable-http",
+            url: format!("{base}/mcp"),
+            supported_protocol_versions: protocol_versions(),
+        }],
+    };
+    finish(&serde_json::to_value(card).expect("strings always serialise"))
+}
+
+/// The card's `name`: the base URL's host in reverse-DNS order, then
+/// `/refserve` (`com.example.docs/refserve`); characters a name may not
+/// hold (an IPv6 address's) become hyphens.
+fn server_name(base_url: &str) -> String {
+    let authority = base_url
+        .split_once("://")
+        .map_or(base_url, |(_, rest)| rest)
+        .split('/')
+        .next()
+        .unwrap_or_default();
+    let host = match authority.strip_prefix('[') {
+        Some(literal) => literal.split(']').next().unwrap_or_default(),
+        None => authority.split(':').next().unwrap_or_default(),
+    };
+    let reversed = if host.parse::<std::net::IpAddr>().is_ok() {
+        host.to_string()
+    } else {
+        host.split('.').rev().collect::<Vec<_>>().join(".")
+    };
+    let namespace: String = reversed
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '.' || c == '-' {
+                c
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    format!("{namespace}/refserve")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_server_name_is_its_host_in_reverse_dns_order() {
+        assert_eq!(
+            server_name("https://docs.example.com"),
+            "com.example.docs/refserve"
+        );
+        assert_eq!(
+            server_name("https://docs.example.com:8443/ref"),
+            "com.example.docs/refserve"
+        );
+        assert_eq!(server_name("http://127.0.0.1:8080"), "127.0.0.1/refserve");
+        assert_eq!(server_name("http://[::1]:8080"), "--1/refserve");
+    }
+
+    #[test]
+    fn a_skill_name_is_the_title_in_lowercase_words_joined_by_hyphens() {
+        assert_eq!(
+            skill_name_of("Database library method reference"),
+            "database-library-method-reference"
+        );
+        assert_eq!(skill_name_of("  Café -- API v2.1! "), "caf-api-v2-1");
+        assert_eq!(skill_name_of("日本語"), "method-reference");
+        let long = skill_name_of(&"word ".repeat(30));
+        assert!(long.len() <= 64 && !long.ends_with('-'), "{long}");
+    }
+
+    #[test]
+    fn a_digest_is_the_sha256_in_lowercase_hex() {
+        assert_eq!(
+            digest(b"abc"),
+            "sha256:ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        );
+    }
+}
