@@ -5,9 +5,7 @@
 # tests/browser.rs). Reports the four category scores and the timings behind
 # performance.
 # The tests require 100 for accessibility, best practices and SEO
-# (tests/browser.rs; SEO shows 92 here because Lighthouse 12 calls robots.txt's
-# Content-Signal line an unknown directive, the one failure the tests excuse);
-# performance depends on timing, so it is reported here.
+# (tests/browser.rs); performance depends on timing, so it is reported here.
 #
 #   benches/lighthouse.sh               # about a minute after the build
 #   RUNS=5 benches/lighthouse.sh        # each page RUNS times, the median kept
@@ -33,7 +31,7 @@ until curl -sf "http://$addr/healthz" >/dev/null; do :; done
 
 flags="--headless=new --no-sandbox --disable-gpu --disable-quic --no-first-run \
 --disable-background-networking --disable-component-update --disable-sync"
-echo "Lighthouse $("$tools/node/node_modules/.bin/lighthouse" --version), $(chromium --version), \
+echo "Lighthouse $("$tools/bin/lighthouse" --version), $(chromium --version), \
 $(nproc) CPUs, $(date -u '+%Y-%m-%d %H:%M UTC'), median of $RUNS runs" >&2
 echo "| Page | Performance | Accessibility | Best practices | SEO | FCP | LCP | TBT | CLS | Speed Index |"
 echo "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|"
@@ -41,7 +39,7 @@ for page in "/ homepage" "/api/ method index" "/api/select method page"; do
     path=${page%% *}
     name=${page#* }
     for run in $(seq "$RUNS"); do
-        CHROME_PATH=$(command -v chromium) "$tools/node/node_modules/.bin/lighthouse" \
+        CHROME_PATH=$(command -v chromium) "$tools/bin/lighthouse" \
             "http://$addr$path" --quiet --output=json --output-path="$work/$run.json" \
             --chrome-flags="$flags"
     done

@@ -1,12 +1,11 @@
 //! The pages in a real browser (Debian's headless Chromium): Lighthouse's
-//! mobile audit scores 100 for accessibility, best practices and SEO (every
-//! SEO audit passes but for robots.txt's `Content-Signal` line, which
-//! Lighthouse 12 does not know yet), axe-core finds no violation in the
-//! light or the dark scheme, and a reader who opens `/` and follows links
-//! gets every method page compressed against the dictionary. Performance depends on timing, so
+//! mobile audit scores 100 for accessibility, best practices and SEO,
+//! axe-core finds no violation in the light or the dark scheme, and a reader
+//! who opens `/` and follows links gets every method page compressed against
+//! the dictionary. Performance depends on timing, so
 //! `benches/lighthouse.sh` reports it instead.
 
-use crate::support::{node_file, node_tool, run, start_server, system_tool, Outcome};
+use crate::support::{node_file, run, start_server, system_tool, tools, Outcome};
 use std::process::Command;
 
 /// Chromium's flags for this machine: headless, no sandbox (tests run as
@@ -15,7 +14,7 @@ const CHROMIUM_FLAGS: &str = "--headless=new --no-sandbox --disable-gpu --disabl
      --no-first-run --disable-background-networking --disable-component-update --disable-sync";
 
 async fn lighthouse(url: &str) -> (serde_json::Value, Outcome) {
-    let mut command = node_tool("lighthouse");
+    let mut command = Command::new(tools().join("bin/lighthouse"));
     command
         .arg(url)
         .args(["--quiet", "--output=json", "--output-path=stdout"])
@@ -41,48 +40,21 @@ fn chromium_script(script: &str) -> Command {
     command
 }
 
-/// Whether Lighthouse's robots.txt audit fails for the `Content-Signal`
-/// line alone: Lighthouse 12 calls it an unknown directive, 13 knows it
-/// (GoogleChrome/lighthouse#16767) but needs Node 22.19, newer than the
-/// Node these tests run on. Any other robots.txt error still fails.
-fn only_content_signal_is_unknown(audit: &serde_json::Value) -> bool {
-    let errors = audit["details"]["items"]
-        .as_array()
-        .map_or(&[][..], Vec::as_slice);
-    !errors.is_empty()
-        && errors.iter().all(|error| {
-            error["message"] == "Unknown directive"
-                && error["line"]
-                    .as_str()
-                    .is_some_and(|line| line.starts_with("Content-Signal:"))
-        })
-}
-
 #[tokio::test]
 async fn lighthouse_scores_100_for_accessibility_best_practices_and_seo() {
     let server = start_server().await;
     for path in ["/", "/api/", "/api/select"] {
         let (report, _) = lighthouse(&format!("{}{path}", server.origin)).await;
-        let robots = &report["audits"]["robots-txt"];
-        let excused =
-            robots["score"].as_f64() != Some(1.0) && only_content_signal_is_unknown(robots);
         for category in ["accessibility", "best-practices", "seo"] {
             let score = report["categories"][category]["score"].as_f64();
-            let failing: Vec<String> = report["categories"][category]["auditRefs"]
-                .as_array()
-                .expect("auditRefs")
-                .iter()
-                .filter(|r| r["weight"].as_f64().is_some_and(|w| w > 0.0))
-                .map(|r| &report["audits"][r["id"].as_str().expect("an audit id")])
+            let failing: Vec<String> = report["audits"]
+                .as_object()
+                .expect("audits")
+                .values()
                 .filter(|a| a["score"].as_f64().is_some_and(|s| s < 1.0))
-                .filter(|a| !(excused && a["id"] == "robots-txt"))
                 .map(|a| format!("{}: {}", a["id"], a["title"]))
                 .collect();
-            if category == "seo" && excused {
-                assert!(failing.is_empty(), "{path} {category}: {failing:#?}");
-            } else {
-                assert_eq!(score, Some(1.0), "{path} {category}: {failing:#?}");
-            }
+            assert_eq!(score, Some(1.0), "{path} {category}: {failing:#?}");
         }
     }
 }

@@ -10,6 +10,11 @@
 #               lighthouse, axe-core and puppeteer-core (which drives Chromium),
 #               and @modelcontextprotocol/client, the official MCP TypeScript
 #               SDK (tests/mcp_clients.rs)
+#   DIR/node22  Node 22 from npm (`node-linux-<arch>`), for Lighthouse alone:
+#               Lighthouse 13, the first that knows robots.txt's Content-Signal
+#               line, needs Node 22.19 or newer; every other tool runs on the
+#               machine's node
+#   DIR/bin/lighthouse  Lighthouse on that Node
 #   xmllint     from Debian's libxml2-utils, when it is not on PATH already
 #   varnishd    from Debian's varnish (tests/varnish.rs), when it is missing
 #   nginx       from Debian's nginx and libnginx-mod-http-brotli-static
@@ -158,7 +163,7 @@ npm_pins=(
     @modelcontextprotocol/core@2.4.0
     @redocly/cli@2.77.0
     axe-core@4.11.0
-    lighthouse@12.8.2
+    lighthouse@13.5.0
     markdownlint-cli2@0.22.1
     puppeteer-core@24.43.1
     sitemap@9.0.1
@@ -180,7 +185,7 @@ have_php || apt_install php-cli
 have_chromium || apt_install chromium
 have_prometheus || apt_install prometheus
 
-rm -rf "$dir/venv" "$dir/node"
+rm -rf "$dir/venv" "$dir/node" "$dir/node22" "$dir/bin"
 if ! python3 -m venv "$dir/venv" >>"$log" 2>&1; then
     # Debian's own python3 keeps ensurepip in python3-venv.
     apt_install python3-venv
@@ -194,6 +199,21 @@ step "$dir/venv/bin/python" -m pip install --disable-pip-version-check \
 mkdir -p "$dir/node"
 step npm install --prefix "$dir/node" --no-audit --no-fund --no-update-notifier \
     --save-exact --ignore-scripts "${npm_pins[@]}"
+
+case $(uname -m) in
+    x86_64) node_arch=x64 ;;
+    aarch64) node_arch=arm64 ;;
+    *) echo "install.sh: no Node 22 package for $(uname -m)" >&2; exit 1 ;;
+esac
+mkdir -p "$dir/node22" "$dir/bin"
+step npm install --prefix "$dir/node22" --no-audit --no-fund --no-update-notifier \
+    --save-exact --ignore-scripts "node-linux-$node_arch@22.23.3"
+cat >"$dir/bin/lighthouse" <<EOF
+#!/bin/sh
+exec "$dir/node22/node_modules/node-linux-$node_arch/bin/node" \\
+    "$dir/node/node_modules/lighthouse/cli/index.js" "\$@"
+EOF
+chmod +x "$dir/bin/lighthouse"
 
 # Each tool must start, and the two files the tests read must be there.
 for tool in openapi-spec-validator schemathesis redbot agentskills; do
@@ -211,7 +231,7 @@ step php --version
 step chromium --version
 step prometheus --version
 step promtool --version
-step "$dir/node/node_modules/.bin/lighthouse" --version
+step "$dir/bin/lighthouse" --version
 step test -f "$dir/node/node_modules/axe-core/axe.min.js"
 step "$dir/venv/bin/python" -c 'import mcp; mcp.Client'
 step env NODE_PATH="$dir/node/node_modules" node -e \
