@@ -42,8 +42,8 @@ mod stored;
 // The vocabulary the pipeline shares with the server (`src/core/`): the
 // error kinds, the headers every response has, content negotiation (which
 // the table answers ahead of time for the most common requests), the
-// table itself and what `/mcp` answers from.
-use refserve_core::{errors, headers, mcp, negotiate, table};
+// escaping of text, the table itself and what `/mcp` answers from.
+use refserve_core::{errors, escape, headers, mcp, negotiate, table};
 
 pub use compress::{Cache, Encoding};
 pub use content::{Catalog, ContentError, ContentErrors};

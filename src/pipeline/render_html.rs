@@ -333,20 +333,9 @@ fn strip_tags(html: &str) -> String {
     text
 }
 
-/// Escape text for HTML content and double-quoted attributes.
-pub fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            _ => out.push(c),
-        }
-    }
-    out
-}
+/// Escape text for HTML content and double-quoted attributes (the
+/// server escapes a query with the same function).
+pub use crate::escape::html as escape;
 
 /// Standard base64 with padding (RFC 4648 §4).
 fn base64(bytes: &[u8]) -> String {

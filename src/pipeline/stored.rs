@@ -138,7 +138,7 @@ fn variant(
     let content_type = body.media.content_type();
     let etag = format!(
         "\"{:016x}-{}\"",
-        fnv1a(&[content_type.as_bytes(), coding.token().as_bytes(), &bytes]),
+        headers::fingerprint(&[content_type.as_bytes(), coding.token().as_bytes(), &bytes]),
         coding.token()
     );
     // Every header a response carrying this body has, in the order sent.
@@ -214,17 +214,4 @@ fn content_hash<'r>(resources: impl Iterator<Item = &'r table::Resource>) -> Str
         .iter()
         .map(|byte| format!("{byte:02x}"))
         .collect()
-}
-
-/// FNV-1a, 64 bits, over the parts with a separator between them: a stable
-/// fingerprint of the exact bytes (and their type) for the ETag.
-fn fnv1a(parts: &[&[u8]]) -> u64 {
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    for part in parts {
-        for &byte in part.iter().chain(&[0xff]) {
-            hash ^= u64::from(byte);
-            hash = hash.wrapping_mul(0x0100_0000_01b3);
-        }
-    }
-    hash
 }
