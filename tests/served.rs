@@ -1,7 +1,7 @@
 //! What the production binary serves, byte for byte: every resource in
 //! every media type and coding it is stored in (and, for pages, against
 //! the compression dictionary), the 304s, the redirects, every kind of
-//! error and a few `/mcp` calls, each reduced to its status and the
+//! error, a few searches and a few `/mcp` calls, each reduced to its status and the
 //! SHA-256 of its headers (sorted, `date` left out) and of its body, and
 //! compared with `tests/data/served.manifest`.
 //!
@@ -139,6 +139,15 @@ fn requests() -> Vec<Asked> {
             &[("accept-encoding", "identity;q=0, *;q=0")][..],
         ),
         ("/healthz", &[][..]),
+        ("/search?q=count+rows", &[("accept", "text/html")][..]),
+        ("/search?q=count+rows", &[("accept", "text/markdown")][..]),
+        (
+            "/search?q=count+rows",
+            &[("accept", "application/json")][..],
+        ),
+        ("/search?q=select", &[("accept", "text/html")][..]),
+        ("/search?q=xyzzy", &[("accept", "text/html")][..]),
+        ("/search?q=", &[][..]),
     ] {
         asked.push(Asked::get(path, headers));
     }

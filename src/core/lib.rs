@@ -14,6 +14,8 @@
 //!   protocol versions and tools.
 //! - [`search`]: search terms (the same words at build time and for a
 //!   query) and the index's postings.
+//! - [`search_page`]: what `GET /search` answers from: the pieces of its
+//!   answers, and its limits.
 //! - [`escape`]: text made safe for HTML and Markdown, at build time and
 //!   for a query.
 //!
@@ -26,4 +28,5 @@ pub mod headers;
 pub mod mcp;
 pub mod negotiate;
 pub mod search;
+pub mod search_page;
 pub mod table;

@@ -79,7 +79,7 @@ pub fn methods(catalog: &Catalog) -> String {
 
 /// Every group of methods under a heading of `level` (`##`), with its
 /// summary and its methods linked to their pages.
-fn groups(catalog: &Catalog, level: &str) -> String {
+pub fn groups(catalog: &Catalog, level: &str) -> String {
     let mut md = String::new();
     for group in &catalog.site.groups {
         let _ = write!(
