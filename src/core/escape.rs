@@ -11,17 +11,24 @@ pub fn html(text: &str) -> String {
 }
 
 /// Append `text` to `out`, escaped for HTML content and double-quoted
-/// attributes: `&`, `<`, `>` and `"` as character references.
+/// attributes: `&`, `<`, `>` and `"` as character references. The runs
+/// between them are copied whole.
 pub fn push_html(out: &mut Vec<u8>, text: &str) {
-    for byte in text.bytes() {
-        match byte {
-            b'&' => out.extend_from_slice(b"&amp;"),
-            b'<' => out.extend_from_slice(b"&lt;"),
-            b'>' => out.extend_from_slice(b"&gt;"),
-            b'"' => out.extend_from_slice(b"&quot;"),
-            _ => out.push(byte),
-        }
+    let bytes = text.as_bytes();
+    let mut run = 0;
+    for (i, &byte) in bytes.iter().enumerate() {
+        let reference: &[u8] = match byte {
+            b'&' => b"&amp;",
+            b'<' => b"&lt;",
+            b'>' => b"&gt;",
+            b'"' => b"&quot;",
+            _ => continue,
+        };
+        out.extend_from_slice(&bytes[run..i]);
+        out.extend_from_slice(reference);
+        run = i + 1;
     }
+    out.extend_from_slice(&bytes[run..]);
 }
 
 /// `text` as Markdown that reads as the text itself.
@@ -32,14 +39,19 @@ pub fn markdown(text: &str) -> String {
 }
 
 /// Append `text` to `out` with a backslash before each character that would
-/// turn plain text into Markdown markup.
+/// turn plain text into Markdown markup. The runs between them are copied
+/// whole.
 pub fn push_markdown(out: &mut Vec<u8>, text: &str) {
-    for byte in text.bytes() {
+    let bytes = text.as_bytes();
+    let mut run = 0;
+    for (i, &byte) in bytes.iter().enumerate() {
         if b"\\`*_[]<>|#".contains(&byte) {
+            out.extend_from_slice(&bytes[run..i]);
             out.push(b'\\');
+            run = i;
         }
-        out.push(byte);
     }
+    out.extend_from_slice(&bytes[run..]);
 }
 
 /// The most bytes escaping can make of one byte of text: `"` becomes

@@ -114,6 +114,29 @@ fn why(out: &mut Vec<u8>, why: &[Bytes], found: &Found, escape: fn(&mut Vec<u8>,
     out.extend_from_slice(last);
 }
 
+/// The line that says why a method matched, as plain text (for JSON).
+fn plain_why(why: &[Bytes], found: &Found) -> String {
+    let [first, place, between, last] = pieces::<4>(why).map(text_of);
+    let mut line = String::with_capacity(64);
+    line.push_str(first);
+    for (i, (word, field)) in found.why.iter().enumerate() {
+        if i > 0 {
+            line.push_str(between);
+        }
+        line.push_str(word);
+        line.push_str(place);
+        line.push_str(field.label());
+    }
+    line.push_str(last);
+    line
+}
+
+/// A piece as text: the pipeline cuts text, so every piece is UTF-8 (a
+/// piece that is not stands for nothing).
+fn text_of(piece: &Bytes) -> &str {
+    std::str::from_utf8(piece).unwrap_or_default()
+}
+
 /// What a text answer will probably take: its pieces, and room for the
 /// query and the lines of why. (A guess: the answer is reserved in the
 /// budget once written, whatever it took.)
@@ -148,15 +171,9 @@ fn json(page: &SearchPage, results: &Results) -> Vec<u8> {
     let data: Vec<Hit> = results
         .found
         .iter()
-        .map(|found| {
-            let mut line = Vec::with_capacity(64);
-            why(&mut line, &page.markdown.why, found, |out, word| {
-                out.extend_from_slice(word.as_bytes());
-            });
-            Hit {
-                method: &page.methods[found.method].json,
-                why: String::from_utf8(line).expect("pieces and words of UTF-8"),
-            }
+        .map(|found| Hit {
+            method: &page.methods[found.method].json,
+            why: plain_why(&page.markdown.why, found),
         })
         .collect();
     let nothing = results.found.is_empty();

@@ -96,6 +96,17 @@ pub fn normalise(text: &str) -> String {
         if !normal.is_empty() {
             normal.push(' ');
         }
+        if word.is_ascii() {
+            // The common case, byte by byte.
+            for byte in word.bytes() {
+                if byte.is_ascii_control() {
+                    normal.push(char::REPLACEMENT_CHARACTER);
+                } else {
+                    normal.push(char::from(byte.to_ascii_lowercase()));
+                }
+            }
+            continue;
+        }
         for c in word.chars() {
             if c.is_control() {
                 normal.push(char::REPLACEMENT_CHARACTER);
