@@ -28,8 +28,6 @@
 mod assemble;
 mod query;
 
-pub use query::{normalise, query};
-
 use crate::budget::Budget;
 use crate::conditional;
 use crate::errors::ErrorKind;
@@ -76,7 +74,7 @@ pub fn answer(
         Method::OPTIONS => return sent(Selection::Options),
         _ => return sent(respond::select(table, method, PATH, headers)),
     };
-    let query = match query(uri.query()) {
+    let query = match query::query(uri.query()) {
         Ok(query) => query,
         Err(kind) => return sent(respond::page_error(table, kind, headers, head)),
     };

@@ -84,13 +84,13 @@ fn hex(digit: u8) -> Option<u8> {
 
 /// Whether `c` separates words: ASCII white space (space, tab, line feed,
 /// vertical tab, form feed, carriage return).
-pub fn is_separator(c: char) -> bool {
+fn is_separator(c: char) -> bool {
     matches!(c, ' ' | '\t' | '\n' | '\u{b}' | '\u{c}' | '\r')
 }
 
 /// `text` lower-cased, its words (runs between [`is_separator`]s) joined by
 /// one space, every other control character made U+FFFD.
-pub fn normalise(text: &str) -> String {
+fn normalise(text: &str) -> String {
     let mut normal = String::with_capacity(text.len());
     for word in text.split(is_separator).filter(|word| !word.is_empty()) {
         if !normal.is_empty() {
