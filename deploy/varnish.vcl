@@ -17,7 +17,8 @@ vcl 4.1;
 # matches, makes Varnish keep exactly what Cache-Control allows (308s and
 # 400s too, no grace beyond it), adds X-Cache (HIT, MISS or PASS), and never
 # touches ETag, Vary or Cache-Control. /mcp, the Model Context Protocol
-# endpoint (POST), is passed to refserve as sent and never stored.
+# endpoint (POST), is passed to refserve as sent and never stored. /search
+# keeps its query, normalised, in the cache key (refserve_search_query).
 #
 # The canonical request headers, as refserve would decide:
 #
@@ -38,7 +39,7 @@ vcl 4.1;
 #                    (/api/nope) as HTML, not as JSON
 #                    documents (*.json, *.md, *.txt, *.xml, /.well-known/…,
 #                    /healthz): absent (one representation each)
-#                    other URLs (404s, redirects): as sent
+#                    other URLs (404s, redirects, /search): as sent
 #
 # Compression dictionaries (RFC 9842): refserve sends a page compressed
 # against its dictionary (Content-Encoding dcb or dcz) only to a request
@@ -91,9 +92,14 @@ sub vcl_recv {
         return (pass);
     }
 
-    # refserve ignores the query string: one object per path, and no cache
-    # busting with ?anything.
-    set req.url = regsub(req.url, "\?.*$", "");
+    # refserve ignores the query string but on /search: one object per
+    # path, and no cache busting with ?anything. A search's query is its
+    # answer's, so it stays, as refserve reads it (refserve_search_query).
+    if (req.url ~ "^/search(\?|$)") {
+        call refserve_search_query;
+    } else {
+        set req.url = regsub(req.url, "\?.*$", "");
+    }
 
     call refserve_dictionary_codings;
     call refserve_accept_encoding;
@@ -129,6 +135,29 @@ sub vcl_recv {
     # nothing (and every stored response is `public`), so unlike Varnish's
     # built-in vcl_recv they do not force a pass.
     return (hash);
+}
+
+# /search?… → /search?q=<the query as refserve reads it>, so that every
+# spelling of one query is one object (per Accept: an answer varies on it
+# alone, and is sent in identity): the first `q` alone, its escapes and
+# letters in lower case, every run of spaces (`+`, or an escaped space,
+# tab or line break) one `+`, none at either end; without a `q`, /search
+# (which refserve answers with its 400). refserve reads letters beyond
+# ASCII in lower case too; those keep their case here, an object apiece.
+# Simplifications: any other parameter is dropped (as on pages, where the
+# whole query string is), and of several `q` the first counts, where
+# refserve answers either with a 400 (query_invalid).
+sub refserve_search_query {
+    if (req.url ~ "^/search\?(?:.*?&)??q=") {
+        set req.http.X-Refserve-Q = std.tolower(regsub(req.url, "^/search\?(?:.*?&)??q=([^&#]*).*$", "\1"));
+        set req.http.X-Refserve-Q = regsuball(req.http.X-Refserve-Q, "%(?:20|09|0a|0b|0c|0d)", "+");
+        set req.http.X-Refserve-Q = regsuball(req.http.X-Refserve-Q, "\++", "+");
+        set req.http.X-Refserve-Q = regsuball(req.http.X-Refserve-Q, "^\+|\+$", "");
+        set req.url = "/search?q=" + req.http.X-Refserve-Q;
+        unset req.http.X-Refserve-Q;
+    } else {
+        set req.url = "/search";
+    }
 }
 
 # X-Refserve-Dictionary → "dcb", "dcz" or "dcb, dcz": the dictionary
@@ -283,10 +312,10 @@ sub vcl_hash {
 }
 
 sub vcl_backend_response {
-    # Varnish 7.1 stores only some statuses by itself (not 308 nor 400);
-    # refserve marks its 308 redirects and 400 errors `public, max-age=…`:
-    # honour that max-age.
-    if ((beresp.status == 308 || beresp.status == 400)
+    # Varnish 7.1 stores only some statuses by itself (not 303, 308 nor
+    # 400); refserve marks its redirects and 400 errors `public,
+    # max-age=…`: honour that max-age.
+    if ((beresp.status == 303 || beresp.status == 308 || beresp.status == 400)
         && beresp.ttl <= 0s
         && beresp.http.Cache-Control ~ "(?i)(^|,)\s*max-age=[0-9]+\s*(,|$)"
         && beresp.http.Cache-Control !~ "(?i)no-store|no-cache|private") {

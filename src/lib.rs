@@ -22,5 +22,5 @@ pub mod table;
 pub use refserve_dev as dev;
 pub use refserve_server::{
     access_log, activity, budget, conditional, config, connection, errors, export, headers, mcp,
-    metrics, negotiate, respond, route, scrape, server, systemd, tls, watched,
+    metrics, negotiate, respond, route, scrape, search_page, server, systemd, tls, watched,
 };

@@ -26,6 +26,7 @@ fn main() -> ExitCode {
                     eprintln!("refserve: wrote {files} files to {}", dir.display());
                     eprintln!("refserve: {}", refserve::export::DICTIONARY_NOTE);
                     eprintln!("refserve: {}", refserve::export::MCP_NOTE);
+                    eprintln!("refserve: {}", refserve::export::SEARCH_NOTE);
                     ExitCode::SUCCESS
                 }
                 Err(error) => {

@@ -1,8 +1,10 @@
 //! The pages in a real browser (Debian's headless Chromium): Lighthouse's
-//! mobile audit scores 100 for accessibility, best practices and SEO,
-//! axe-core finds no violation in the light or the dark scheme, and a reader
-//! who opens `/` and follows links gets every method page compressed against
-//! the dictionary. Performance depends on timing, so
+//! mobile audit scores 100 for accessibility, best practices and SEO (the
+//! search results page, `noindex`, for the first two), axe-core finds no
+//! violation in the light or the dark scheme, a reader who opens `/` and
+//! follows links gets every method page compressed against the
+//! dictionary, and one with JavaScript off searches from the header's box
+//! with the keyboard. Performance depends on timing, so
 //! `benches/lighthouse.sh` reports it instead.
 
 use crate::support::{node_file, run, start_server, system_tool, tools, Outcome};
@@ -57,13 +59,28 @@ async fn lighthouse_scores_100_for_accessibility_best_practices_and_seo() {
             assert_eq!(score, Some(1.0), "{path} {category}: {failing:#?}");
         }
     }
+    // A results page is not to be indexed (SEO scores that), and is
+    // otherwise held to the same.
+    let (report, _) = lighthouse(&format!("{}/search?q=count+rows", server.origin)).await;
+    for category in ["accessibility", "best-practices"] {
+        let score = report["categories"][category]["score"].as_f64();
+        assert_eq!(score, Some(1.0), "/search {category}: {report:#}");
+    }
 }
 
 #[tokio::test]
 async fn axe_finds_no_violation_in_either_scheme() {
     let server = start_server().await;
     let mut command = chromium_script("axe.cjs");
-    command.args(["/", "/api/select", "/api/selct"].map(|path| format!("{}{path}", server.origin)));
+    let paths = [
+        "/",
+        "/api/select",
+        "/api/selct",
+        "/search?q=count+rows",
+        "/search?q=selectt+xyzzy",
+        "/search?q=",
+    ];
+    command.args(paths.map(|path| format!("{}{path}", server.origin)));
     let outcome = run(command).await;
     outcome.assert_success();
     let pages: Vec<serde_json::Value> = outcome
@@ -73,8 +90,8 @@ async fn axe_finds_no_violation_in_either_scheme() {
         .collect();
     assert_eq!(
         pages.len(),
-        6,
-        "three pages in two schemes: {}",
+        2 * paths.len(),
+        "every page in two schemes: {}",
         outcome.output
     );
     for page in pages {
@@ -130,4 +147,60 @@ async fn chromium_reads_the_method_pages_dictionary_compressed() {
             "decoded and shown: {visit}"
         );
     }
+}
+
+#[tokio::test]
+async fn a_reader_without_javascript_searches_from_the_header_with_the_keyboard() {
+    let server = start_server().await;
+    let mut command = chromium_script("search.cjs");
+    command
+        .arg(&server.origin)
+        .args(["count the rows that match", "Select"]);
+    let outcome = run(command).await;
+    outcome.assert_success();
+    let visits: Vec<serde_json::Value> = outcome
+        .stdout
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("a JSON line"))
+        .collect();
+    assert_eq!(visits.len(), 2, "{}", outcome.output);
+    // Typed, Enter: the results page, ranked as the JSON answer ranks.
+    let results = &visits[0];
+    assert_eq!(results["status"], 200, "{results}");
+    assert_eq!(results["path"], "/search?q=count+the+rows+that+match");
+    let expected = server
+        .get(
+            "/search?q=count+the+rows+that+match",
+            &[("accept", "application/json")],
+        )
+        .await
+        .json();
+    let ranked: Vec<&serde_json::Value> = expected["data"]
+        .as_array()
+        .expect("results")
+        .iter()
+        .map(|hit| &hit["key"])
+        .collect();
+    assert!(ranked.len() > 1, "{expected}");
+    assert_eq!(
+        results["results"]
+            .as_array()
+            .map(|r| r.iter().collect::<Vec<_>>()),
+        Some(ranked)
+    );
+    // The box is reached with Tab, after the skip link and the site's links.
+    assert!(
+        results["tabs"]
+            .as_u64()
+            .is_some_and(|tabs| (1..10).contains(&tabs)),
+        "{results}"
+    );
+    // A method's name: its page.
+    let exact = &visits[1];
+    assert_eq!(exact["status"], 200, "{exact}");
+    assert_eq!(exact["path"], "/api/select");
+    assert_eq!(exact["redirected"], serde_json::json!(["/search?q=Select"]));
+    assert!(exact["title"]
+        .as_str()
+        .is_some_and(|title| title.starts_with("select · ")));
 }

@@ -138,7 +138,8 @@ async fn every_documented_code_is_reachable() {
         u16,
         &'a str,
     );
-    let cases: [Case; 7] = [
+    let long_query = format!("/search?q={}", "a".repeat(201));
+    let cases: [Case; 10] = [
         (http::Method::GET, "/nope", &[], 404, "not_found"),
         (
             http::Method::GET,
@@ -170,6 +171,15 @@ async fn every_documented_code_is_reachable() {
             406,
             "not_acceptable",
         ),
+        (http::Method::GET, "/search?q=", &[], 400, "query_missing"),
+        (http::Method::GET, &long_query, &[], 400, "query_too_long"),
+        (
+            http::Method::GET,
+            "/search?q=rows&page=2",
+            &[],
+            400,
+            "query_invalid",
+        ),
     ];
     let mut codes = Vec::new();
     for (method, path, headers, status, code) in cases {
@@ -179,10 +189,12 @@ async fn every_documented_code_is_reachable() {
         codes.push(code);
     }
     // `method_removed` answers only at a removed method's page, which the
-    // shipped content has none of: tests/lifecycle.rs reaches it.
-    let all: Vec<&str> = refserve::errors::ErrorKind::ALL
+    // shipped content has none of: tests/lifecycle.rs reaches it. `busy`
+    // needs a full memory budget: tests/search.rs fills one.
+    use refserve::errors::ErrorKind;
+    let all: Vec<&str> = ErrorKind::ALL
         .iter()
-        .filter(|k| **k != refserve::errors::ErrorKind::MethodRemoved)
+        .filter(|k| ![ErrorKind::MethodRemoved, ErrorKind::Busy].contains(k))
         .map(|k| k.code())
         .collect();
     assert_eq!(codes, all, "every ErrorKind has a case here");

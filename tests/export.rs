@@ -1,6 +1,7 @@
 //! `refserve export` served by nginx gives the bytes refserve sends: every
 //! path, every representation with a file, every coding; and the export
-//! says what it leaves out (dictionary-compressed bodies, `/mcp`).
+//! says what it leaves out (dictionary-compressed bodies, `/mcp`) and what
+//! it serves at `/search` instead (a page that links the index).
 
 use crate::support::{start_server, system_tool, tools, Scratch, Server};
 use refserve::export::file_name;
@@ -191,7 +192,13 @@ async fn the_export_says_what_it_leaves_out_for_dictionaries() {
                 .flat_map(|(_, representation)| representation.variants.iter())
         })
         .filter(|variant| !variant.coding.needs_dictionary())
-        .count();
+        .count()
+        + refserve::table::production()
+            .search
+            .exported
+            .representations[0]
+            .variants
+            .len();
     assert!(
         said.contains(&format!("wrote {expected} files")),
         "{expected} files: {said}"
@@ -236,5 +243,37 @@ async fn the_export_says_mcp_needs_the_running_server() {
             matches!(coding, Some("" | ".br" | ".gz")),
             "one body, in its stored codings: {cards:?}"
         );
+    }
+}
+
+#[tokio::test]
+async fn a_static_host_answers_search_with_a_page_that_links_the_index() {
+    let (export, said) = export_into("export-search");
+    assert!(
+        said.contains("/search is exported as a page that says search needs the running server"),
+        "{said}"
+    );
+    let exported = &refserve::table::production().search.exported;
+    let page = &exported.representations[0];
+    let html = String::from_utf8(page.identity().body.to_vec()).expect("UTF-8");
+    assert!(
+        html.contains("href=\"/api/\">index of methods</a>"),
+        "{html}"
+    );
+    assert!(html.contains("<meta name=\"robots\" content=\"noindex\">"));
+    let nginx = start_nginx(export.path());
+    let client = Server::client_for(&nginx.origin);
+    for variant in &page.variants {
+        let Some(accept_encoding) = accept_encoding(variant.coding) else {
+            continue;
+        };
+        for path in ["/search", "/search?q=count+rows"] {
+            let reply = client
+                .get(path, &[("accept-encoding", accept_encoding)])
+                .await;
+            assert_eq!(reply.status, 200, "{path} {accept_encoding}");
+            assert_eq!(reply.header("content-type"), "text/html; charset=utf-8");
+            assert_eq!(reply.body, variant.body, "{path} {accept_encoding}");
+        }
     }
 }

@@ -43,6 +43,7 @@ mod metrics;
 mod negotiation;
 mod pages;
 mod reading;
+mod search;
 mod served;
 mod stalls;
 mod tls;

@@ -105,6 +105,22 @@ async fn every_html_page_passes_the_nu_checker() {
     let missing = server.get("/nope", &[("accept", "text/html")]).await;
     assert_eq!(missing.header("content-type"), "text/html; charset=utf-8");
     command.arg(dir.write("error.html", missing.decoded()));
+    // And the search's pages: results, none found, a bad query, and the
+    // page an export serves instead.
+    for (name, query, status) in [
+        ("search.html", "q=count+rows", 200),
+        ("search-nothing.html", "q=selectt+xyzzy", 200),
+        ("search-error.html", "q=", 400),
+    ] {
+        let page = server
+            .get(&format!("/search?{query}"), &[("accept", "text/html")])
+            .await;
+        assert_eq!(page.status, status, "{query}");
+        command.arg(dir.write(name, page.decoded()));
+    }
+    let exported = &refserve::table::production().search.exported;
+    let exported = &exported.representations[0].identity().body;
+    command.arg(dir.write("search-exported.html", exported));
     let outcome = run(command).await;
     println!("{}", outcome.output);
     outcome.assert_success();
@@ -145,6 +161,18 @@ async fn every_markdown_body_passes_markdownlint() {
         dir.write(&name, &fetch(&server, &path, &[]).await);
         command.arg(format!(":{name}"));
     }
+    // The search's answers: results, and none found.
+    for (name, query) in [
+        ("search.md", "q=count+the+rows+that+match"),
+        ("search-nothing.md", "q=selectt+xyzzy"),
+    ] {
+        let path = format!("/search?{query}");
+        dir.write(
+            name,
+            &fetch(&server, &path, &[("accept", "text/markdown")]).await,
+        );
+        command.arg(format!(":{name}"));
+    }
     run(command).await.assert_success();
 }
 
@@ -159,6 +187,7 @@ async fn redbot_finds_nothing_bad() {
         ("/api/reference/select.json", 200),
         ("/api/reference/nope.json", 404),
         ("/index.md", 200),
+        ("/search?q=count+rows", 200),
     ] {
         notes.extend(redbot(&server, path, status).await);
     }

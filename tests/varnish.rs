@@ -879,3 +879,66 @@ async fn other_methods_on_mcp_get_refserves_405() {
         assert_eq!(reply.header("x-test-hitmiss"), "false", "{what}");
     }
 }
+
+#[tokio::test]
+async fn a_search_is_kept_by_its_normalised_query() {
+    let server = start_server().await;
+    let varnish = Varnish::start(&server).await;
+    let json = [("accept", "application/json")];
+    let first = varnish.get("/search?q=Count+Rows", &json).await;
+    assert_eq!((first.status, cache_state(&first)), (200, "MISS"));
+    let direct = server.get("/search?q=count+rows", &json).await;
+    assert_eq!(first.body, direct.body);
+    assert_eq!(first.header("etag"), direct.header("etag"));
+    // Every spelling of the query is the stored object.
+    for respelled in [
+        "/search?q=count+rows",
+        "/search?q=count%20%20ROWS",
+        "/search?q=+count%09rows+&utm_source=mail",
+        "/search?page=2&q=count+rows",
+        "/search?q=count+rows&q=other",
+    ] {
+        let reply = varnish.get(respelled, &json).await;
+        assert_eq!(
+            (reply.status, cache_state(&reply)),
+            (200, "HIT"),
+            "{respelled}"
+        );
+        assert_eq!(reply.body, first.body, "{respelled}");
+        assert_eq!(reply.header("etag"), first.header("etag"), "{respelled}");
+    }
+    // Another query, and another representation, are objects of their own.
+    let other = varnish.get("/search?q=count", &json).await;
+    assert_eq!(cache_state(&other), "MISS");
+    assert_ne!(other.body, first.body);
+    let html = [("accept", "text/html")];
+    for state in ["MISS", "HIT"] {
+        let page = varnish.get("/search?q=count+rows", &html).await;
+        assert_eq!((page.status, cache_state(&page)), (200, state));
+        assert_eq!(page.header("content-type"), "text/html; charset=utf-8");
+        assert_eq!(page.header("vary"), "Accept");
+    }
+    // A browser's 303 to a method's page, and a 400, are kept their max-age.
+    for state in ["MISS", "HIT"] {
+        let redirect = varnish.get("/search?q=Select", &html).await;
+        assert_eq!((redirect.status, cache_state(&redirect)), (303, state));
+        assert_eq!(redirect.header("location"), "/api/select");
+        let ttl = seconds(&redirect, "x-test-ttl");
+        assert!(ttl > 0.0 && ttl <= 3600.0, "TTL {ttl}");
+        let empty = varnish.get("/search?q=+", &json).await;
+        assert_eq!((empty.status, cache_state(&empty)), (400, state));
+        assert!(empty.body.windows(13).any(|w| w == b"query_missing"));
+    }
+    // Without a query, refserve's 400 too.
+    let none = varnish.get("/search?x=1", &json).await;
+    assert_eq!(none.status, 400);
+    // Revalidation through the cache.
+    let etag = first.header("etag").to_string();
+    let fresh = varnish
+        .get(
+            "/search?q=count+rows",
+            &[("accept", "application/json"), ("if-none-match", &etag)],
+        )
+        .await;
+    assert_eq!(fresh.status, 304);
+}

@@ -33,6 +33,17 @@ pub enum ErrorKind {
     MethodNotAllowed,
     /// `Accept` or `Accept-Encoding` rules out every representation.
     NotAcceptable,
+    /// `/search` without a query: no `q`, or one of spaces alone.
+    QueryMissing,
+    /// `/search` with a query longer than the server reads
+    /// (`search_page::MAX_QUERY_CHARS`).
+    QueryTooLong,
+    /// `/search` with a query string it does not take: another parameter,
+    /// `q` twice, or a `q` that is not percent-encoded UTF-8.
+    QueryInvalid,
+    /// `/search` when the memory budget cannot hold its answer (503, with
+    /// `Retry-After`).
+    Busy,
 }
 
 /// The longest method name accepted in `/api/reference/{name}.json`.
@@ -43,7 +54,7 @@ pub const MAX_PATH_LEN: usize = 2048;
 
 impl ErrorKind {
     /// Every kind, in documentation order.
-    pub const ALL: [ErrorKind; 8] = [
+    pub const ALL: [ErrorKind; 12] = [
         ErrorKind::NotFound,
         ErrorKind::ReferenceNotFound,
         ErrorKind::MethodRemoved,
@@ -52,6 +63,10 @@ impl ErrorKind {
         ErrorKind::UriTooLong,
         ErrorKind::MethodNotAllowed,
         ErrorKind::NotAcceptable,
+        ErrorKind::QueryMissing,
+        ErrorKind::QueryTooLong,
+        ErrorKind::QueryInvalid,
+        ErrorKind::Busy,
     ];
 
     /// Its place in [`ErrorKind::ALL`].
@@ -70,6 +85,10 @@ impl ErrorKind {
             ErrorKind::UriTooLong => "uri_too_long",
             ErrorKind::MethodNotAllowed => "method_not_allowed",
             ErrorKind::NotAcceptable => "not_acceptable",
+            ErrorKind::QueryMissing => "query_missing",
+            ErrorKind::QueryTooLong => "query_too_long",
+            ErrorKind::QueryInvalid => "query_invalid",
+            ErrorKind::Busy => "busy",
         }
     }
 
@@ -78,10 +97,15 @@ impl ErrorKind {
         match self {
             ErrorKind::NotFound | ErrorKind::ReferenceNotFound => 404,
             ErrorKind::MethodRemoved => 410,
-            ErrorKind::InvalidName | ErrorKind::NameTooLong => 400,
+            ErrorKind::InvalidName
+            | ErrorKind::NameTooLong
+            | ErrorKind::QueryMissing
+            | ErrorKind::QueryTooLong
+            | ErrorKind::QueryInvalid => 400,
             ErrorKind::UriTooLong => 414,
             ErrorKind::MethodNotAllowed => 405,
             ErrorKind::NotAcceptable => 406,
+            ErrorKind::Busy => 503,
         }
     }
 
@@ -90,17 +114,22 @@ impl ErrorKind {
         match self {
             ErrorKind::NotFound | ErrorKind::ReferenceNotFound => "Not Found",
             ErrorKind::MethodRemoved => "Gone",
-            ErrorKind::InvalidName | ErrorKind::NameTooLong => "Bad Request",
+            ErrorKind::InvalidName
+            | ErrorKind::NameTooLong
+            | ErrorKind::QueryMissing
+            | ErrorKind::QueryTooLong
+            | ErrorKind::QueryInvalid => "Bad Request",
             ErrorKind::UriTooLong => "URI Too Long",
             ErrorKind::MethodNotAllowed => "Method Not Allowed",
             ErrorKind::NotAcceptable => "Not Acceptable",
+            ErrorKind::Busy => "Service Unavailable",
         }
     }
 
     /// `Cache-Control` for the error. Answers that depend only on the URL
     /// may be cached briefly, so a burst of requests for a dead link is
-    /// absorbed by the CDN; answers that depend on the method or on request
-    /// headers are not stored at all.
+    /// absorbed by the CDN; answers that depend on the method, on request
+    /// headers or on the server's load are not stored at all.
     pub const fn cache_control(self) -> &'static str {
         match self {
             ErrorKind::NotFound
@@ -108,8 +137,11 @@ impl ErrorKind {
             | ErrorKind::MethodRemoved
             | ErrorKind::InvalidName
             | ErrorKind::NameTooLong
-            | ErrorKind::UriTooLong => "public, max-age=60",
-            ErrorKind::MethodNotAllowed | ErrorKind::NotAcceptable => "no-store",
+            | ErrorKind::UriTooLong
+            | ErrorKind::QueryMissing
+            | ErrorKind::QueryTooLong
+            | ErrorKind::QueryInvalid => "public, max-age=60",
+            ErrorKind::MethodNotAllowed | ErrorKind::NotAcceptable | ErrorKind::Busy => "no-store",
         }
     }
 }

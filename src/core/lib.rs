@@ -14,13 +14,19 @@
 //!   protocol versions and tools.
 //! - [`search`]: search terms (the same words at build time and for a
 //!   query) and the index's postings.
+//! - [`search_page`]: what `GET /search` answers from: the pieces of its
+//!   answers, and its limits.
+//! - [`escape`]: text made safe for HTML and Markdown, at build time and
+//!   for a query.
 //!
 //! The arrows run one way: the pipeline and the server depend on this
 //! crate, and it depends on nothing of theirs.
 
 pub mod errors;
+pub mod escape;
 pub mod headers;
 pub mod mcp;
 pub mod negotiate;
 pub mod search;
+pub mod search_page;
 pub mod table;

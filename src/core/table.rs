@@ -31,12 +31,13 @@ mod wire;
 use crate::errors::ErrorKind;
 use crate::mcp::Mcp;
 use crate::negotiate::{Coding, MediaType, COMMON_ACCEPTS, COMMON_ACCEPT_ENCODINGS};
+use crate::search_page::SearchPage;
 use bytes::Bytes;
 use http::{HeaderMap, HeaderValue};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 
-pub use wire::{body, Invalid};
+pub use wire::{body, map, value, Invalid};
 
 /// Every response the server can send.
 #[derive(Debug, Serialize, Deserialize)]
@@ -66,6 +67,8 @@ pub struct Table {
     pub content_hash: String,
     /// What `/mcp` answers from.
     pub mcp: Mcp,
+    /// What `/search` answers from.
+    pub search: SearchPage,
 }
 
 /// One URL's worth of responses (or one error's).

@@ -36,6 +36,7 @@ mod render_llms;
 mod render_markdown;
 mod render_mcp;
 mod render_openapi;
+mod render_search;
 pub mod search;
 mod site;
 mod stored;
@@ -43,8 +44,9 @@ mod stored;
 // The vocabulary the pipeline shares with the server (`src/core/`): the
 // error kinds, the headers every response has, content negotiation (which
 // the table answers ahead of time for the most common requests), the
-// table itself and what `/mcp` answers from.
-use refserve_core::{errors, headers, mcp, negotiate, table};
+// escaping of text, the table itself and what `/mcp` and `/search` answer
+// from.
+use refserve_core::{errors, escape, headers, mcp, negotiate, search_page, table};
 
 pub use compress::{Cache, Encoding};
 pub use content::{Catalog, ContentError, ContentErrors};

@@ -8,6 +8,7 @@
 
 use crate::content::Catalog;
 use crate::highlight;
+use crate::search_page::{MAX_QUERY_CHARS, PARAMETER, PATH};
 use pulldown_cmark::{
     html, CodeBlockKind, CowStr, Event, HeadingLevel, Options, Parser, Tag, TagEnd,
 };
@@ -39,8 +40,15 @@ const STYLE: &str = "\
 *{box-sizing:border-box}\
 body{margin:0;background:var(--bg);color:var(--fg);font:1rem/1.6 system-ui,-apple-system,\"Segoe UI\",Roboto,sans-serif}\
 header,main,footer{max-width:56rem;margin:0 auto;padding:0 1rem}\
-header{border-bottom:1px solid var(--line)}\
-header nav{display:flex;flex-wrap:wrap;gap:.25rem 1.25rem;padding:.75rem 0}\
+header{border-bottom:1px solid var(--line);display:flex;flex-wrap:wrap;align-items:center;column-gap:1.25rem}\
+header nav{display:flex;flex-wrap:wrap;gap:.25rem 1.25rem;padding:.75rem 0;flex:1 1 auto}\
+.search{display:flex;gap:.5rem;flex:1 1 15rem;max-width:24rem;margin:.5rem 0}\
+.search input,.search button{font:inherit;border-radius:6px;padding:.35rem .6rem;border:1px solid var(--muted)}\
+.search input{flex:1;min-width:0;color:var(--fg);background:var(--bg)}\
+.search input::placeholder{color:var(--muted);opacity:1}\
+.search button{color:var(--bg);background:var(--link);border-color:var(--link);padding-inline:.9rem;cursor:pointer}\
+.search :focus-visible{outline:3px solid var(--focus);outline-offset:2px}\
+.hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}\
 header nav a:first-child{font-weight:600;margin-right:auto}\
 main{padding-top:1rem;padding-bottom:2rem}\
 footer{border-top:1px solid var(--line);color:var(--muted);font-size:.9rem;padding-top:.5rem;padding-bottom:1.5rem}\
@@ -59,6 +67,10 @@ th,td{border:1px solid var(--line);padding:.4rem .6rem;text-align:left;vertical-
 th{background:var(--code)}\
 ul{padding-left:1.25rem}\
 li{margin:.25rem 0}\
+.results{padding-left:1.5rem}.results>li{margin:1.5rem 0}\
+.results h2{font-size:1.25rem;margin:0 0 .25rem;border:0;padding:0}\
+.results p{margin:.25rem 0}.results pre{margin:.5rem 0 0}\
+.why{color:var(--muted);font-size:.9rem}\
 @media (max-width:40rem){.scroll table,.scroll tbody,.scroll tr,.scroll td{display:block;width:100%}\
 .scroll thead{position:absolute;left:-999rem}\
 .scroll tr{border:1px solid var(--line);border-radius:6px;margin:0 0 .75rem;padding:.3rem 0}\
@@ -80,20 +92,26 @@ li{margin:.25rem 0}\
 ";
 
 /// The `Content-Security-Policy` of every page: nothing but the inline
-/// stylesheet and same-origin images, no script, no framing, no forms, no
-/// base rewriting. `connect-src 'self'` lets nothing on the page connect
+/// stylesheet and same-origin images, no script, no framing, forms sent
+/// to this origin only (the header's search), no base rewriting. `connect-src 'self'` lets nothing on the page connect
 /// (no script may run), but tools that load resources in the page's context
 /// under its policy need it: Lighthouse reads `/robots.txt` that way.
 pub fn content_security_policy() -> String {
     let digest = Sha256::digest(STYLE.as_bytes());
     format!(
-        "default-src 'none'; style-src 'sha256-{}'; img-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+        "default-src 'none'; style-src 'sha256-{}'; img-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
         base64(&digest)
     )
 }
 
 /// A page: its Markdown rendered as HTML inside the layout.
 pub fn page(catalog: &Catalog, page: &Page, markdown: &str) -> String {
+    layout(catalog, page, &body(markdown), None)
+}
+
+/// A page whose main content is the HTML `main`, in the layout; the
+/// header's search box holds `query`, if any.
+pub fn layout(catalog: &Catalog, page: &Page, main: &str, query: Option<&str>) -> String {
     let site = &catalog.site.title;
     let title = if page.title == site {
         escape(site)
@@ -128,7 +146,7 @@ pub fn page(catalog: &Catalog, page: &Page, markdown: &str) -> String {
         .markdown_path
         .map(|twin| format!(" · <a href=\"{twin}\">This page as Markdown</a>"))
         .unwrap_or_default();
-    let main = format!("<main id=\"main\">\n{}</main>\n", body(markdown));
+    let main = format!("<main id=\"main\">\n{main}</main>\n");
     let content = match page.method {
         Some(key) => format!(
             "<div class=\"with-nav\">\n{main}{}</div>\n",
@@ -139,9 +157,25 @@ pub fn page(catalog: &Catalog, page: &Page, markdown: &str) -> String {
     format!(
         "{head}<style>{STYLE}</style>\n</head>\n<body>\n<a class=\"skip\" href=\"#main\">Skip to content</a>\n\
          <header>\n<nav aria-label=\"Site\"><a href=\"/\">{}</a><a href=\"/api/\">Methods</a><a href=\"/api/reference.json\">JSON</a>\
-         <a href=\"/openapi.json\">OpenAPI</a><a href=\"/llms.txt\">llms.txt</a></nav>\n</header>\n\
+         <a href=\"/openapi.json\">OpenAPI</a><a href=\"/llms.txt\">llms.txt</a></nav>\n{}</header>\n\
          {content}<footer>\n<p>Read-only documentation{footer_twin}</p>\n</footer>\n</body>\n</html>\n",
         escape(site),
+        search_form(query),
+    )
+}
+
+/// The header's search form: a plain GET of `/search` (no script), its
+/// box labelled for screen readers and holding `query`, if any.
+fn search_form(query: Option<&str>) -> String {
+    let value = query
+        .map(|query| format!(" value=\"{}\"", escape(query)))
+        .unwrap_or_default();
+    format!(
+        "<form class=\"search\" role=\"search\" method=\"get\" action=\"{PATH}\">\
+         <label class=\"hidden\" for=\"search-query\">Search the methods</label>\
+         <input id=\"search-query\" type=\"search\" name=\"{PARAMETER}\" required \
+         maxlength=\"{MAX_QUERY_CHARS}\" placeholder=\"e.g. count rows\" enterkeyhint=\"search\"{value}>\
+         <button type=\"submit\">Search</button></form>\n"
     )
 }
 
@@ -167,11 +201,11 @@ fn methods_nav(catalog: &Catalog, current: &str) -> String {
     html
 }
 
-/// The Markdown as HTML. Each table is wrapped in a labelled region that
+/// The Markdown as HTML (a page's main content). Each table is wrapped in a labelled region that
 /// scrolls on its own if it must (focusable, for keyboard users), and each
 /// cell carries its column's name, which narrow screens show beside the
 /// value when the rows are stacked.
-fn body(markdown: &str) -> String {
+pub fn body(markdown: &str) -> String {
     let mut html = String::with_capacity(markdown.len() * 2);
     let events = highlight_php(Parser::new_ext(markdown, Options::ENABLE_TABLES));
     html::push_html(&mut html, link_headings(events));
@@ -333,20 +367,9 @@ fn strip_tags(html: &str) -> String {
     text
 }
 
-/// Escape text for HTML content and double-quoted attributes.
-pub fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            _ => out.push(c),
-        }
-    }
-    out
-}
+/// Escape text for HTML content and double-quoted attributes (the
+/// server escapes a query with the same function).
+pub use crate::escape::html as escape;
 
 /// Standard base64 with padding (RFC 4648 §4).
 fn base64(bytes: &[u8]) -> String {

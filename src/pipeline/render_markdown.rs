@@ -79,7 +79,7 @@ pub fn methods(catalog: &Catalog) -> String {
 
 /// Every group of methods under a heading of `level` (`##`), with its
 /// summary and its methods linked to their pages.
-fn groups(catalog: &Catalog, level: &str) -> String {
+pub fn groups(catalog: &Catalog, level: &str) -> String {
     let mut md = String::new();
     for group in &catalog.site.groups {
         let _ = write!(
@@ -386,20 +386,9 @@ fn code_span(code: &str) -> String {
     format!("{fence}{space}{code}{space}{fence}")
 }
 
-/// Escape the characters that would turn plain text into Markdown markup.
-pub fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        if matches!(
-            c,
-            '\\' | '`' | '*' | '_' | '[' | ']' | '<' | '>' | '|' | '#'
-        ) {
-            out.push('\\');
-        }
-        out.push(c);
-    }
-    out
-}
+/// Escape the characters that would turn plain text into Markdown markup
+/// (the server escapes a query with the same function).
+pub use crate::escape::markdown as escape;
 
 #[cfg(test)]
 mod tests {

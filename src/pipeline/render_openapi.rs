@@ -7,16 +7,20 @@
 //! name limits and the caching headers. The document is deterministic: the
 //! same content gives the same bytes.
 //!
-//! This file writes the document and its two operations;
+//! This file writes the document and the two reference operations;
+//! `render_openapi/search.rs` the search and its schemas;
 //! `render_openapi/components.rs` the components they refer to.
 
 use crate::content::{Catalog, Entry};
 use crate::errors::ErrorKind;
 use crate::render_json;
+use crate::search_page::PATH;
 use serde_json::{json, Map, Value};
 
 #[path = "render_openapi/components.rs"]
 mod components;
+#[path = "render_openapi/search.rs"]
+mod search;
 use components::components;
 pub(crate) use components::reference_schema_alone;
 
@@ -42,10 +46,11 @@ pub fn openapi(catalog: &Catalog) -> String {
         "tags": [{
             "name": TAG,
             "description": "Machine-readable reference entries of the library's methods: one entry per method, or all of them at once.",
-        }],
+        }, search::tag()],
         "paths": {
             "/api/reference.json": { "get": list_operation(catalog) },
             "/api/reference/{name}.json": { "get": get_operation(catalog) },
+            PATH: { "get": search::operation(catalog) },
         },
         "components": components(catalog),
     });
@@ -65,9 +70,10 @@ fn info(catalog: &Catalog) -> Value {
          and `Last-Modified`; send them back in `If-None-Match` or `If-Modified-Since` and an \
          unchanged resource answers `304 Not Modified`. Bodies are sent in `br`, `gzip` or \
          identity coding according to `Accept-Encoding`.\n\n\
-         No authentication is needed and none is accepted. Both endpoints also answer `HEAD` \
+         No authentication is needed and none is accepted. Every endpoint also answers `HEAD` \
          (the same headers, no body) and `OPTIONS` (`204` with `Allow`); any other method is \
-         refused with `405` and the code `method_not_allowed`. Every error body is an \
+         refused with `405` and the code `method_not_allowed`. `GET /search` finds the \
+         methods for a task asked in words. Every error body is an \
          `ErrorResponse` whose `error.code` is stable and whose `error.hint` says what to do \
          next.",
         count = catalog.entries.len()

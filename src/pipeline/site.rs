@@ -162,7 +162,7 @@ pub struct Resource {
 }
 
 /// `Link` to the OpenAPI description, sent with every JSON API response (RFC 8631).
-fn service_desc(catalog: &Catalog) -> (&'static str, String) {
+pub fn service_desc(catalog: &Catalog) -> (&'static str, String) {
     (
         "link",
         format!("<{}/openapi.json>; rel=\"service-desc\"", catalog.base_url),
@@ -170,7 +170,7 @@ fn service_desc(catalog: &Catalog) -> (&'static str, String) {
 }
 
 /// The headers of every HTML page: a strict policy and no referrer.
-fn html_headers() -> Vec<(&'static str, String)> {
+pub fn html_headers() -> Vec<(&'static str, String)> {
     vec![
         (
             "content-security-policy",

@@ -16,7 +16,9 @@ use crate::negotiate::{
     COMMON_ACCEPT_ENCODINGS,
 };
 use crate::render_mcp;
-use crate::site::{Body, Resource};
+use crate::render_search;
+use crate::search_page::{Form, Headers as SearchHeaders, SearchPage};
+use crate::site::{self, Body, Media, Resource, CACHE_CONTROL};
 use crate::table::{self, ErrorBodies, Index, Representation, Table, Variant};
 use bytes::Bytes;
 use http::{HeaderMap, HeaderName, HeaderValue};
@@ -30,9 +32,11 @@ pub fn table(
     dictionary: Option<&Dictionary>,
     encoding: &Encoding,
 ) -> Table {
+    let exported = render_search::exported(catalog);
     let rendered = pages
         .iter()
-        .chain(errors.iter().flat_map(ErrorBodies::iter));
+        .chain(errors.iter().flat_map(ErrorBodies::iter))
+        .chain([&exported]);
     let bodies = rendered.flat_map(|resource| &resource.representations);
     let compressed = compress::encode(bodies, dictionary, encoding);
     let last_modified = httpdate::fmt_http_date(
@@ -41,10 +45,16 @@ pub fn table(
     let store = |resource: &Resource| stored_resource(resource, &compressed, &last_modified);
     let resources: Vec<table::Resource> = pages.iter().map(store).collect();
     let errors: Vec<ErrorBodies> = errors.iter().map(|bodies| bodies.map(store)).collect();
+    let search = render_search::page(
+        catalog,
+        |form| search_headers(catalog, form, &last_modified),
+        see_other(),
+        store(&exported),
+    );
     let stored = resources
         .iter()
         .chain(errors.iter().flat_map(ErrorBodies::iter));
-    let content_hash = content_hash(stored);
+    let content_hash = content_hash(stored, &search);
     Table {
         paths: Index::of(&resources),
         resources,
@@ -64,6 +74,7 @@ pub fn table(
         base_url: catalog.base_url.clone(),
         content_hash,
         mcp: render_mcp::render(catalog),
+        search,
     }
 }
 
@@ -138,7 +149,7 @@ fn variant(
     let content_type = body.media.content_type();
     let etag = format!(
         "\"{:016x}-{}\"",
-        fnv1a(&[content_type.as_bytes(), coding.token().as_bytes(), &bytes]),
+        headers::fingerprint(&[content_type.as_bytes(), coding.token().as_bytes(), &bytes]),
         coding.token()
     );
     // Every header a response carrying this body has, in the order sent.
@@ -157,6 +168,9 @@ fn variant(
         ("access-control-expose-headers", headers::EXPOSED.into()),
     ]);
     sent.extend(body.headers.iter().cloned());
+    if resource.error == Some(ErrorKind::Busy) {
+        sent.push(("retry-after", "1".into()));
+    }
     match resource.error {
         None => sent.extend([
             ("etag", etag.clone()),
@@ -181,6 +195,49 @@ fn variant(
     }
 }
 
+/// The headers of `/search`'s answers in `form`: as a page's (a document's
+/// for JSON), varying on `Accept` alone (they are sent in identity), and
+/// `noindex` (a results page is no page to list). The server adds
+/// `Content-Length` and `ETag`.
+fn search_headers(catalog: &Catalog, form: Form, last_modified: &str) -> SearchHeaders {
+    let media = match form {
+        Form::Html => Media::HTML,
+        Form::Markdown => Media::MARKDOWN,
+        Form::Json => Media::JSON,
+    };
+    let shared = [
+        ("vary", "Accept".to_string()),
+        ("cache-control", CACHE_CONTROL.to_string()),
+        ("access-control-allow-origin", headers::ANY_ORIGIN.into()),
+        ("access-control-expose-headers", headers::EXPOSED.into()),
+        ("x-robots-tag", "noindex".to_string()),
+    ];
+    let mut sent = vec![("content-type", media.content_type())];
+    sent.extend(shared.iter().cloned());
+    sent.push(("x-content-type-options", headers::NOSNIFF.into()));
+    match form {
+        Form::Html => sent.extend(site::html_headers()),
+        Form::Markdown => {}
+        Form::Json => sent.push(site::service_desc(catalog)),
+    }
+    sent.push(("last-modified", last_modified.to_string()));
+    SearchHeaders {
+        ok: map(sent),
+        not_modified: map(shared),
+    }
+}
+
+/// The headers of `/search`'s `303` to a method's page, but `Location`:
+/// kept as long as an answer, and by `Accept` (JSON and Markdown clients
+/// get the results).
+fn see_other() -> HeaderMap {
+    map([
+        ("vary", "Accept".to_string()),
+        ("cache-control", CACHE_CONTROL.to_string()),
+        ("access-control-allow-origin", headers::ANY_ORIGIN.into()),
+    ])
+}
+
 /// A header value the pipeline wrote: visible ASCII, from checked parts.
 fn value(text: String) -> HeaderValue {
     HeaderValue::try_from(text).expect("the pipeline writes header values of visible ASCII")
@@ -197,10 +254,14 @@ fn map(headers: impl IntoIterator<Item = (&'static str, String)>) -> HeaderMap {
 }
 
 /// The first 16 hex digits of a SHA-256 over every resource's path and
-/// identity bodies, in table order.
-fn content_hash<'r>(resources: impl Iterator<Item = &'r table::Resource>) -> String {
+/// identity bodies, in table order, and `/search`'s pieces.
+fn content_hash<'r>(
+    resources: impl Iterator<Item = &'r table::Resource>,
+    search: &SearchPage,
+) -> String {
     use sha2::{Digest, Sha256};
     let mut hash = Sha256::new();
+    hash.update(serde_json::to_vec(search).expect("the search page serialises"));
     for resource in resources {
         hash.update(resource.id.as_bytes());
         hash.update([0]);
@@ -214,17 +275,4 @@ fn content_hash<'r>(resources: impl Iterator<Item = &'r table::Resource>) -> Str
         .iter()
         .map(|byte| format!("{byte:02x}"))
         .collect()
-}
-
-/// FNV-1a, 64 bits, over the parts with a separator between them: a stable
-/// fingerprint of the exact bytes (and their type) for the ETag.
-fn fnv1a(parts: &[&[u8]]) -> u64 {
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    for part in parts {
-        for &byte in part.iter().chain(&[0xff]) {
-            hash ^= u64::from(byte);
-            hash = hash.wrapping_mul(0x0100_0000_01b3);
-        }
-    }
-    hash
 }

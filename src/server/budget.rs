@@ -4,11 +4,13 @@
 //! Everything the table serves costs nothing here: its bodies are the
 //! binary's. What a request does allocate is `/mcp`'s: the request body,
 //! read into one buffer, and the answer, held until the connection has
-//! sent it (behind HTTP/2 flow control, that may be a while). Both are
-//! [`Reservation`]s against one [`Budget`] (`--memory-budget`), taken
-//! before the bytes are allocated and given back when they are freed;
-//! when a reservation would pass the budget it is refused, and the
-//! request is answered `503` with `Retry-After` from a static body.
+//! sent it (behind HTTP/2 flow control, that may be a while); and
+//! `/search`'s answer, held the same way. Each is a [`Reservation`]
+//! against one [`Budget`] (`--memory-budget`), taken before the bytes are
+//! held (a body before it is allocated; an answer once written, without a
+//! pause between) and given back when they are freed; when a reservation
+//! would pass the budget it is refused, and the request is answered `503`
+//! with `Retry-After` from a static body.
 //!
 //! The other bounded holdings are fixed, not counted here: the access
 //! log's buffer (`access_log::BUFFER_BYTES`) and each

@@ -62,7 +62,8 @@ pub struct Config {
     pub body_timeout: Duration,
     /// How long a shutdown waits for in-flight requests.
     pub shutdown_timeout: Duration,
-    /// Bytes `/mcp` request bodies and answers not yet sent may hold.
+    /// Bytes `/mcp` request bodies and `/mcp` and `/search` answers not
+    /// yet sent may hold.
     pub memory_budget: usize,
     /// Connections served at once; further ones wait in the listen backlog.
     pub max_connections: usize,
@@ -338,8 +339,8 @@ struct Limits {
     #[arg(long, verbatim_doc_comment, value_name = "N", default_value_t = 4_096,
           value_parser = Whole(1, 1_000_000))]
     max_connections: u64,
-    /// MiB that /mcp request bodies and answers not yet sent may
-    /// hold; 503 beyond [range: 1..=65536]
+    /// MiB that /mcp request bodies and /mcp and /search answers
+    /// not yet sent may hold; 503 beyond [range: 1..=65536]
     #[arg(long, verbatim_doc_comment, value_name = "MIB", default_value_t = 16,
           value_parser = Whole(1, 65_536))]
     memory_budget: u64,

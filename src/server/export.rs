@@ -27,6 +27,11 @@
 //! `/mcp` is not written either: it answers `POST` requests, each from its
 //! body, which a static host cannot do. [`MCP_NOTE`] says so too. The
 //! server card below it is a document like the others (`mcp/server-card`).
+//!
+//! Nor can a static host search: `/search` is written as the page the
+//! table keeps for it (`search.html`, which nginx's `try_files $uri.html`
+//! serves whatever the query), saying search needs the server and linking
+//! the index of methods; [`SEARCH_NOTE`] says so.
 
 use crate::negotiate::Coding;
 use crate::table::{Resource, Table};
@@ -77,12 +82,16 @@ a static host cannot choose them by Available-Dictionary; the pages cost their .
 pub const MCP_NOTE: &str = "/mcp is not exported: a static host cannot answer POST requests; \
 agents must use the running server (refserve) for MCP";
 
-/// Write every representation of `table` under `dir`; returns the number
-/// of files written.
+/// What an export tells its user about `/search`.
+pub const SEARCH_NOTE: &str = "/search is exported as a page that says search needs the \
+running server (refserve) and links the index of methods";
+
+/// Write every representation of `table` under `dir`, and the page a
+/// static host serves at `/search`; returns the number of files written.
 pub fn export(table: &Table, dir: &Path) -> std::io::Result<usize> {
     let mut written = 0;
     let documents = table.resources.iter().filter(|r| r.error.is_none());
-    for resource in documents {
+    for resource in documents.chain([&table.search.exported]) {
         let path = &resource.id;
         for (index, representation) in resource.representations.iter().enumerate() {
             let Some(name) = file_name(path, resource, index) else {

@@ -1,6 +1,6 @@
 //! The one handler: a request in, its response out, from a table — the
 //! table's routes (documents, pages, `/healthz`, with every error they
-//! explain) and `/mcp` (`/mcp/` too: `mcp::is_endpoint`).
+//! explain), `/search` and `/mcp` (`/mcp/` too: `mcp::is_endpoint`).
 //!
 //! Every way of serving answers through [`Handler::answer`]: the
 //! connection layer (`connection.rs`, which adds HSTS, the drain's
@@ -11,7 +11,7 @@
 //! A request is counted open on its connection's [`Activity`] from its
 //! head: sending at once when the table answers it, receiving while the
 //! body of an `/mcp` request arrives (`--body-timeout` is then its clock).
-//! The table's answer is ready at once ([`Answer::Now`]); `/mcp`'s comes
+//! The table's answer, and `/search`'s, is ready at once ([`Answer::Now`]); `/mcp`'s comes
 //! once the body has arrived ([`Answer::Later`]), in a future of its own,
 //! which the connection layer boxes so that the common request's future
 //! stays small.
@@ -20,6 +20,7 @@ use crate::activity::{Activity, Open};
 use crate::mcp::{self, Policy};
 use crate::negotiate::Coding;
 use crate::respond::{self, Body};
+use crate::search_page;
 use crate::table::Tables;
 use bytes::Bytes;
 use http::request::Parts;
@@ -89,6 +90,22 @@ impl Handler {
             });
         }
         let open = Open::begin(activity);
+        if request.uri.path() == search_page::PATH {
+            // The one budget `/mcp` and `/search` hold their answers in.
+            let (response, coding) = search_page::answer(
+                &table,
+                &self.mcp.budget,
+                &request.method,
+                &request.uri,
+                &request.headers,
+            );
+            return Answer::Now(Answered {
+                response,
+                coding,
+                open,
+                request,
+            });
+        }
         let selection = respond::select(
             &table,
             &request.method,

@@ -18,7 +18,9 @@
 //!   the table's routes and `/mcp`.
 //! - [`mcp`]: `/mcp`, the Model Context Protocol endpoint for agents.
 //! - [`search`]: a query ranked against the table's search index, for
-//!   MCP's `search` tool.
+//!   MCP's `search` tool and `/search`.
+//! - [`search_page`]: `GET /search`, the search for people, agents and
+//!   programs: its answers put together from the table's pieces.
 //! - [`budget`]: the memory a client can make refserve hold, counted.
 //! - [`server`] and [`connection`]: the accept loop, each connection's
 //!   protocol, timeouts and the drain; [`watchdog`]: the clocks that close
@@ -51,6 +53,7 @@ pub mod respond;
 pub mod route;
 pub mod scrape;
 pub mod search;
+pub mod search_page;
 pub mod server;
 pub mod systemd;
 pub mod table;

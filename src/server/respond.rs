@@ -20,7 +20,7 @@ use crate::negotiate::{
     ACCEPT_ABSENT, COMMON_ACCEPTS, COMMON_ACCEPT_ENCODINGS,
 };
 use crate::route::{error_about, error_for, route, Route};
-use crate::table::{Dictionary, Representation, Resource, Table, Variant};
+use crate::table::{Dictionary, ErrorKey, Representation, Resource, Table, Variant};
 use bytes::Bytes;
 use http::header::{self, HeaderMap, HeaderValue};
 use http::{Method, Response, StatusCode};
@@ -85,6 +85,18 @@ pub fn select<'t>(
         Route::Redirect(canonical) => Selection::Redirect(canonical),
         Route::Missing(kind, resource) => failure(table, kind, resource, fields, head),
     }
+}
+
+/// The error `kind` as page URLs answer it (JSON, HTML or Markdown), for a
+/// request with `headers`; `head`: without its body.
+pub fn page_error<'t>(
+    table: &'t Table,
+    kind: ErrorKind,
+    headers: &HeaderMap,
+    head: bool,
+) -> Selection<'t> {
+    let resource = table.error(ErrorKey::page(kind));
+    failure(table, kind, resource, &Fields::of(headers), head)
 }
 
 /// Select the response to a request from `table` and assemble it.

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Take the README's screenshots with headless Chromium: the homepage and a
-# method page, light and dark, desktop and phone widths.
+# method page, light and dark, desktop and phone widths, and a search's
+# results.
 # Usage: tests/tools/screenshots.sh [OUT_DIR]   (default: tests/screenshots)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -8,8 +9,11 @@ out=${1:-tests/screenshots}
 mkdir -p "$out"
 command -v chromium >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
 cargo build --release --quiet
+# The target directory cargo builds into (CARGO_TARGET_DIR, if set).
+target=$(cargo metadata --format-version 1 --no-deps |
+    python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')
 addr=127.0.0.1:18099
-./target/release/refserve --addr "$addr" 2>/dev/null &
+"$target/release/refserve" --addr "$addr" 2>/dev/null &
 server=$!
 trap 'kill $server 2>/dev/null' EXIT
 until curl -sf "http://$addr/robots.txt" >/dev/null; do :; done
@@ -28,4 +32,5 @@ shot / 1280,900 home-dark "$dark"
 shot /api/quote 1280,1000 method-light
 shot /api/quote 1280,1000 method-dark "$dark"
 shot /api/quote 390,2300 method-phone "$dark"
+shot "/search?q=count+rows" 1280,1000 search-light
 ls -1 "$out"

@@ -53,8 +53,16 @@ impl Table {
     }
 
     /// What the lookups rely on: an error body of every kind, suggestions
-    /// for every key or none, and an identity body in every representation.
+    /// for every key or none, an identity body in every representation,
+    /// and `/search`'s pieces for every key.
     pub fn check(&self) -> Result<(), Invalid> {
+        if !self.search.is_whole() || self.search.methods.len() != self.keys.len() {
+            return Err(Invalid(format!(
+                "/search: pieces missing, or {} methods for {} keys",
+                self.search.methods.len(),
+                self.keys.len()
+            )));
+        }
         if self.errors.len() != ErrorKind::ALL.len() {
             return Err(Invalid(format!(
                 "{} kinds of error bodies, not {}",
@@ -74,7 +82,12 @@ impl Table {
                 }
             }
         }
-        for resource in self.resources.iter().chain(self.errors()) {
+        for resource in self
+            .resources
+            .iter()
+            .chain(self.errors())
+            .chain([&self.search.exported])
+        {
             let count = resource.representations.len();
             let sound = count > 0
                 && resource.media_types.len() == count

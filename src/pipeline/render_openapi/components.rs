@@ -175,7 +175,7 @@ fn responses(catalog: &Catalog) -> Value {
 
 fn schemas() -> Value {
     let codes: Vec<&str> = ErrorKind::ALL.iter().map(|kind| kind.code()).collect();
-    json!({
+    let mut schemas = json!({
         "Reference": reference_schema(),
         "ParameterDescriptions": parameter_descriptions_schema(),
         "ReferenceCollection": {
@@ -233,7 +233,11 @@ fn schemas() -> Value {
                 },
             },
         },
-    })
+    });
+    for (name, schema) in super::search::schemas() {
+        schemas[name] = schema;
+    }
+    schemas
 }
 
 fn parameter_descriptions_schema() -> Value {

@@ -1,0 +1,242 @@
+//! Build stage 2 (search): the pieces `GET /search` answers from
+//! (`refserve_core::search_page`), and the page a static host serves at
+//! its address instead.
+//!
+//! The results page is a page of the site like any other: the layout of
+//! `render_html.rs` around HTML written here, and its Markdown twin. Each
+//! is rendered once with a [`HOLE`] wherever the server puts something of
+//! the request's (the query, the number of methods found, the methods),
+//! then cut there: the server writes the pieces back with the holes
+//! filled, and renders nothing. Each method's pieces are its list item,
+//! cut where the line that says why it matched goes.
+
+use crate::content::{Catalog, Entry};
+use crate::mcp::Members;
+use crate::negotiate::{negotiate_media_type, COMMON_ACCEPTS};
+use crate::render_html::{self, Page};
+use crate::render_json::{self, page_path};
+use crate::render_markdown::{self, page_of};
+use crate::search_page::{Form, Headers, Layout, Method, SearchPage, MEDIA_TYPES, PATH};
+use crate::site::{Body, Media, Resource};
+use crate::table;
+use bytes::Bytes;
+use http::{HeaderMap, HeaderValue};
+use serde_json::Value;
+
+/// Where a text is cut: a character of Unicode's private use area, which
+/// no renderer writes and no content of the reference holds.
+const HOLE: char = '\u{E000}';
+
+/// `/search`'s pieces, with the headers `headers` gives each form and the
+/// headers of a `303`; `exported` is the page a static host serves instead
+/// (from [`exported`], stored).
+pub fn page(
+    catalog: &Catalog,
+    headers: impl Fn(Form) -> Headers,
+    see_other: HeaderMap,
+    exported: table::Resource,
+) -> SearchPage {
+    let names: Vec<&str> = catalog.entries.iter().map(|e| e.key.as_str()).collect();
+    SearchPage {
+        common_choices: COMMON_ACCEPTS.map(|accept| negotiate_media_type([accept], &MEDIA_TYPES)),
+        html: html(catalog, headers(Form::Html)),
+        markdown: markdown(catalog, headers(Form::Markdown)),
+        json: headers(Form::Json),
+        see_other,
+        methods: catalog.entries.iter().map(|e| method(catalog, e)).collect(),
+        names: serde_json::value::to_raw_value(&names).expect("strings always serialise"),
+        exported,
+    }
+}
+
+/// The page a static host serves at `/search` (`refserve export`): search
+/// needs the server; the index of methods lists them all.
+pub fn exported(catalog: &Catalog) -> Resource {
+    let markdown = format!(
+        "# Search\n\nSearch needs the reference's own server, which ranks the {} methods for \
+         the words of a query; this copy of the reference is a set of files, which cannot. \
+         Every method is listed, grouped by purpose and with a line on what it does, in the \
+         [index of methods](/api/).\n",
+        catalog.entries.len()
+    );
+    let page = Page {
+        title: "Search",
+        description: "Search needs the reference's own server; the index lists every method.",
+        path: None,
+        markdown_path: None,
+        method: None,
+        feed: None,
+    };
+    Resource {
+        id: PATH.to_string(),
+        representations: vec![Body {
+            headers: crate::site::html_headers(),
+            ..Body::new(Media::HTML, render_html::page(catalog, &page, &markdown))
+        }],
+        cache_control: crate::site::CACHE_CONTROL,
+        error: None,
+    }
+}
+
+/// What search says when nothing matches, before every method: how it
+/// reads a query (as MCP's `search` says it).
+fn how_search_reads(catalog: &Catalog) -> String {
+    format!(
+        "Search looks for the query's words in the methods' names, descriptions, signatures, \
+         parameters, return values, notes, examples and common synonyms. Try other words, or \
+         pick one of the {} methods:",
+        catalog.entries.len()
+    )
+}
+
+/// The results page, cut.
+fn html(catalog: &Catalog, headers: Headers) -> Layout {
+    let count = catalog.entries.len();
+    let hole = HOLE.to_string();
+    let page = Page {
+        title: &format!("Search: {HOLE}"),
+        description: "The methods of the reference that match a query, best first.",
+        path: None,
+        markdown_path: None,
+        method: None,
+        feed: None,
+    };
+    let main = format!("{HOLE}{HOLE}");
+    let whole = render_html::layout(catalog, &page, &main, Some(&hole));
+    let mut top = cut(&whole, 5);
+    let end = top.pop().expect("cut in five");
+    top.pop().expect("the two holes of the main content");
+    let heading = "<h1>Search results</h1>\n";
+    let every_method = format!(
+        "<p>{}</p>\n{}",
+        render_html::escape(&how_search_reads(catalog)),
+        render_html::body(&render_markdown::groups(catalog, "##"))
+    );
+    Layout {
+        headers,
+        top,
+        found: cut(
+            &format!(
+                "{heading}<p>Methods matching “{HOLE}”: {HOLE} of {count}, best first.</p>\n\
+                 <ol class=\"results\">\n"
+            ),
+            3,
+        ),
+        found_end: Bytes::from_static(b"</ol>\n"),
+        nothing: cut(&format!("{heading}<p>No method matches “{HOLE}”.</p>\n"), 2),
+        suggestions: cut(&format!("<p>Did you mean {HOLE} or {HOLE}?</p>\n"), 3),
+        every_method: Bytes::from(every_method),
+        why: why(),
+        end,
+    }
+}
+
+/// The results as Markdown, cut.
+fn markdown(catalog: &Catalog, headers: Headers) -> Layout {
+    let count = catalog.entries.len();
+    let every_method = format!(
+        "{}\n\n{}\n",
+        render_markdown::escape(&how_search_reads(catalog)),
+        render_markdown::groups(catalog, "##").trim_end()
+    );
+    Layout {
+        headers,
+        top: vec![Bytes::from_static(b"# Search results\n\n")],
+        found: cut(
+            &format!("Methods matching “{HOLE}”: {HOLE} of {count}, best first.\n\n"),
+            3,
+        ),
+        found_end: Bytes::new(),
+        nothing: cut(&format!("No method matches “{HOLE}”.\n\n"), 2),
+        suggestions: cut(&format!("Did you mean {HOLE} or {HOLE}?\n\n"), 3),
+        every_method: Bytes::from(every_method),
+        why: why(),
+        end: Bytes::from_static(b"\n[All methods](/api/)\n"),
+    }
+}
+
+/// The line that says why a method matched, cut where each query word and
+/// the place it counted go: "Matched “rows” in its description; “count”
+/// in its name." The same words in HTML and Markdown (a place's name is
+/// plain text, `refserve_core::search::Field::label`).
+fn why() -> Vec<Bytes> {
+    cut(&format!("Matched “{HOLE}” in {HOLE}; “{HOLE}."), 4)
+}
+
+/// One method's pieces: its list item in HTML and in Markdown, cut where
+/// the line that says why it matched goes, its links, its JSON members and
+/// its page's address.
+fn method(catalog: &Catalog, entry: &Entry) -> Method {
+    let path = page_path(entry);
+    let description = format!(
+        "{}{}",
+        render_markdown::paragraph(&entry.description_md, &page_of),
+        render_markdown::deprecation(entry, &page_of)
+    );
+    let signatures = format!("```php\n{}\n```\n", entry.signatures.join("\n"));
+    let html = vec![
+        Bytes::from(format!(
+            "<li><h2><a href=\"{path}\">{key}</a></h2>\n{}<p class=\"why\">",
+            render_html::body(&description),
+            key = entry.key,
+        )),
+        Bytes::from(format!("</p>\n{}</li>\n", render_html::body(&signatures))),
+    ];
+    let calls: Vec<String> = entry.signatures.iter().map(|s| format!("`{s}`")).collect();
+    let markdown = vec![
+        Bytes::from(format!(
+            "[`{key}`]({path}): {description}\n   {}\n   ",
+            calls.join(", "),
+            key = entry.key,
+        )),
+        Bytes::from_static(b"\n"),
+    ];
+    let links = vec![
+        Bytes::from(format!("<a href=\"{path}\"><code>{}</code></a>", entry.key)),
+        Bytes::from(format!("[`{}`]({path})", entry.key)),
+    ];
+    Method {
+        html,
+        markdown,
+        links,
+        json: members(catalog, entry),
+        location: HeaderValue::try_from(path).expect("a method's path is a header value"),
+    }
+}
+
+/// A method's members in the JSON answer: its Reference's `key`, `name`,
+/// `description`, `signature`, `documentation_url` and `url`, and
+/// `deprecated` when it is.
+fn members(catalog: &Catalog, entry: &Entry) -> Members {
+    let reference = render_json::reference(catalog, entry);
+    let mut object = serde_json::Map::new();
+    for name in [
+        "key",
+        "name",
+        "description",
+        "signature",
+        "documentation_url",
+        "url",
+        "deprecated",
+    ] {
+        if let Some(value) = reference.get(name) {
+            object.insert(name.to_string(), value.clone());
+        }
+    }
+    serde_json::from_str(&Value::Object(object).to_string())
+        .expect("serde_json writes an object as a JSON object")
+}
+
+/// `text` cut at every [`HOLE`], in `pieces` pieces.
+fn cut(text: &str, pieces: usize) -> Vec<Bytes> {
+    let cut: Vec<Bytes> = text
+        .split(HOLE)
+        .map(|piece| Bytes::from(piece.to_string()))
+        .collect();
+    assert_eq!(
+        cut.len(),
+        pieces,
+        "a text of /search holds U+E000, which marks where it is cut: {text}"
+    );
+    cut
+}

@@ -1,0 +1,234 @@
+//! `GET /search?q=…`: the reference searched, for people (a results page,
+//! which every page's search box leads to), agents (Markdown) and programs
+//! (JSON), ranked by the index MCP's `search` ranks with (`search.rs`), so
+//! both give the same methods in the same order.
+//!
+//! Like `/mcp`'s, the answer is put together at run time, from the
+//! table's pieces (`refserve_core::search_page`, `assemble.rs`): nothing
+//! is rendered or compressed (identity only), and the body is held in the
+//! memory [`Budget`] until it is sent; an answer the budget cannot take
+//! gets `503` with `Retry-After`. Everything else answers from the table:
+//!
+//! - the query string is read (`query.rs`): no `q`, an empty or overlong
+//!   one, another parameter or a second `q` get their `400` page (JSON for
+//!   programs, HTML with the search box and a way back for browsers);
+//! - `Accept` chooses HTML, Markdown or JSON, in that order of preference
+//!   (`406` when it takes none, or when `Accept-Encoding` refuses
+//!   identity);
+//! - a query that is a method's name, asked for as HTML, is `303` to the
+//!   method's page: a person who typed `select` wants its page;
+//! - every answer has a strong `ETag` made of the table's content hash,
+//!   the representation and the normalised query, `Last-Modified`,
+//!   `Vary: Accept` and a `Cache-Control` a CDN keeps it by, and
+//!   `X-Robots-Tag: noindex`; `If-None-Match` (then `If-Modified-Since`)
+//!   gives `304` before anything is searched;
+//! - `HEAD` gets the headers alone, `OPTIONS` a preflight, any other
+//!   method the pages' `405`.
+
+mod assemble;
+mod query;
+
+use crate::budget::Budget;
+use crate::conditional;
+use crate::errors::ErrorKind;
+use crate::negotiate::{
+    common_index, negotiate_media_type, AcceptEncoding, Coding, ACCEPT_ABSENT, COMMON_ACCEPTS,
+    COMMON_ACCEPT_ENCODINGS,
+};
+use crate::respond::{self, Body, Selection};
+use crate::route::suggest;
+use crate::search::{query_terms, rank, Found};
+use crate::table::Table;
+use assemble::Results;
+use http::header::{self, HeaderMap, HeaderName, HeaderValue};
+use http::{Method, Response, StatusCode, Uri};
+use http_body_util::Full;
+use refserve_core::headers::fingerprint;
+use refserve_core::search_page::{Form, Headers, MEDIA_TYPES};
+use std::sync::Arc;
+
+pub use refserve_core::search_page::PATH;
+
+/// The most names a search that finds nothing offers as the ones meant.
+const MAX_SUGGESTIONS: usize = 3;
+
+/// The most words of a query that are compared with the names.
+const MAX_SUGGESTED_WORDS: usize = 8;
+
+/// `X-Markdown-Tokens`, as every Markdown body carries it.
+const MARKDOWN_TOKENS: HeaderName = HeaderName::from_static("x-markdown-tokens");
+
+/// The answer to a request for `/search` (its `method`, `uri` and
+/// `headers`) from `table`, its body held in `budget`; with the content
+/// coding of its body.
+pub fn answer(
+    table: &Table,
+    budget: &Arc<Budget>,
+    method: &Method,
+    uri: &Uri,
+    headers: &HeaderMap,
+) -> (Response<Body>, Coding) {
+    let head = match *method {
+        Method::GET => false,
+        Method::HEAD => true,
+        Method::OPTIONS => return sent(Selection::Options),
+        _ => return sent(respond::select(table, method, PATH, headers)),
+    };
+    let query = match query::query(uri.query()) {
+        Ok(query) => query,
+        Err(kind) => return sent(respond::page_error(table, kind, headers, head)),
+    };
+    let Some(form) = choose_form(table, headers) else {
+        let kind = ErrorKind::NotAcceptable;
+        return sent(respond::page_error(table, kind, headers, head));
+    };
+    let page = &table.search;
+    if form == Form::Html {
+        if let Some(key) = table.keys.iter().position(|key| *key == query) {
+            return (see_other(table, key), Coding::Identity);
+        }
+    }
+    let stored = stored_headers(table, form);
+    let etag = etag(table, form, &query);
+    if is_fresh(table, headers, &etag) {
+        return (not_modified(stored, etag), Coding::Identity);
+    }
+    let terms = query_terms(&query);
+    let found = found(table, &terms);
+    let suggestions = if found.is_empty() {
+        suggestions(&query, &table.keys)
+    } else {
+        Vec::new()
+    };
+    let results = Results {
+        keys: &table.keys,
+        query: &query,
+        found: &found,
+        suggestions: &suggestions,
+    };
+    let body = assemble::body(page, form, &results);
+    let length = body.len();
+    let body = if head {
+        Body::default()
+    } else {
+        // Reserved once written: the answer is put together without a
+        // pause, so at most one per thread is ever held unreserved.
+        let Some(reservation) = budget.reserve(body.capacity()) else {
+            let kind = ErrorKind::Busy;
+            return sent(respond::page_error(table, kind, headers, false));
+        };
+        Full::new(reservation.hold(body))
+    };
+    let mut response = Response::new(body);
+    let sending = response.headers_mut();
+    *sending = stored.ok.clone();
+    sending.insert(header::CONTENT_LENGTH, HeaderValue::from(length));
+    sending.insert(header::ETAG, etag);
+    if form == Form::Markdown {
+        sending.insert(MARKDOWN_TOKENS, HeaderValue::from(length.div_ceil(4)));
+    }
+    (response, Coding::Identity)
+}
+
+/// `303` to the page of the method at `key` (its index).
+fn see_other(table: &Table, key: usize) -> Response<Body> {
+    let mut response = Response::new(Body::default());
+    *response.status_mut() = StatusCode::SEE_OTHER;
+    *response.headers_mut() = table.search.see_other.clone();
+    let location = table.search.methods[key].location.clone();
+    response.headers_mut().insert(header::LOCATION, location);
+    response
+}
+
+/// `304`: the client holds the answer tagged `etag`.
+fn not_modified(stored: &Headers, etag: HeaderValue) -> Response<Body> {
+    let mut response = Response::new(Body::default());
+    *response.status_mut() = StatusCode::NOT_MODIFIED;
+    *response.headers_mut() = stored.not_modified.clone();
+    response.headers_mut().insert(header::ETAG, etag);
+    response
+}
+
+/// A selection from the table, as a response and its coding.
+fn sent(selection: Selection) -> (Response<Body>, Coding) {
+    let coding = selection.coding();
+    (selection.into_response(), coding)
+}
+
+/// The form `Accept` chooses (HTML, then Markdown, then JSON, on a tie),
+/// if it takes one and `Accept-Encoding` takes identity. For the common
+/// `Accept` values, the pipeline has chosen already.
+fn choose_form(table: &Table, headers: &HeaderMap) -> Option<Form> {
+    let encodings = headers.get_all(header::ACCEPT_ENCODING);
+    let weights = match common_index(&encodings, &COMMON_ACCEPT_ENCODINGS, None) {
+        Some(i) => table.common_encoding_weights[i],
+        None => AcceptEncoding::parse(&encodings).weights(),
+    };
+    if weights[Coding::Identity.index()] == 0 {
+        return None;
+    }
+    let accept = headers.get_all(header::ACCEPT);
+    let chosen = match common_index(&accept, &COMMON_ACCEPTS, Some(ACCEPT_ABSENT)) {
+        Some(i) => table.search.common_choices[i],
+        None => negotiate_media_type(&accept, &MEDIA_TYPES),
+    };
+    chosen.and_then(|i| Form::ALL.get(i).copied())
+}
+
+/// The stored headers of `form`'s answers.
+fn stored_headers(table: &Table, form: Form) -> &Headers {
+    match form {
+        Form::Html => &table.search.html.headers,
+        Form::Markdown => &table.search.markdown.headers,
+        Form::Json => &table.search.json,
+    }
+}
+
+/// The `ETag` of the answer in `form` to the normalised `query`: a
+/// fingerprint of the table's content, this server's version (which puts
+/// the pieces together), the form and the query.
+fn etag(table: &Table, form: Form, query: &str) -> HeaderValue {
+    let hash = fingerprint(&[
+        table.content_hash.as_bytes(),
+        env!("CARGO_PKG_VERSION").as_bytes(),
+        form.token().as_bytes(),
+        query.as_bytes(),
+    ]);
+    let tag = format!("\"{hash:016x}-{}\"", form.token());
+    HeaderValue::try_from(tag).expect("hex digits and a form's name make a header value")
+}
+
+/// RFC 9110 §13.2.2: `If-None-Match` decides when present; otherwise
+/// `If-Modified-Since` (its first line) does.
+fn is_fresh(table: &Table, headers: &HeaderMap, etag: &HeaderValue) -> bool {
+    let tags = headers.get_all(header::IF_NONE_MATCH);
+    if tags.iter().next().is_some() {
+        return conditional::none_match(tags.iter().map(HeaderValue::as_bytes), etag.as_bytes());
+    }
+    headers.get(header::IF_MODIFIED_SINCE).is_some_and(|since| {
+        conditional::not_modified_since(since.as_bytes(), table.last_modified_unix)
+    })
+}
+
+/// The methods `terms` find, best first: all of them, in the order MCP's
+/// `search` gives its first few.
+fn found<'q>(table: &Table, terms: &'q [(String, String)]) -> Vec<Found<'q>> {
+    rank(&table.mcp, terms, table.mcp.hits.len())
+}
+
+/// The methods whose names are close to a word of `query` (at most
+/// [`MAX_SUGGESTIONS`], from its first [`MAX_SUGGESTED_WORDS`] words).
+fn suggestions(query: &str, keys: &[String]) -> Vec<usize> {
+    let mut close = Vec::new();
+    for word in query.split(' ').take(MAX_SUGGESTED_WORDS) {
+        if let Some(key) = suggest(word, keys) {
+            if !close.contains(&key) {
+                close.push(key);
+            }
+        }
+        if close.len() == MAX_SUGGESTIONS {
+            break;
+        }
+    }
+    close
+}

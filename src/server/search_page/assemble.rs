@@ -1,0 +1,382 @@
+//! `/search`'s answers put together: the table's pieces
+//! (`refserve_core::search_page`) written in order with the request's
+//! holes filled: the query (escaped for the form), the number found, each
+//! method found with why it matched, or the names closest to the query's
+//! words. The JSON answer is serde's, around each method's stored members.
+//! Pure functions: pieces and a query in, bytes out.
+
+use crate::search::Found;
+use bytes::Bytes;
+use refserve_core::escape::{push_html, push_markdown};
+use refserve_core::mcp::Members;
+use refserve_core::search_page::{Form, Layout, SearchPage};
+use serde::Serialize;
+use serde_json::value::RawValue;
+
+/// What a search found, for one answer: the normalised query, the methods
+/// found (best first) and, when there are none, the catalog keys (their
+/// indices) closest to its words.
+pub struct Results<'a> {
+    /// The catalog keys, in catalog order.
+    pub keys: &'a [String],
+    /// The normalised query.
+    pub query: &'a str,
+    /// The methods found, best first.
+    pub found: &'a [Found<'a>],
+    /// When nothing is found: the methods whose names are close to a word
+    /// of the query.
+    pub suggestions: &'a [usize],
+}
+
+/// The body of the answer in `form`.
+pub fn body(page: &SearchPage, form: Form, results: &Results) -> Vec<u8> {
+    match form {
+        Form::Html => text(page, &page.html, Form::Html, results),
+        Form::Markdown => text(page, &page.markdown, Form::Markdown, results),
+        Form::Json => json(page, results),
+    }
+}
+
+/// A text form's answer: its layout's pieces, the holes filled.
+fn text(page: &SearchPage, layout: &Layout, form: Form, results: &Results) -> Vec<u8> {
+    let escape = match form {
+        Form::Html => push_html,
+        _ => push_markdown,
+    };
+    let index = usize::from(form == Form::Markdown);
+    let mut out = Vec::with_capacity(capacity(page, layout, index, results));
+    let query = results.query;
+    let mut top = layout.top.iter();
+    if let Some(first) = top.next() {
+        out.extend_from_slice(first);
+    }
+    for piece in top {
+        escape(&mut out, query);
+        out.extend_from_slice(piece);
+    }
+    if results.found.is_empty() {
+        let [before, after] = pieces::<2>(&layout.nothing);
+        out.extend_from_slice(before);
+        escape(&mut out, query);
+        out.extend_from_slice(after);
+        if !results.suggestions.is_empty() {
+            let [first, between, last] = pieces::<3>(&layout.suggestions);
+            out.extend_from_slice(first);
+            for (i, &method) in results.suggestions.iter().enumerate() {
+                if i > 0 {
+                    out.extend_from_slice(between);
+                }
+                out.extend_from_slice(&page.methods[method].links[index]);
+            }
+            out.extend_from_slice(last);
+        }
+        out.extend_from_slice(&layout.every_method);
+    } else {
+        let [before, between, after] = pieces::<3>(&layout.found);
+        out.extend_from_slice(before);
+        escape(&mut out, query);
+        out.extend_from_slice(between);
+        out.extend_from_slice(itoa::Buffer::new().format(results.found.len()).as_bytes());
+        out.extend_from_slice(after);
+        for (rank, found) in results.found.iter().enumerate() {
+            let method = &page.methods[found.method];
+            let item = match form {
+                Form::Html => &method.html,
+                _ => &method.markdown,
+            };
+            if form == Form::Markdown {
+                out.extend_from_slice(itoa::Buffer::new().format(rank + 1).as_bytes());
+                out.extend_from_slice(b". ");
+            }
+            out.extend_from_slice(&item[0]);
+            why(&mut out, &layout.why, found, escape);
+            out.extend_from_slice(&item[1]);
+        }
+        out.extend_from_slice(&layout.found_end);
+    }
+    out.extend_from_slice(&layout.end);
+    out
+}
+
+/// The line that says why a method matched: "Matched “rows” in its
+/// description; “count” in its name." (its words escaped by `escape`).
+fn why(out: &mut Vec<u8>, why: &[Bytes], found: &Found, escape: fn(&mut Vec<u8>, &str)) {
+    let [first, place, between, last] = pieces::<4>(why);
+    out.extend_from_slice(first);
+    for (i, (word, field)) in found.why.iter().enumerate() {
+        if i > 0 {
+            out.extend_from_slice(between);
+        }
+        escape(out, word);
+        out.extend_from_slice(place);
+        out.extend_from_slice(field.label().as_bytes());
+    }
+    out.extend_from_slice(last);
+}
+
+/// The line that says why a method matched, as plain text (for JSON).
+fn plain_why(why: &[Bytes], found: &Found) -> String {
+    let [first, place, between, last] = pieces::<4>(why).map(text_of);
+    let mut line = String::with_capacity(64);
+    line.push_str(first);
+    for (i, (word, field)) in found.why.iter().enumerate() {
+        if i > 0 {
+            line.push_str(between);
+        }
+        line.push_str(word);
+        line.push_str(place);
+        line.push_str(field.label());
+    }
+    line.push_str(last);
+    line
+}
+
+/// A piece as text: the pipeline cuts text, so every piece is UTF-8 (a
+/// piece that is not stands for nothing).
+fn text_of(piece: &Bytes) -> &str {
+    std::str::from_utf8(piece).unwrap_or_default()
+}
+
+/// What a text answer will probably take: its pieces, and room for the
+/// query and the lines of why. (A guess: the answer is reserved in the
+/// budget once written, whatever it took.)
+fn capacity(page: &SearchPage, layout: &Layout, index: usize, results: &Results) -> usize {
+    let pieces = |list: &[Bytes]| list.iter().map(Bytes::len).sum::<usize>();
+    let fixed = pieces(&layout.top) + layout.end.len() + 8 * results.query.len();
+    let middle = if results.found.is_empty() {
+        pieces(&layout.nothing) + pieces(&layout.suggestions) + layout.every_method.len() + 256
+    } else {
+        let methods: usize = results
+            .found
+            .iter()
+            .map(|found| {
+                let method = &page.methods[found.method];
+                let item = if index == 0 {
+                    &method.html
+                } else {
+                    &method.markdown
+                };
+                pieces(item) + pieces(&layout.why) + 48 * found.why.len()
+            })
+            .sum();
+        pieces(&layout.found) + layout.found_end.len() + methods
+    };
+    fixed + middle
+}
+
+/// The JSON answer: `{"data": [method…], "meta": {"query", "count"}}`,
+/// best first; when nothing is found, `meta` also names the closest names
+/// (`suggestions`) and every method (`methods`).
+fn json(page: &SearchPage, results: &Results) -> Vec<u8> {
+    let data: Vec<Hit> = results
+        .found
+        .iter()
+        .map(|found| Hit {
+            method: &page.methods[found.method].json,
+            why: plain_why(&page.markdown.why, found),
+        })
+        .collect();
+    let nothing = results.found.is_empty();
+    let answer = Answer {
+        meta: Meta {
+            query: results.query,
+            count: data.len(),
+            suggestions: nothing.then(|| {
+                results
+                    .suggestions
+                    .iter()
+                    .map(|&method| results.keys[method].as_str())
+                    .collect()
+            }),
+            methods: nothing.then_some(&*page.names),
+        },
+        data,
+    };
+    let mut out = Vec::with_capacity(512 * (answer.data.len() + 1));
+    serde_json::to_writer(&mut out, &answer).expect("the answer serialises into memory");
+    out
+}
+
+/// `{"data": […], "meta": {…}}`.
+#[derive(Serialize)]
+struct Answer<'a> {
+    data: Vec<Hit<'a>>,
+    meta: Meta<'a>,
+}
+
+/// One method found: its stored members, then why it matched.
+#[derive(Serialize)]
+struct Hit<'a> {
+    #[serde(flatten)]
+    method: &'a Members,
+    why: String,
+}
+
+/// What the answer is about.
+#[derive(Serialize)]
+struct Meta<'a> {
+    query: &'a str,
+    count: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    suggestions: Option<Vec<&'a str>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    methods: Option<&'a RawValue>,
+}
+
+/// The first `N` pieces of a cut text (the table is checked to hold them:
+/// `SearchPage::is_whole`).
+fn pieces<const N: usize>(list: &[Bytes]) -> [&Bytes; N] {
+    std::array::from_fn(|i| &list[i])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use http::{HeaderMap, HeaderValue};
+    use refserve_core::negotiate::COMMON_ACCEPTS;
+    use refserve_core::search::Field;
+    use refserve_core::search_page::{Headers, Method};
+    use refserve_core::table::Resource;
+
+    fn cut(texts: &[&'static str]) -> Vec<Bytes> {
+        texts
+            .iter()
+            .map(|t| Bytes::from_static(t.as_bytes()))
+            .collect()
+    }
+
+    fn layout(top: &[&'static str], form: &'static str) -> Layout {
+        Layout {
+            headers: Headers {
+                ok: HeaderMap::new(),
+                not_modified: HeaderMap::new(),
+            },
+            top: cut(top),
+            found: cut(&["<found ", "|", "> "]),
+            found_end: Bytes::from_static(b"</found>"),
+            nothing: cut(&["<none ", "> "]),
+            suggestions: cut(&["<meant ", " or ", "> "]),
+            every_method: Bytes::from_static(b"<every>"),
+            why: cut(&["(", ":", ", ", ")"]),
+            end: Bytes::from_static(form.as_bytes()),
+        }
+    }
+
+    fn method(key: &'static str) -> Method {
+        let json = format!(r#"{{"key":"{key}","name":"{key}"}}"#);
+        Method {
+            html: vec![
+                Bytes::from(format!("<li {key} ")),
+                Bytes::from_static(b"/li>"),
+            ],
+            markdown: vec![Bytes::from(format!("{key} ")), Bytes::from_static(b"\n")],
+            links: vec![
+                Bytes::from(format!("<a {key}>")),
+                Bytes::from(format!("[{key}]")),
+            ],
+            json: serde_json::from_str(&json).expect("an object"),
+            location: HeaderValue::from_static("/api/x"),
+        }
+    }
+
+    fn page() -> SearchPage {
+        SearchPage {
+            common_choices: [None; COMMON_ACCEPTS.len()],
+            html: layout(&["<title ", " input ", " main> "], "</html>"),
+            markdown: layout(&["# Search\n"], "[end]"),
+            json: Headers {
+                ok: HeaderMap::new(),
+                not_modified: HeaderMap::new(),
+            },
+            see_other: HeaderMap::new(),
+            methods: vec![method("select"), method("count")],
+            names: serde_json::value::to_raw_value(&["select", "count"]).expect("names"),
+            exported: Resource {
+                id: "/search".into(),
+                location: HeaderValue::from_static("/search"),
+                media_types: Vec::new(),
+                representations: Vec::new(),
+                common_choices: [None; COMMON_ACCEPTS.len()],
+                error: None,
+            },
+        }
+    }
+
+    fn keys() -> Vec<String> {
+        vec!["select".into(), "count".into()]
+    }
+
+    fn written(form: Form, query: &str, found: &[Found], suggestions: &[usize]) -> String {
+        let keys = keys();
+        let results = Results {
+            keys: &keys,
+            query,
+            found,
+            suggestions,
+        };
+        String::from_utf8(body(&page(), form, &results)).expect("UTF-8")
+    }
+
+    fn found<'q>(method: usize, why: &[(&'q str, Field)]) -> Found<'q> {
+        Found {
+            method,
+            score: 1.0,
+            why: why.to_vec(),
+        }
+    }
+
+    #[test]
+    fn methods_found_are_written_in_rank_order_around_why_they_matched() {
+        let hits = [
+            found(1, &[("rows", Field::Name), ("<b>", Field::Note)]),
+            found(0, &[("rows", Field::Synonym)]),
+        ];
+        assert_eq!(
+            written(Form::Html, "a<b>\"", &hits, &[]),
+            "<title a&lt;b&gt;&quot; input a&lt;b&gt;&quot; main> <found a&lt;b&gt;&quot;|2> \
+             <li count (rows:its name, &lt;b&gt;:its note)/li>\
+             <li select (rows:a word for what it does)/li></found></html>"
+        );
+        assert_eq!(
+            written(Form::Markdown, "a*b", &hits, &[]),
+            "# Search\n<found a\\*b|2> 1. count (rows:its name, \\<b\\>:its note)\n\
+             2. select (rows:a word for what it does)\n</found>[end]"
+        );
+    }
+
+    #[test]
+    fn nothing_found_offers_the_names_meant_and_every_method() {
+        assert_eq!(
+            written(Form::Html, "selct cuont", &[], &[0, 1]),
+            "<title selct cuont input selct cuont main> <none selct cuont> \
+             <meant <a select> or <a count>> <every></html>"
+        );
+        assert_eq!(
+            written(Form::Markdown, "zzz", &[], &[]),
+            "# Search\n<none zzz> <every>[end]"
+        );
+    }
+
+    #[test]
+    fn the_json_answer_is_each_method_s_members_with_why_then_meta() {
+        let hits = [found(1, &[("rows", Field::Name)])];
+        let answer: serde_json::Value =
+            serde_json::from_str(&written(Form::Json, "a \"b\"", &hits, &[])).expect("JSON");
+        assert_eq!(
+            answer,
+            serde_json::json!({
+                "data": [{ "key": "count", "name": "count", "why": "(rows:its name)" }],
+                "meta": { "query": "a \"b\"", "count": 1 },
+            })
+        );
+        let nothing: serde_json::Value =
+            serde_json::from_str(&written(Form::Json, "selct", &[], &[0])).expect("JSON");
+        assert_eq!(
+            nothing["meta"],
+            serde_json::json!({
+                "query": "selct", "count": 0, "suggestions": ["select"],
+                "methods": ["select", "count"],
+            })
+        );
+    }
+}
