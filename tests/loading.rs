@@ -97,7 +97,7 @@ async fn three_hundred_methods_are_built_and_found() {
     let single = respond(&table, &format!("/api/reference/{last}.json")).await;
     assert_eq!(single["data"]["key"], last.as_str());
     // The search index numbers methods past 255.
-    let numbered = table.mcp.terms.iter().flat_map(|term| &term.postings);
+    let numbered = table.mcp.index.terms.iter().flat_map(|term| &term.postings);
     assert_eq!(
         numbered.map(|posting| posting.method).max(),
         Some(299),

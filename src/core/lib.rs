@@ -13,7 +13,8 @@
 //! - [`mcp`]: what `/mcp` answers from: the stored answers and hits, the
 //!   protocol versions and tools.
 //! - [`search`]: search terms (the same words at build time and for a
-//!   query) and the index's postings.
+//!   query) and the index: postings, and the typo neighbourhood of its
+//!   words.
 //!
 //! The arrows run one way: the pipeline and the server depend on this
 //! crate, and it depends on nothing of theirs.

@@ -109,7 +109,7 @@ fn search(call: &Call, arguments: &Map<String, Value>) -> Reply {
         },
     };
     let terms = query_terms(query);
-    let found = rank(call.answers, &terms, limit);
+    let found = rank(&call.answers.index, &terms, limit);
     let hits = &call.answers.hits;
     let mut text = String::with_capacity(512 * (found.len() + 1));
     let mut results = Vec::with_capacity(found.len());
@@ -121,14 +121,20 @@ fn search(call: &Call, arguments: &Map<String, Value>) -> Reply {
     for (rank, found) in found.iter().enumerate() {
         let hit = &hits[found.method];
         let mut why = String::from("Matched ");
-        for (i, (word, field)) in found.why.iter().enumerate() {
+        for (i, matched) in found.why.iter().enumerate() {
             if i > 0 {
                 why.push_str("; ");
             }
             why.push('“');
-            why.push_str(word);
-            why.push_str("” in ");
-            why.push_str(field.label());
+            why.push_str(matched.word);
+            why.push('”');
+            if let Some(read_as) = matched.read_as {
+                why.push_str(" (read as “");
+                why.push_str(read_as);
+                why.push_str("”)");
+            }
+            why.push_str(" in ");
+            why.push_str(matched.field.label());
         }
         why.push('.');
         text.push_str(&(rank + 1).to_string());
@@ -206,7 +212,8 @@ struct Searched<'a> {
 /// One method found: its stored members, then why it matched and its
 /// score. `why` (here and in the text) is written as serde_json writes a
 /// string, which for it is what [`Echoed`] writes too: its words are
-/// letters and digits (`refserve_core::search::terms`), the rest fixed.
+/// letters, digits, underscores and the operators' signs
+/// (`refserve_core::search::terms`), the rest fixed.
 #[derive(Serialize)]
 struct Match<'a> {
     #[serde(flatten)]
