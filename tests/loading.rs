@@ -517,9 +517,9 @@ fn one_load_reports_every_broken_example_and_link_at_once() {
             "content/methods/last.md: field `note`: links to `logs.md`, but there is no method \
              `logs` (content/methods/logs.md)",
             "content/methods/raw.md: field `example \"Compare a column with an SQL function\"`: \
-             calls `Library::raw()` with 3 arguments at line 34; `raw` takes 1 to 2 arguments",
+             calls `Library::raw()` with 3 arguments at line 36; `raw` takes 1 to 2 arguments",
             "content/methods/select.md: field `example \"Two columns of every account\"`: PHP \
-             syntax error at line 42: expected ')', found ';'",
+             syntax error at line 46: expected ')', found ';'",
         ],
         "{message}"
     );
