@@ -130,14 +130,17 @@ pub struct Term {
     pub postings: Vec<Posting>,
 }
 
-/// A word the reference writes, and the term it makes: what a query word
-/// the index lacks is measured against ([`typos`]).
+/// A word the reference writes, and the term it makes: a query word
+/// the reference writes takes its stem from here, and one it does not
+/// write is measured against those a typo may be read as ([`typos`]).
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
 pub struct Spelling {
     /// The word, as [`terms`] gives it (folded, lower-cased).
     pub word: String,
     /// Its term's position in [`Index::terms`].
     pub term: u32,
+    /// Whether a typo may be read as it.
+    pub typos: bool,
 }
 
 /// A term near a query word the index lacks.
@@ -157,40 +160,72 @@ pub struct Near<'i> {
 pub struct Index {
     /// Every term, sorted by stem, each once.
     pub terms: Vec<Term>,
-    /// The words the terms come from that a typo may be read as (letters
-    /// only, at most [`typos::MAX_TYPO_BYTES`]), sorted, each once.
+    /// The words the terms come from, sorted, each once.
     pub spellings: Vec<Spelling>,
-    /// The spellings' deletion keys ([`typos::neighbourhood`]), sorted.
+    /// The deletion keys of the spellings a typo may be read as
+    /// ([`typos::neighbourhood`]), sorted.
     pub neighbours: Vec<typos::Neighbour>,
 }
 
 impl Index {
     /// The index of `terms` (sorted by stem, each once) and of the words
-    /// they come from (`(word, stem)`, as [`terms`] gives them), with the
+    /// they come from (`(word, stem, typos)`: as [`terms`] gives them, and
+    /// whether a typo may be read as the word, which it may only if it is
+    /// letters, four to [`typos::MAX_TYPO_BYTES`] bytes), with the
     /// neighbourhood of those words.
-    pub fn new(terms: Vec<Term>, words: impl IntoIterator<Item = (String, String)>) -> Index {
+    pub fn new(terms: Vec<Term>, words: impl IntoIterator<Item = (String, String, bool)>) -> Index {
         let mut index = Index {
             terms,
             ..Index::default()
         };
-        for (word, stem) in words {
+        for (word, stem, typos) in words {
             let Ok(term) = index
                 .terms
                 .binary_search_by(|term| term.stem.as_str().cmp(&stem))
             else {
                 continue;
             };
-            if typos::may_be_misspelt(&word) {
-                index.spellings.push(Spelling {
-                    word,
-                    term: u32::try_from(term).expect("fewer terms than a u32 numbers"),
-                });
-            }
+            index.spellings.push(Spelling {
+                typos: typos && typos::may_be_misspelt(&word),
+                word,
+                term: u32::try_from(term).expect("fewer terms than a u32 numbers"),
+            });
         }
         index.spellings.sort();
-        index.spellings.dedup_by(|a, b| a.word == b.word);
+        // Of a word given twice, one kept, typos allowed if either allows them.
+        index.spellings.dedup_by(|later, kept| {
+            let same = later.word == kept.word;
+            kept.typos |= same && later.typos;
+            same
+        });
         index.neighbours = typos::neighbourhood(&index.spellings);
         index
+    }
+
+    /// The search terms of a query `text`, as [`terms`] makes them; a word
+    /// the reference writes takes its stem from the index, where the
+    /// stemmer put it (the same stem, without stemming it again).
+    pub fn query_terms(&self, text: &str) -> Vec<(String, String)> {
+        let stemmer = Stemmer::create(Algorithm::English);
+        words(text)
+            .filter_map(|word| {
+                term(word, |folded| {
+                    let indexed = self.spelling(folded);
+                    match indexed.and_then(|s| self.terms.get(s.term as usize)) {
+                        Some(term) => term.stem.clone(),
+                        None => stemmer.stem(folded).into_owned(),
+                    }
+                })
+            })
+            .collect()
+    }
+
+    /// The spelling `word`, if the reference writes it.
+    fn spelling(&self, word: &str) -> Option<&Spelling> {
+        self.spellings
+            .binary_search_by(|spelling| spelling.word.as_str().cmp(word))
+            .ok()
+            .map(|i| &self.spellings[i])
     }
 
     /// The term `stem`, if indexed.
@@ -215,18 +250,26 @@ impl Index {
         if edits == 0 {
             return nearest;
         }
+        // The spellings measured: one shares several keys with the word.
+        let mut measured = Vec::new();
+        let mut start = 0;
         for key in typos::deletion_keys(word.as_bytes(), edits) {
-            let start = self.neighbours.partition_point(|n| n.key < key);
+            // The keys are sorted: each is looked for after the last.
+            start += self.neighbours[start..].partition_point(|n| n.key < key);
             for neighbour in self.neighbours[start..].iter().take_while(|n| n.key == key) {
+                if measured.contains(&neighbour.spelling) {
+                    continue;
+                }
+                measured.push(neighbour.spelling);
                 let Some(spelling) = self.spellings.get(neighbour.spelling as usize) else {
                     continue;
                 };
                 let Some(term) = self.terms.get(spelling.term as usize) else {
                     continue;
                 };
-                let measured =
+                let distance =
                     typos::edit_distance(word.as_bytes(), spelling.word.as_bytes(), edits);
-                let Some(distance) = measured.filter(|&d| d > 0) else {
+                let Some(distance) = distance.filter(|&d| d > 0) else {
                     continue;
                 };
                 let near = Near {
@@ -253,7 +296,7 @@ impl Index {
 
 /// Words too common in questions to tell methods apart (and particles,
 /// such as the `up` of "sign up" and "add up"). Written in capitals
-/// (`LIKE`, `IN`, `AND`), they are SQL, and kept.
+/// (`LIKE`, `IN`, `AND`), they are SQL, and kept. Sorted.
 const STOP_WORDS: [&str; 52] = [
     "a", "about", "also", "am", "an", "and", "are", "as", "at", "be", "but", "by", "can", "do",
     "does", "for", "from", "how", "i", "if", "in", "into", "is", "it", "its", "just", "like", "me",
@@ -270,7 +313,7 @@ const STOP_WORDS: [&str; 52] = [
 pub fn terms(text: &str) -> Vec<(String, String)> {
     let stemmer = Stemmer::create(Algorithm::English);
     words(text)
-        .filter_map(|word| term(&stemmer, word))
+        .filter_map(|word| term(word, |folded| stemmer.stem(folded).into_owned()))
         .collect()
 }
 
@@ -284,20 +327,21 @@ pub fn code_terms(code: &str) -> Vec<(String, String)> {
     let stemmer = Stemmer::create(Algorithm::English);
     words(code)
         .filter(|word| is_operator(word) || in_capitals(word))
-        .filter_map(|word| term(&stemmer, word))
+        .filter_map(|word| term(word, |folded| stemmer.stem(folded).into_owned()))
         .collect()
 }
 
-/// The term of one word: `(word, stem)`, or none for a stop word.
-fn term(stemmer: &Stemmer, word: &str) -> Option<(String, String)> {
+/// The term of one word, `(word, stem)`, its folded, lower-cased form
+/// stemmed by `stem`; none for a stop word.
+fn term(word: &str, stem: impl FnOnce(&str) -> String) -> Option<(String, String)> {
     if is_operator(word) {
         return Some((word.to_string(), word.to_string()));
     }
     let folded = fold(word).to_lowercase();
-    if !in_capitals(word) && STOP_WORDS.contains(&folded.as_str()) {
+    if !in_capitals(word) && STOP_WORDS.binary_search(&folded.as_str()).is_ok() {
         return None;
     }
-    let stem = stemmer.stem(&folded).into_owned();
+    let stem = stem(&folded);
     Some((folded, stem))
 }
 
@@ -399,6 +443,11 @@ mod tests {
     }
 
     #[test]
+    fn stop_words_are_sorted_for_their_binary_search() {
+        assert!(STOP_WORDS.windows(2).all(|w| w[0] < w[1]));
+    }
+
+    #[test]
     fn text_without_words_has_no_terms() {
         assert!(terms("  ?! <b> -- [ ] [] [>>>>] [?] ").is_empty());
         assert!(terms("").is_empty());
@@ -449,19 +498,47 @@ mod tests {
             postings: Vec::new(),
         };
         let words = [
-            ("count", "count"),
-            ("counts", "count"),
-            ("counted", "count"),
-            ("select", "select"),
-            ("sum", "sum"),
-            ("not_a_term", "nothing"),
+            ("count", "count", true),
+            ("counts", "count", true),
+            ("counted", "count", false),
+            ("counted", "count", true),
+            ("select", "select", true),
+            ("selected", "select", false),
+            ("sum", "sum", true),
+            ("not_a_term", "nothing", true),
         ];
         let index = Index::new(
             vec![term("count"), term("select"), term("sum")],
-            words.map(|(word, stem)| (word.to_string(), stem.to_string())),
+            words.map(|(word, stem, typos)| (word.to_string(), stem.to_string(), typos)),
         );
-        // Too short to be misspelt, or no term's: not spellings.
-        assert_eq!(index.spellings.len(), 4);
+        // Each word once; none of no term; typos not read as the short.
+        let spelt: Vec<(&str, bool)> = index
+            .spellings
+            .iter()
+            .map(|s| (s.word.as_str(), s.typos))
+            .collect();
+        assert_eq!(
+            spelt,
+            [
+                ("count", true),
+                ("counted", true),
+                ("counts", true),
+                ("select", true),
+                ("selected", false),
+                ("sum", false)
+            ]
+        );
+        assert!(
+            index.nearest("selectde", 1).is_empty(),
+            "not read as `selected`"
+        );
+        assert_eq!(
+            index.query_terms("Counted sums"),
+            [
+                ("counted".to_string(), "count".to_string()),
+                ("sums".to_string(), "sum".to_string())
+            ]
+        );
         let near = index.nearest("cuont", 1);
         assert_eq!(near.len(), 1);
         assert_eq!(

@@ -32,8 +32,8 @@ pub fn index(catalog: &Catalog) -> Index {
     // Per method: each term's occurrences per field, and the text's length.
     let mut counts: Vec<BTreeMap<String, [u32; Field::ALL.len()]>> = Vec::new();
     let mut lengths = Vec::new();
-    // The words a typo may be read as (`misspelt`).
-    let mut words = BTreeSet::<(String, String)>::new();
+    // Every word, and whether a typo may be read as it (`misspelt`).
+    let mut words = BTreeSet::<(String, String, bool)>::new();
     for document in &documents {
         let mut terms_of = BTreeMap::<String, [u32; Field::ALL.len()]>::new();
         let mut length = 0.0;
@@ -43,9 +43,7 @@ pub fn index(catalog: &Catalog) -> Index {
                 _ => terms(text),
             };
             for (word, stem) in cut {
-                if misspelt(*field) {
-                    words.insert((word, stem.clone()));
-                }
+                words.insert((word, stem.clone(), misspelt(*field)));
                 terms_of.entry(stem).or_default()[field.index()] += 1;
                 length += field.weight();
             }

@@ -1,11 +1,11 @@
 //! Search at run time: the query cut into terms the way the
-//! pipeline cut the reference (`refserve_core::search::terms`), at most
+//! pipeline cut the reference (`refserve_core::search::Index::query_terms`), at most
 //! [`MAX_QUERY_TERMS`] of them looked up, a word the index lacks read as
 //! its nearest terms (`refserve_core::search::typos`), and their
 //! build-time weights summed per method. Nothing else is scored here.
 
 use refserve_core::search::typos::allowed_edits;
-use refserve_core::search::{terms, Field, Index, Near, MAX_QUERY_BYTES, MAX_QUERY_TERMS};
+use refserve_core::search::{Field, Index, Near, MAX_QUERY_BYTES, MAX_QUERY_TERMS};
 
 /// One method a query found.
 #[derive(Debug, Clone, PartialEq)]
@@ -49,12 +49,12 @@ pub fn read_part(query: &str) -> &str {
     &query[..end]
 }
 
-/// The terms of `query` that are looked up: the words of its
-/// [`read_part`] as the pipeline cut the reference, each stem once, at
-/// most [`MAX_QUERY_TERMS`].
-pub fn query_terms(query: &str) -> Vec<(String, String)> {
+/// The terms of `query` that are looked up in `index`: the words of its
+/// [`read_part`] as the pipeline cut the reference
+/// ([`Index::query_terms`]), each stem once, at most [`MAX_QUERY_TERMS`].
+pub fn query_terms(index: &Index, query: &str) -> Vec<(String, String)> {
     let mut kept: Vec<(String, String)> = Vec::new();
-    for (word, stem) in terms(read_part(query)) {
+    for (word, stem) in index.query_terms(read_part(query)) {
         if kept.len() == MAX_QUERY_TERMS {
             break;
         }
@@ -148,13 +148,13 @@ mod tests {
         ];
         Index::new(
             terms,
-            words.map(|(word, stem)| (word.to_string(), stem.to_string())),
+            words.map(|(word, stem)| (word.to_string(), stem.to_string(), true)),
         )
     }
 
     fn ranked(query: &str) -> Vec<(usize, f32)> {
         let index = index();
-        let terms = query_terms(query);
+        let terms = query_terms(&index, query);
         rank(&index, &terms, 10)
             .iter()
             .map(|found| (found.method, found.score))
@@ -167,7 +167,7 @@ mod tests {
         assert_eq!(ranked("update rows"), [(1, 7.0), (0, 1.0)]);
         assert_eq!(ranked("kubernetes"), []);
         let index = index();
-        let terms = query_terms("rows");
+        let terms = query_terms(&index, "rows");
         assert_eq!(rank(&index, &terms, 1).len(), 1);
     }
 
@@ -176,7 +176,7 @@ mod tests {
         assert_eq!(ranked("selct"), [(0, 3.5)]);
         assert_eq!(ranked("upadte rows"), [(1, 5.5), (0, 1.0)]);
         let index = index();
-        let terms = query_terms("Upadte");
+        let terms = query_terms(&index, "Upadte");
         let found = rank(&index, &terms, 10);
         assert_eq!(
             found[0].why,
@@ -193,11 +193,12 @@ mod tests {
 
     #[test]
     fn a_query_looks_up_each_stem_once_and_at_most_the_limit() {
-        let terms = query_terms("rows Rows row counting counted");
+        let index = index();
+        let terms = query_terms(&index, "rows Rows row counting counted");
         let stems: Vec<&str> = terms.iter().map(|(_, stem)| stem.as_str()).collect();
         assert_eq!(stems, ["row", "count"]);
         let many: String = (0..100).map(|i| format!("word{i} ")).collect();
-        assert_eq!(query_terms(&many).len(), MAX_QUERY_TERMS);
+        assert_eq!(query_terms(&index, &many).len(), MAX_QUERY_TERMS);
     }
 
     #[test]

@@ -46,12 +46,16 @@ pub struct Neighbour {
     pub spelling: u32,
 }
 
-/// Every spelling's deletion keys, sorted by key: as many deletions as
+/// The deletion keys of every spelling a typo may be read as, sorted by
+/// key: as many deletions as
 /// the query words that may be read as it are allowed ([`allowed_edits`]),
 /// two from seven letters on (a nine-letter word two edits away), one below.
 pub fn neighbourhood(spellings: &[super::Spelling]) -> Vec<Neighbour> {
     let mut neighbours = Vec::new();
     for (i, spelling) in spellings.iter().enumerate() {
+        if !spelling.typos {
+            continue;
+        }
         let edits = if spelling.word.chars().count() >= 7 {
             2
         } else {
@@ -75,7 +79,7 @@ pub fn neighbourhood(spellings: &[super::Spelling]) -> Vec<Neighbour> {
 /// of its bytes, sorted, each once; none for a word longer than
 /// [`MAX_TYPO_BYTES`].
 pub fn deletion_keys(word: &[u8], edits: usize) -> Vec<u64> {
-    let mut keys = Vec::new();
+    let mut keys = Vec::with_capacity(1 + word.len() * (word.len() + 1) / 2);
     if word.len() <= MAX_TYPO_BYTES {
         delete(word, 0, edits, &mut keys);
     }
@@ -91,12 +95,13 @@ fn delete(word: &[u8], from: usize, edits: usize, keys: &mut Vec<u64>) {
     if edits == 0 || word.is_empty() {
         return;
     }
-    let mut shorter = Vec::with_capacity(word.len() - 1);
+    // On the stack: `word` is at most MAX_TYPO_BYTES long.
+    let mut shorter = [0u8; MAX_TYPO_BYTES];
+    let length = word.len() - 1;
     for at in from..word.len() {
-        shorter.clear();
-        shorter.extend_from_slice(&word[..at]);
-        shorter.extend_from_slice(&word[at + 1..]);
-        delete(&shorter, at, edits - 1, keys);
+        shorter[..at].copy_from_slice(&word[..at]);
+        shorter[at..length].copy_from_slice(&word[at + 1..]);
+        delete(&shorter[..length], at, edits - 1, keys);
     }
 }
 

@@ -73,7 +73,7 @@ fn get_method(call: &Call, arguments: &Map<String, Value>) -> Reply {
     let shown: String = name.chars().take(64).collect();
     // What search would answer for the name: a typo's method, or the
     // method another library's name stands for.
-    let terms = query_terms(name);
+    let terms = query_terms(&call.answers.index, name);
     let meant = rank(&call.answers.index, &terms, 1)
         .first()
         .and_then(|found| call.keys.get(found.method));
@@ -113,7 +113,7 @@ fn search(call: &Call, arguments: &Map<String, Value>) -> Reply {
             }
         },
     };
-    let terms = query_terms(query);
+    let terms = query_terms(&call.answers.index, query);
     let found = rank(&call.answers.index, &terms, limit);
     let hits = &call.answers.hits;
     let mut text = String::with_capacity(512 * (found.len() + 1));
