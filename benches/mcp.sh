@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # What an MCP call costs next to a GET of the same Markdown page: a
 # `get_method` (a stored answer, the id spliced in), a `search` (terms
-# looked up and summed) and `GET /api/select.md` (br), on one core.
+# looked up and summed), a search with three typos (each read as its
+# nearest words) and `GET /api/select.md` (br), on one core.
 #
 #   - requests per second and server CPU per request under wrk (64
 #     connections, HTTP/1.1; the server on SERVER_CPU, wrk on LOAD_CPU), the
@@ -37,9 +38,10 @@ ORIGIN=http://127.0.0.1:$PORT
 # The two calls, as a 2025-11-25 client sends them after its handshake.
 printf '%s' '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_method","arguments":{"name":"select"}}}' >"$WORK/get_method.json"
 printf '%s' '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search","arguments":{"query":"count the rows that match a condition","limit":5}}}' >"$WORK/search.json"
+printf '%s' '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search","arguments":{"query":"selct the avarage of a colum","limit":5}}}' >"$WORK/typos.json"
 MCP_HEADERS=(-H "Content-Type: application/json" -H "Accept: application/json, text/event-stream"
     -H "MCP-Protocol-Version: 2025-11-25")
-for call in get_method search; do
+for call in get_method search typos; do
     cat >"$WORK/$call.lua" <<LUA
 wrk.method = "POST"
 wrk.body = [[$(cat "$WORK/$call.json")]]
@@ -50,7 +52,7 @@ case_of() { # name → sets URL_PATH, ARGS (wrk), H2ARGS (h2load)
     case $1 in
     markdown)
         URL_PATH=/api/select.md ARGS=(-H "Accept-Encoding: br") H2ARGS=(-H "Accept-Encoding: br") ;;
-    get_method | search)
+    get_method | search | typos)
         URL_PATH=/mcp ARGS=(-s "$WORK/$1.lua" "${MCP_HEADERS[@]}")
         H2ARGS=(-d "$WORK/$1.json" "${MCP_HEADERS[@]}") ;;
     esac
@@ -94,7 +96,7 @@ instructions() { # case requests → instructions of the whole run
 
 echo "| Request | req/s (median of $ROUNDS) | CPU µs/req | instructions/req |"
 echo "|---|--:|--:|--:|"
-for name in markdown get_method search; do
+for name in markdown get_method search typos; do
     say "measuring $name"
     : >"$WORK/runs"
     for _ in $(seq "$ROUNDS"); do timed "$name" >>"$WORK/runs"; done
@@ -105,7 +107,8 @@ import statistics, sys
 name, runs, per = sys.argv[1], sys.argv[2], int(sys.argv[3])
 rows = [tuple(map(float, line.split())) for line in open(runs)]
 label = {"markdown": "`GET /api/select.md` (br)", "get_method": "`tools/call get_method select`",
-         "search": "`tools/call search` (6 words, 5 results)"}[name]
+         "search": "`tools/call search` (6 words, 5 results)",
+         "typos": "`tools/call search` with typos (6 words, 3 misspelt)"}[name]
 rps = statistics.median(r for r, _ in rows)
 cpu = statistics.median(c for _, c in rows)
 print(f"| {label} | {rps:,.0f} | {cpu:.2f} | {per:,} |")

@@ -97,7 +97,7 @@ async fn three_hundred_methods_are_built_and_found() {
     let single = respond(&table, &format!("/api/reference/{last}.json")).await;
     assert_eq!(single["data"]["key"], last.as_str());
     // The search index numbers methods past 255.
-    let numbered = table.mcp.terms.iter().flat_map(|term| &term.postings);
+    let numbered = table.mcp.index.terms.iter().flat_map(|term| &term.postings);
     assert_eq!(
         numbered.map(|posting| posting.method).max(),
         Some(299),
@@ -517,9 +517,9 @@ fn one_load_reports_every_broken_example_and_link_at_once() {
             "content/methods/last.md: field `note`: links to `logs.md`, but there is no method \
              `logs` (content/methods/logs.md)",
             "content/methods/raw.md: field `example \"Compare a column with an SQL function\"`: \
-             calls `Library::raw()` with 3 arguments at line 34; `raw` takes 1 to 2 arguments",
+             calls `Library::raw()` with 3 arguments at line 36; `raw` takes 1 to 2 arguments",
             "content/methods/select.md: field `example \"Two columns of every account\"`: PHP \
-             syntax error at line 42: expected ')', found ';'",
+             syntax error at line 46: expected ')', found ';'",
         ],
         "{message}"
     );

@@ -17,6 +17,32 @@ pub(super) const BROWSER: &str =
                        image/webp,image/apng,*/*;q=0.8,application/signed-exchange;v=b3;q=0.7";
 
 /// `GET /search?<query>` asking for `accept`.
+#[tokio::test]
+async fn a_misspelt_word_is_said_to_be_read_as_the_word_it_found_as_mcp_says() {
+    let server = start_server().await;
+    let answer = search(&server, "q=upadte", "application/json").await.json();
+    let why = answer["data"][0]["why"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    assert_eq!(why, "Matched “upadte” (read as “update”) in its name.");
+    let body = json!({
+        "jsonrpc": "2.0", "id": 1, "method": "tools/call",
+        "params": { "name": "search", "arguments": { "query": "upadte" } },
+    });
+    let headers = [
+        ("content-type", "application/json"),
+        ("mcp-protocol-version", "2025-11-25"),
+    ];
+    let mcp = server.post("/mcp", &headers, body.to_string()).await.json();
+    assert_eq!(
+        mcp["result"]["structuredContent"]["results"][0]["why"],
+        why.as_str()
+    );
+    let page = text(&search(&server, "q=upadte", BROWSER).await);
+    assert!(page.contains("Matched “upadte” (read as “update”) in its name."));
+}
+
 pub(super) async fn search(server: &Server, query: &str, accept: &str) -> Reply {
     server
         .get(&format!("/search?{query}"), &[("accept", accept)])

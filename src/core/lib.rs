@@ -13,7 +13,8 @@
 //! - [`mcp`]: what `/mcp` answers from: the stored answers and hits, the
 //!   protocol versions and tools.
 //! - [`search`]: search terms (the same words at build time and for a
-//!   query) and the index's postings.
+//!   query) and the index: postings, and the typo neighbourhood of its
+//!   words.
 //! - [`search_page`]: what `GET /search` answers from: the pieces of its
 //!   answers, and its limits.
 //! - [`escape`]: text made safe for HTML and Markdown, at build time and

@@ -16,7 +16,7 @@
 //! are JSON the server writes again unchanged: stored as text, read once
 //! with the table into [`Members`] and `RawValue`s ([`json_text`]).
 
-use crate::search::Posting;
+use crate::search::Index;
 use bytes::Bytes;
 use serde::de::{DeserializeOwned, MapAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -65,8 +65,8 @@ pub enum Era {
 pub struct Mcp {
     /// Every fixed result, sorted by key.
     pub answers: Vec<Answer>,
-    /// Every search term, sorted, with the methods it finds.
-    pub terms: Vec<Term>,
+    /// The search index, for `search` here and `/search`.
+    pub index: Index,
     /// Each method as a search result, in catalog order.
     pub hits: Vec<Hit>,
     /// What a modern result has that a legacy one has not (`resultType`
@@ -79,15 +79,6 @@ pub struct Mcp {
     /// Every method's name, as a JSON array.
     #[serde(with = "json_text")]
     pub methods_json: Box<RawValue>,
-}
-
-/// A search term (a stem) and the methods it finds.
-#[derive(Debug, Serialize, Deserialize)]
-pub struct Term {
-    /// The stem.
-    pub stem: String,
-    /// The methods it finds, with their weights.
-    pub postings: Vec<Posting>,
 }
 
 /// One fixed result, in both eras' forms (empty where an era has no such
@@ -184,13 +175,6 @@ impl Mcp {
             .binary_search_by(|answer| answer.key.as_str().cmp(key))
             .ok()
             .map(|i| &self.answers[i])
-    }
-
-    /// The methods `stem` finds, with their weights.
-    pub fn postings(&self, stem: &str) -> &[Posting] {
-        self.terms
-            .binary_search_by(|term| term.stem.as_str().cmp(stem))
-            .map_or(&[], |i| &self.terms[i].postings)
     }
 }
 

@@ -119,6 +119,9 @@ pub fn skill(catalog: &Catalog) -> String {
          ## Over HTTP\n\n\
          Every address answers `GET`, without a key; send `Accept-Encoding: br` or `gzip` for \
          smaller answers.\n\n\
+         - `{base}/search?q=<words>` with `Accept: text/markdown` (or `application/json`): the \
+         methods for a task described in words, best first, each with why it matched; typos \
+         and other libraries' names are forgiven (`{base}/search?q=count+the+rows`).\n\
          - `{base}/llms.txt`: every method with its one-line description, by group. Pick from \
          it when you know roughly what you need.\n\
          - `{base}/api/<name>.md`: one method's page in Markdown: signatures, parameters, return \

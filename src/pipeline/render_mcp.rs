@@ -7,8 +7,8 @@
 
 use crate::content::{Catalog, Entry};
 use crate::mcp::{
-    answer_key, Answer, Era, Hit, Mcp, Members, Term, DEFAULT_LIMIT, HANDSHAKE_VERSIONS,
-    MODERN_VERSION, TOOLS, TTL_MS,
+    answer_key, Answer, Era, Hit, Mcp, Members, DEFAULT_LIMIT, HANDSHAKE_VERSIONS, MODERN_VERSION,
+    TOOLS, TTL_MS,
 };
 use crate::render_json::{self, page_path};
 use crate::render_openapi::reference_schema_alone;
@@ -108,13 +108,9 @@ pub fn render(catalog: &Catalog) -> Mcp {
         );
     }
     answers.sort_by(|a, b| a.key.cmp(&b.key));
-    let terms = search::index(catalog)
-        .into_iter()
-        .map(|(stem, postings)| Term { stem, postings })
-        .collect();
     Mcp {
         answers,
-        terms,
+        index: search::index(catalog),
         hits: catalog.entries.iter().map(|e| hit(catalog, e)).collect(),
         modern_members: members(&finish(json!({}), Era::Modern, false)),
         no_match_text: no_match_text(catalog),
@@ -290,8 +286,9 @@ fn tools(catalog: &Catalog) -> Vec<Value> {
                      \"undo several writes if one fails\"). Returns the best matches first, each \
                      with why it matched, its signatures and its address; when nothing matches, \
                      says so and lists every method. Ranked over names, descriptions, parameters, \
-                     return values, notes, example titles and common synonyms; at most \
-                     {MAX_QUERY_BYTES} bytes of the query are read."
+                     return values, notes, examples (their titles, operators such as `[>]` and clause \
+                     keys such as `ORDER`) and the names other libraries use; typos and accents are \
+                     forgiven; at most {MAX_QUERY_BYTES} bytes of the query are read."
                 ),
                 "inputSchema": {
                     "type": "object",
@@ -501,8 +498,8 @@ fn no_match_text(catalog: &Catalog) -> String {
     let keys: Vec<&str> = catalog.entries.iter().map(|e| e.key.as_str()).collect();
     format!(
         "No method matches the query. Search looks for its words in the methods' names, \
-         descriptions, signatures, parameters, return values, notes, example titles and common \
-         synonyms; try other words, or pick from these (get_method gives one whole, \
+         descriptions, signatures, parameters, return values, notes, examples and the names \
+         other libraries use; try other words, or pick from these (get_method gives one whole, \
          list_methods all with their descriptions): {}.\n",
         keys.join(", ")
     )

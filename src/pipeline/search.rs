@@ -1,23 +1,29 @@
 //! Search, ranked at build time: the index from every term to the methods
-//! it finds, weighted (BM25F), a deprecated method's a little less. The terms are the vocabulary crate's
-//! (`refserve_core::search`), which the server cuts queries with.
+//! it finds, weighted (BM25F), a deprecated method's a little less, with
+//! the typo neighbourhood of its terms. The terms are the vocabulary
+//! crate's (`refserve_core::search`), which the server cuts queries with.
 
 pub use refserve_core::search::*;
 
 use crate::content::{Catalog, Entry};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// BM25's saturation of repeated terms.
 const K1: f32 = 1.2;
 /// BM25's normalisation by the length of a method's text.
 const B: f32 = 0.5;
+/// What a term that is a method's name adds to its weight for that
+/// method, whatever else finds it: a query that names a method (or
+/// misspells it) wants that method, however common its name is elsewhere
+/// (`update` is in other methods' examples, `select` in raw SQL).
+const NAME: f32 = 3.0;
 /// What a deprecated method's weights count for: a little less, so that
 /// of two methods a query finds as well, the one to use comes first.
 const DEPRECATED: f32 = 0.8;
 
-/// Every term of the catalog with the methods it finds, sorted by term;
-/// each term's postings by method.
-pub fn index(catalog: &Catalog) -> Vec<(String, Vec<Posting>)> {
+/// The index of the catalog: every term with the methods it finds, sorted
+/// by term, each term's postings by method.
+pub fn index(catalog: &Catalog) -> Index {
     let documents: Vec<Vec<(Field, String)>> = catalog
         .entries
         .iter()
@@ -26,11 +32,18 @@ pub fn index(catalog: &Catalog) -> Vec<(String, Vec<Posting>)> {
     // Per method: each term's occurrences per field, and the text's length.
     let mut counts: Vec<BTreeMap<String, [u32; Field::ALL.len()]>> = Vec::new();
     let mut lengths = Vec::new();
+    // Every word, and whether a typo may be read as it (`misspelt`).
+    let mut words = BTreeSet::<(String, String, bool)>::new();
     for document in &documents {
         let mut terms_of = BTreeMap::<String, [u32; Field::ALL.len()]>::new();
         let mut length = 0.0;
         for (field, text) in document {
-            for (_, stem) in terms(text) {
+            let cut = match field {
+                Field::Code => code_terms(text),
+                _ => terms(text),
+            };
+            for (word, stem) in cut {
+                words.insert((word, stem.clone(), misspelt(*field)));
                 terms_of.entry(stem).or_default()[field.index()] += 1;
                 length += field.weight();
             }
@@ -49,12 +62,17 @@ pub fn index(catalog: &Catalog) -> Vec<(String, Vec<Posting>)> {
                 .sum();
             let normalised =
                 frequency / (frequency + K1 * (1.0 - B + B * lengths[method] / average.max(1.0)));
+            // Its name when it is the method's name, else where it counts most.
             let field = Field::ALL
                 .into_iter()
                 .filter(|field| per_field[field.index()] > 0)
                 .max_by(|a, b| {
+                    let named = |f: &Field| *f == Field::Name;
                     let weigh = |f: &Field| f.weight() * per_field[f.index()] as f32;
-                    weigh(a).total_cmp(&weigh(b)).then(b.cmp(a))
+                    named(a)
+                        .cmp(&named(b))
+                        .then(weigh(a).total_cmp(&weigh(b)))
+                        .then(b.cmp(a))
                 })
                 .expect("a counted term occurs in some field");
             index.entry(stem.clone()).or_default().push(Posting {
@@ -74,11 +92,33 @@ pub fn index(catalog: &Catalog) -> Vec<(String, Vec<Posting>)> {
                 .deprecated
                 .is_some();
             let weight = if deprecated { DEPRECATED } else { 1.0 };
+            let named = if posting.field == Field::Name {
+                NAME
+            } else {
+                0.0
+            };
+            let weighed = (posting.weight * idf + named) * weight;
             // Rounded, so the table's text (and every platform) gives the same sums.
-            posting.weight = (posting.weight * idf * weight * 1000.0).round() / 1000.0;
+            posting.weight = (weighed * 1000.0).round() / 1000.0;
         }
     }
-    index.into_iter().collect()
+    let terms = index
+        .into_iter()
+        .map(|(stem, postings)| Term { stem, postings })
+        .collect();
+    Index::new(terms, words)
+}
+
+/// Whether a typo may be read as a word of `field`: of the fields that
+/// say what a method is for (its name, synonyms, group and description).
+/// The words of its prose and examples are found as written: read as
+/// typos, the words of a question the reference does not use would find
+/// them (`older` would be `order`, `counter` `counted`).
+fn misspelt(field: Field) -> bool {
+    matches!(
+        field,
+        Field::Name | Field::Synonym | Field::Group | Field::Description
+    )
 }
 
 /// The texts of one method, by field.
@@ -106,12 +146,10 @@ fn fields(catalog: &Catalog, entry: &Entry) -> Vec<(Field, String)> {
     }
     fields.extend(entry.returns.iter().map(|r| (Field::Returns, r.clone())));
     fields.extend(entry.note.iter().map(|n| (Field::Note, n.clone())));
-    fields.extend(
-        entry
-            .examples
-            .iter()
-            .map(|e| (Field::Example, e.title.clone())),
-    );
+    for example in &entry.examples {
+        fields.push((Field::Example, example.title.clone()));
+        fields.push((Field::Code, example.code.clone()));
+    }
     fields.extend(
         entry
             .synonyms

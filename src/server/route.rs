@@ -15,6 +15,7 @@
 
 use crate::errors::{ErrorKind, MAX_NAME_LEN, MAX_PATH_LEN};
 use crate::table::{ErrorKey, Resource, Table};
+use refserve_core::search::typos::edit_distance;
 
 /// Where a path leads, in a table that lives for `'t`.
 #[derive(Debug, Clone, Copy)]
@@ -247,36 +248,6 @@ pub fn suggest(name: &str, keys: &[impl AsRef<str>]) -> Option<usize> {
     best.filter(|_| !tie).map(|(_, key)| key)
 }
 
-/// Optimal string alignment distance between two short strings (at most 16
-/// bytes each), or `None` when it exceeds `limit`.
-fn edit_distance(a: &[u8], b: &[u8], limit: usize) -> Option<usize> {
-    const W: usize = 17;
-    if a.len() >= W || b.len() >= W || a.len().abs_diff(b.len()) > limit {
-        return None;
-    }
-    let mut rows = [[0usize; W]; 3];
-    for (j, cell) in rows[1].iter_mut().enumerate().take(b.len() + 1) {
-        *cell = j;
-    }
-    for i in 1..=a.len() {
-        let (before, current) = (i % 3, (i + 1) % 3);
-        let previous = (i + 2) % 3;
-        rows[current][0] = i;
-        for j in 1..=b.len() {
-            let cost = usize::from(a[i - 1] != b[j - 1]);
-            let mut d = (rows[before][j] + 1)
-                .min(rows[current][j - 1] + 1)
-                .min(rows[before][j - 1] + cost);
-            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
-                d = d.min(rows[previous][j - 2] + 1);
-            }
-            rows[current][j] = d;
-        }
-    }
-    let distance = rows[(a.len() + 1) % 3][b.len()];
-    (distance <= limit).then_some(distance)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -364,15 +335,6 @@ mod tests {
         assert_eq!(suggested("zzzzzz", &KEYS), None);
         assert_eq!(suggested("sel", &KEYS), None);
         assert_eq!(suggested(&"a".repeat(300), &KEYS), None);
-    }
-
-    #[test]
-    fn distances() {
-        assert_eq!(edit_distance(b"abc", b"abc", 2), Some(0));
-        assert_eq!(edit_distance(b"abc", b"acb", 2), Some(1));
-        assert_eq!(edit_distance(b"", b"ab", 2), Some(2));
-        assert_eq!(edit_distance(b"kitten", b"sitting", 3), Some(3));
-        assert_eq!(edit_distance(b"kitten", b"sitting", 2), None);
     }
 
     proptest! {

@@ -1,10 +1,11 @@
 //! Search at run time: the query cut into terms the way the
-//! pipeline cut the reference (`refserve_core::search::terms`), at most
-//! [`MAX_QUERY_TERMS`] of them looked up, and their build-time weights
-//! summed per method. Nothing else is scored here.
+//! pipeline cut the reference (`refserve_core::search::Index::query_terms`), at most
+//! [`MAX_QUERY_TERMS`] of them looked up, a word the index lacks read as
+//! its nearest terms (`refserve_core::search::typos`), and their
+//! build-time weights summed per method. Nothing else is scored here.
 
-use refserve_core::mcp::Mcp;
-use refserve_core::search::{terms, Field, MAX_QUERY_BYTES, MAX_QUERY_TERMS};
+use refserve_core::search::typos::allowed_edits;
+use refserve_core::search::{Field, Index, Near, MAX_QUERY_BYTES, MAX_QUERY_TERMS};
 
 /// One method a query found.
 #[derive(Debug, Clone, PartialEq)]
@@ -14,15 +15,46 @@ pub struct Found<'q> {
     /// The sum of its terms' weights.
     pub score: f32,
     /// Each query word that found it, and where it counted most.
-    pub why: Vec<(&'q str, Field)>,
+    pub why: Vec<Matched<'q>>,
 }
 
-/// The terms of `query` that are looked up: its words (the first
-/// [`MAX_QUERY_BYTES`]) as the pipeline cut the reference, each stem
-/// once, at most [`MAX_QUERY_TERMS`].
-pub fn query_terms(query: &str) -> Vec<(String, String)> {
+/// A query word that found a method.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Matched<'q> {
+    /// The word, as [`query_terms`] gives it.
+    pub word: &'q str,
+    /// The indexed word it was read as, when the index lacks it (a typo).
+    pub read_as: Option<&'q str>,
+    /// Where it counted most.
+    pub field: Field,
+}
+
+/// What a term read for a word the index lacks counts for, by its
+/// distance: less than an exact match, and less again at two edits.
+fn corrected(distance: usize) -> f32 {
+    match distance {
+        0 => 1.0,
+        1 => 0.7,
+        _ => 0.4,
+    }
+}
+
+/// The part of `query` that is read: its first [`MAX_QUERY_BYTES`], cut
+/// back to a character boundary.
+pub fn read_part(query: &str) -> &str {
+    let mut end = query.len().min(MAX_QUERY_BYTES);
+    while !query.is_char_boundary(end) {
+        end -= 1;
+    }
+    &query[..end]
+}
+
+/// The terms of `query` that are looked up in `index`: the words of its
+/// [`read_part`] as the pipeline cut the reference
+/// ([`Index::query_terms`]), each stem once, at most [`MAX_QUERY_TERMS`].
+pub fn query_terms(index: &Index, query: &str) -> Vec<(String, String)> {
     let mut kept: Vec<(String, String)> = Vec::new();
-    for (word, stem) in terms(head(query, MAX_QUERY_BYTES)) {
+    for (word, stem) in index.query_terms(read_part(query)) {
         if kept.len() == MAX_QUERY_TERMS {
             break;
         }
@@ -33,21 +65,46 @@ pub fn query_terms(query: &str) -> Vec<(String, String)> {
     kept
 }
 
-/// The methods `terms` (from [`query_terms`]) find, best first (ties in
-/// catalog order), at most `limit`.
-pub fn rank<'q>(answers: &Mcp, terms: &'q [(String, String)], limit: usize) -> Vec<Found<'q>> {
-    let mut found: Vec<Found> = (0..answers.hits.len())
-        .map(|method| Found {
-            method,
-            score: 0.0,
-            why: Vec::new(),
-        })
-        .collect();
+/// The methods `terms` (from [`query_terms`]) find in `index`, best
+/// first (ties in catalog order), at most `limit`. A word the index lacks
+/// counts as the terms nearest it, for less ([`corrected`]).
+pub fn rank<'q>(index: &'q Index, terms: &'q [(String, String)], limit: usize) -> Vec<Found<'q>> {
+    let mut found: Vec<Found> = Vec::new();
     for (word, stem) in terms {
-        for posting in answers.postings(stem) {
-            if let Some(method) = found.get_mut(usize::from(posting.method)) {
-                method.score += posting.weight;
-                method.why.push((word, posting.field));
+        let (exact, nearest);
+        let read: &[Near] = match index.term(stem) {
+            Some(term) => {
+                exact = [Near {
+                    term,
+                    spelling: word,
+                    edits: 0,
+                }];
+                &exact
+            }
+            None => {
+                nearest = index.nearest(word, allowed_edits(word));
+                &nearest
+            }
+        };
+        for near in read {
+            let (term, distance) = (near.term, near.edits);
+            let read_as = (distance > 0).then_some(near.spelling);
+            for posting in &term.postings {
+                let method = usize::from(posting.method);
+                if found.len() <= method {
+                    let numbered = found.len()..=method;
+                    found.extend(numbered.map(|method| Found {
+                        method,
+                        score: 0.0,
+                        why: Vec::new(),
+                    }));
+                }
+                found[method].score += posting.weight * corrected(distance);
+                found[method].why.push(Matched {
+                    word,
+                    read_as,
+                    field: posting.field,
+                });
             }
         }
     }
@@ -58,33 +115,99 @@ pub fn rank<'q>(answers: &Mcp, terms: &'q [(String, String)], limit: usize) -> V
     found
 }
 
-/// The first `max` bytes of `text`, cut back to a character boundary.
-fn head(text: &str, max: usize) -> &str {
-    let mut end = text.len().min(max);
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    &text[..end]
-}
-
 #[cfg(test)]
 mod tests {
-    use super::{head, query_terms, MAX_QUERY_TERMS};
+    use super::*;
+    use refserve_core::search::{Posting, Term};
+
+    /// Three methods: `select` (0), `update` (1) and `sum` (2), and `row`
+    /// in the first two.
+    fn index() -> Index {
+        let term = |stem: &str, postings: &[(u16, Field, f32)]| Term {
+            stem: stem.into(),
+            postings: postings
+                .iter()
+                .map(|&(method, field, weight)| Posting {
+                    method,
+                    field,
+                    weight,
+                })
+                .collect(),
+        };
+        let terms = vec![
+            term("row", &[(0, Field::Synonym, 1.0), (1, Field::Synonym, 2.0)]),
+            term("select", &[(0, Field::Name, 5.0)]),
+            term("sum", &[(2, Field::Name, 5.0)]),
+            term("updat", &[(1, Field::Name, 5.0)]),
+        ];
+        let words = [
+            ("rows", "row"),
+            ("select", "select"),
+            ("sum", "sum"),
+            ("update", "updat"),
+        ];
+        Index::new(
+            terms,
+            words.map(|(word, stem)| (word.to_string(), stem.to_string(), true)),
+        )
+    }
+
+    fn ranked(query: &str) -> Vec<(usize, f32)> {
+        let index = index();
+        let terms = query_terms(&index, query);
+        rank(&index, &terms, 10)
+            .iter()
+            .map(|found| (found.method, found.score))
+            .collect()
+    }
+
+    #[test]
+    fn weights_are_summed_best_first() {
+        assert_eq!(ranked("select rows"), [(0, 6.0), (1, 2.0)]);
+        assert_eq!(ranked("update rows"), [(1, 7.0), (0, 1.0)]);
+        assert_eq!(ranked("kubernetes"), []);
+        let index = index();
+        let terms = query_terms(&index, "rows");
+        assert_eq!(rank(&index, &terms, 1).len(), 1);
+    }
+
+    #[test]
+    fn a_word_the_index_lacks_is_read_as_its_nearest_terms_for_less() {
+        assert_eq!(ranked("selct"), [(0, 3.5)]);
+        assert_eq!(ranked("upadte rows"), [(1, 5.5), (0, 1.0)]);
+        let index = index();
+        let terms = query_terms(&index, "Upadte");
+        let found = rank(&index, &terms, 10);
+        assert_eq!(
+            found[0].why,
+            [Matched {
+                word: "upadte",
+                read_as: Some("update"),
+                field: Field::Name
+            }]
+        );
+        // Under five letters, a word is read as it is or not at all.
+        assert_eq!(ranked("summ"), []);
+        assert_eq!(ranked("roows"), [(1, 1.4), (0, 0.7)]);
+    }
 
     #[test]
     fn a_query_looks_up_each_stem_once_and_at_most_the_limit() {
-        let terms = query_terms("rows Rows row counting counted");
+        let index = index();
+        let terms = query_terms(&index, "rows Rows row counting counted");
         let stems: Vec<&str> = terms.iter().map(|(_, stem)| stem.as_str()).collect();
         assert_eq!(stems, ["row", "count"]);
         let many: String = (0..100).map(|i| format!("word{i} ")).collect();
-        assert_eq!(query_terms(&many).len(), MAX_QUERY_TERMS);
+        assert_eq!(query_terms(&index, &many).len(), MAX_QUERY_TERMS);
     }
 
     #[test]
     fn a_long_query_is_cut_at_a_character_boundary() {
-        assert_eq!(head("abc", 10), "abc");
-        assert_eq!(head("aé", 2), "a");
-        assert_eq!(head("aé", 3), "aé");
-        assert_eq!(head("", 0), "");
+        let long = "é".repeat(MAX_QUERY_BYTES);
+        assert_eq!(read_part(&long).len(), MAX_QUERY_BYTES);
+        let odd = format!("a{long}");
+        assert_eq!(read_part(&odd).len(), MAX_QUERY_BYTES - 1);
+        assert_eq!(read_part("abc"), "abc");
+        assert_eq!(read_part(""), "");
     }
 }

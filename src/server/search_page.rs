@@ -93,7 +93,7 @@ pub fn answer(
     if is_fresh(table, headers, &etag) {
         return (not_modified(stored, etag), Coding::Identity);
     }
-    let terms = query_terms(&query);
+    let terms = query_terms(&table.mcp.index, &query);
     let found = found(table, &terms);
     let suggestions = if found.is_empty() {
         suggestions(&query, &table.keys)
@@ -212,8 +212,8 @@ fn is_fresh(table: &Table, headers: &HeaderMap, etag: &HeaderValue) -> bool {
 
 /// The methods `terms` find, best first: all of them, in the order MCP's
 /// `search` gives its first few.
-fn found<'q>(table: &Table, terms: &'q [(String, String)]) -> Vec<Found<'q>> {
-    rank(&table.mcp, terms, table.mcp.hits.len())
+fn found<'q>(table: &'q Table, terms: &'q [(String, String)]) -> Vec<Found<'q>> {
+    rank(&table.mcp.index, terms, table.mcp.hits.len())
 }
 
 /// The methods whose names are close to a word of `query` (at most

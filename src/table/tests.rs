@@ -495,7 +495,7 @@ mod mcp {
 
     #[test]
     fn the_search_index_is_sorted_and_weighs_every_method() {
-        let terms = &production().mcp.terms;
+        let terms = &production().mcp.index.terms;
         assert!(
             terms.windows(2).all(|w| w[0].stem < w[1].stem),
             "sorted, unique terms"
@@ -519,7 +519,7 @@ mod mcp {
         // Each method is found by its own name, there most of all.
         for (method, key) in production().keys.iter().enumerate() {
             let stem = &refserve_core::search::terms(key)[0].1;
-            let postings = production().mcp.postings(stem);
+            let postings = production().mcp.index.postings(stem);
             assert!(!postings.is_empty(), "a name is a term: {key}");
             let best = postings
                 .iter()

@@ -9,8 +9,7 @@
 
 use super::json::{Echoed, Score};
 use super::rpc::{code, Call, Reply};
-use crate::route::suggest;
-use crate::search::{query_terms, rank};
+use crate::search::{query_terms, rank, read_part};
 use refserve_core::mcp::{answer_key, Era, Members, DEFAULT_LIMIT, TOOLS};
 use serde::Serialize;
 use serde_json::value::RawValue;
@@ -61,18 +60,24 @@ fn get_method(call: &Call, arguments: &Map<String, Value>) -> Reply {
     if let Some(problem) = unexpected(arguments, &["name"]) {
         return invalid(call, &problem);
     }
-    let Some(name) = arguments.get("name").and_then(Value::as_str) else {
-        return invalid(
-            call,
-            "`name` is required: the method's name, like `select` (list_methods gives them all).",
-        );
+    const WHAT: &str = "the method's name, like `select` (list_methods gives them all)";
+    let name = match arguments.get("name") {
+        Some(Value::String(name)) => name,
+        None => return invalid(call, &format!("`name` is required: {WHAT}.")),
+        Some(other) => return invalid(call, &wrong_type("name", "a string", other, WHAT)),
     };
     let key = name.trim().to_ascii_lowercase();
     if let Some(reply) = call.stored(&answer_key("tools/call", &format!("get_method {key}"))) {
         return reply;
     }
     let shown: String = name.chars().take(64).collect();
-    let problem = match suggest(&key, call.keys).map(|i| &call.keys[i]) {
+    // What search would answer for the name: a typo's method, or the
+    // method another library's name stands for.
+    let terms = query_terms(&call.answers.index, name);
+    let meant = rank(&call.answers.index, &terms, 1)
+        .first()
+        .and_then(|found| call.keys.get(found.method));
+    let problem = match meant {
         Some(meant) => format!("No method is named `{shown}`; did you mean `{meant}`?"),
         None => format!(
             "No method is named `{shown}`. The methods: {}.",
@@ -86,30 +91,30 @@ fn search(call: &Call, arguments: &Map<String, Value>) -> Reply {
     if let Some(problem) = unexpected(arguments, &["query", "limit"]) {
         return invalid(call, &problem);
     }
-    let query = match arguments.get("query").and_then(Value::as_str) {
-        Some(query) if !query.trim().is_empty() => query.trim(),
-        _ => {
-            return invalid(
-                call,
-                "`query` is required: what you want to do or know, in words.",
-            )
-        }
+    const WHAT: &str = "what you want to do or know, in words";
+    let query = match arguments.get("query") {
+        Some(Value::String(query)) if !query.trim().is_empty() => query.trim(),
+        None => return invalid(call, &format!("`query` is required: {WHAT}.")),
+        Some(Value::String(_)) => return invalid(call, &format!("`query` is empty: {WHAT}.")),
+        Some(other) => return invalid(call, &wrong_type("query", "a string", other, WHAT)),
     };
     let most = call.answers.hits.len();
     let limit = match arguments.get("limit") {
         None | Some(Value::Null) => DEFAULT_LIMIT,
-        Some(limit) => match limit.as_u64().and_then(|n| usize::try_from(n).ok()) {
+        Some(limit) => match whole_number(limit) {
             Some(n) if (1..=most).contains(&n) => n,
             _ => {
-                return invalid(
-                    call,
-                    &format!("`limit` must be an integer from 1 to {most}."),
-                )
+                let expected = format!("an integer from 1 to {most}");
+                let problem = match limit {
+                    Value::Number(_) => format!("`limit` must be {expected}."),
+                    _ => wrong_type("limit", &expected, limit, "the most methods to return"),
+                };
+                return invalid(call, &problem);
             }
         },
     };
-    let terms = query_terms(query);
-    let found = rank(call.answers, &terms, limit);
+    let terms = query_terms(&call.answers.index, query);
+    let found = rank(&call.answers.index, &terms, limit);
     let hits = &call.answers.hits;
     let mut text = String::with_capacity(512 * (found.len() + 1));
     let mut results = Vec::with_capacity(found.len());
@@ -121,14 +126,20 @@ fn search(call: &Call, arguments: &Map<String, Value>) -> Reply {
     for (rank, found) in found.iter().enumerate() {
         let hit = &hits[found.method];
         let mut why = String::from("Matched ");
-        for (i, (word, field)) in found.why.iter().enumerate() {
+        for (i, matched) in found.why.iter().enumerate() {
             if i > 0 {
                 why.push_str("; ");
             }
             why.push('“');
-            why.push_str(word);
-            why.push_str("” in ");
-            why.push_str(field.label());
+            why.push_str(matched.word);
+            why.push('”');
+            if let Some(read_as) = matched.read_as {
+                why.push_str(" (read as “");
+                why.push_str(read_as);
+                why.push_str("”)");
+            }
+            why.push_str(" in ");
+            why.push_str(matched.field.label());
         }
         why.push('.');
         text.push_str(&(rank + 1).to_string());
@@ -144,7 +155,7 @@ fn search(call: &Call, arguments: &Map<String, Value>) -> Reply {
         });
     }
     let structured = Searched {
-        query: Echoed(query),
+        query: Echoed(read_part(query).trim_end()),
         results,
         methods: found.is_empty().then_some(&*call.answers.methods_json),
     };
@@ -193,8 +204,8 @@ struct Content<T> {
     text: T,
 }
 
-/// What a search found: the query, the results, and every method's name
-/// when there is none.
+/// What a search found: the query (the part that was read), the results,
+/// and every method's name when there is none.
 #[derive(Serialize)]
 struct Searched<'a> {
     query: Echoed<'a>,
@@ -206,13 +217,45 @@ struct Searched<'a> {
 /// One method found: its stored members, then why it matched and its
 /// score. `why` (here and in the text) is written as serde_json writes a
 /// string, which for it is what [`Echoed`] writes too: its words are
-/// letters and digits (`refserve_core::search::terms`), the rest fixed.
+/// letters, digits, underscores and the operators' signs
+/// (`refserve_core::search::terms`), the rest fixed.
 #[derive(Serialize)]
 struct Match<'a> {
     #[serde(flatten)]
     method: &'a Members,
     why: String,
     score: Score,
+}
+
+/// `value` as a whole number: an integer, or a number with no fraction
+/// (`3.0`, which JSON Schema counts an integer too).
+fn whole_number(value: &Value) -> Option<usize> {
+    let number = value.as_number()?;
+    let whole = match number.as_u64() {
+        Some(n) => n,
+        None => {
+            let float = number.as_f64()?;
+            if float.fract() != 0.0 || !(0.0..=u32::MAX as f64).contains(&float) {
+                return None;
+            }
+            float as u64
+        }
+    };
+    usize::try_from(whole).ok()
+}
+
+/// The problem of an argument that is not what it must be: the type (or
+/// range) it must have, the JSON type it has, and what it is for.
+fn wrong_type(name: &str, expected: &str, value: &Value, what: &str) -> String {
+    let given = match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    };
+    format!("`{name}` must be {expected}, not {given}: {what}.")
 }
 
 /// The first argument not in `known`, as a problem.

@@ -98,18 +98,37 @@ fn text(page: &SearchPage, layout: &Layout, form: Form, results: &Results) -> Ve
     out
 }
 
+/// Between a misspelt word and the word of the reference it was read as,
+/// in the line that says why a method matched (“selct” (read as “select”)
+/// in its name, as MCP's `search` writes it): [`READ_AS`], the word,
+/// [`READ_AS_END`], then the place piece without its [`CLOSING_QUOTE`].
+const READ_AS: &str = "” (read as “";
+/// See [`READ_AS`].
+const READ_AS_END: &str = "”)";
+/// See [`READ_AS`].
+const CLOSING_QUOTE: &str = "”";
+
 /// The line that says why a method matched: "Matched “rows” in its
 /// description; “count” in its name." (its words escaped by `escape`).
 fn why(out: &mut Vec<u8>, why: &[Bytes], found: &Found, escape: fn(&mut Vec<u8>, &str)) {
     let [first, place, between, last] = pieces::<4>(why);
     out.extend_from_slice(first);
-    for (i, (word, field)) in found.why.iter().enumerate() {
+    for (i, matched) in found.why.iter().enumerate() {
         if i > 0 {
             out.extend_from_slice(between);
         }
-        escape(out, word);
+        escape(out, matched.word);
+        let mut place: &[u8] = place;
+        if let Some(read_as) = matched.read_as {
+            out.extend_from_slice(READ_AS.as_bytes());
+            escape(out, read_as);
+            out.extend_from_slice(READ_AS_END.as_bytes());
+            place = place
+                .strip_prefix(CLOSING_QUOTE.as_bytes())
+                .unwrap_or(place);
+        }
         out.extend_from_slice(place);
-        out.extend_from_slice(field.label().as_bytes());
+        out.extend_from_slice(matched.field.label().as_bytes());
     }
     out.extend_from_slice(last);
 }
@@ -119,13 +138,20 @@ fn plain_why(why: &[Bytes], found: &Found) -> String {
     let [first, place, between, last] = pieces::<4>(why).map(text_of);
     let mut line = String::with_capacity(64);
     line.push_str(first);
-    for (i, (word, field)) in found.why.iter().enumerate() {
+    for (i, matched) in found.why.iter().enumerate() {
         if i > 0 {
             line.push_str(between);
         }
-        line.push_str(word);
+        line.push_str(matched.word);
+        let mut place = place;
+        if let Some(read_as) = matched.read_as {
+            line.push_str(READ_AS);
+            line.push_str(read_as);
+            line.push_str(READ_AS_END);
+            place = place.strip_prefix(CLOSING_QUOTE).unwrap_or(place);
+        }
         line.push_str(place);
-        line.push_str(field.label());
+        line.push_str(matched.field.label());
     }
     line.push_str(last);
     line
@@ -232,6 +258,7 @@ fn pieces<const N: usize>(list: &[Bytes]) -> [&Bytes; N] {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::Matched;
     use http::{HeaderMap, HeaderValue};
     use refserve_core::negotiate::COMMON_ACCEPTS;
     use refserve_core::search::Field;
@@ -321,7 +348,14 @@ mod tests {
         Found {
             method,
             score: 1.0,
-            why: why.to_vec(),
+            why: why
+                .iter()
+                .map(|&(word, field)| Matched {
+                    word,
+                    read_as: None,
+                    field,
+                })
+                .collect(),
         }
     }
 
