@@ -175,6 +175,22 @@ forget() { # pid: reaped already, never to be signalled again
 
 
 HZ=$(getconf CLK_TCK)
+start_pinned() { # command... : start it on SERVER_CPU at PORT (ORIGIN), wait until it answers; sets PID
+    taskset -c "$SERVER_CPU" "$@" --addr "127.0.0.1:$PORT" >/dev/null 2>"$WORK/server.err" &
+    PID=$!
+    PIDS+=("$PID")
+    for _ in $(seq 600); do
+        curl -s -o /dev/null -m 5 "$ORIGIN/robots.txt" && return 0
+        sleep 0.1
+    done
+    die "the server did not answer: $(cat "$WORK/server.err")"
+}
+stop_pinned() { # the server start_pinned started
+    kill -TERM "$PID"
+    wait "$PID" || true
+    forget "$PID"
+}
+
 cpu_ticks() { # pid → utime+stime (clock ticks)
     awk '{ sub(/^.*\) /, ""); print $12 + $13 }' "/proc/$1/stat"
 }

@@ -58,31 +58,16 @@ case_of() { # name → sets URL_PATH, ARGS (wrk), H2ARGS (h2load)
     esac
 }
 
-start() { # command... : start it pinned, wait until it answers
-    taskset -c "$SERVER_CPU" "$@" --addr "127.0.0.1:$PORT" >/dev/null 2>"$WORK/server.err" &
-    PID=$!
-    PIDS+=("$PID")
-    for _ in $(seq 600); do
-        curl -s -o /dev/null -m 5 "$ORIGIN/robots.txt" && return 0
-        sleep 0.1
-    done
-    die "the server did not answer: $(cat "$WORK/server.err")"
-}
-stop() {
-    kill -TERM "$PID"
-    wait "$PID" || true
-    forget "$PID"
-}
 
 timed() { # case → "rps µs_per_request", one fresh process
     local s0 s1 rps
     case_of "$1"
-    start "$REFSERVE"
+    start_pinned "$REFSERVE"
     run_wrk "$WORK/warmup" "$WARMUP_S" 64 "$ORIGIN$URL_PATH" "${ARGS[@]}"
     s0=$(cpu_ticks "$PID")
     run_wrk "$WORK/wrk.out" "$DURATION_S" 64 "$ORIGIN$URL_PATH" "${ARGS[@]}"
     s1=$(cpu_ticks "$PID")
-    stop
+    stop_pinned
     read -r rps _ _ errors < <(parse_wrk "$WORK/wrk.out")
     ((errors == 0)) || die "$1: $errors errors or unexpected statuses: $(cat "$WORK/wrk.out")"
     python3 -c 'import sys; rps, ticks, hz, d = map(float, sys.argv[1:]); print(f"{rps:.0f} {ticks / hz * 1e6 / (rps * d):.2f}")' \

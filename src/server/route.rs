@@ -203,7 +203,9 @@ pub fn decode_unreserved<'b>(path: &str, buffer: &'b mut [u8]) -> &'b str {
     }
 }
 
-fn hex(digit: u8) -> Option<u8> {
+/// The value of a hexadecimal digit (either case), as percent-encoding
+/// writes them.
+pub(crate) fn hex(digit: u8) -> Option<u8> {
     match digit {
         b'0'..=b'9' => Some(digit - b'0'),
         b'a'..=b'f' => Some(digit - b'a' + 10),

@@ -11,6 +11,7 @@
 //! character stands as U+FFFD, so that no answer echoes one.
 
 use crate::errors::ErrorKind;
+use crate::route::hex;
 use refserve_core::search_page::{MAX_QUERY_CHARS, PARAMETER};
 
 /// The normalised query of the query string `raw` (`None`: the URL has
@@ -71,15 +72,6 @@ fn decode(text: &str) -> Option<String> {
         i += 1;
     }
     String::from_utf8(decoded).ok()
-}
-
-fn hex(digit: u8) -> Option<u8> {
-    match digit {
-        b'0'..=b'9' => Some(digit - b'0'),
-        b'a'..=b'f' => Some(digit - b'a' + 10),
-        b'A'..=b'F' => Some(digit - b'A' + 10),
-        _ => None,
-    }
 }
 
 /// Whether `c` separates words: ASCII white space (space, tab, line feed,
