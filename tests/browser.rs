@@ -29,6 +29,15 @@ async fn lighthouse(url: &str) -> (serde_json::Value, Outcome) {
     (report, outcome)
 }
 
+/// What a script printed: one JSON value a line.
+fn json_lines(outcome: &Outcome) -> Vec<serde_json::Value> {
+    outcome
+        .stdout
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("a JSON line"))
+        .collect()
+}
+
 /// `node tests/tools/<script>`, with the installed modules and Chromium.
 fn chromium_script(script: &str) -> Command {
     let mut command = Command::new("node");
@@ -83,11 +92,7 @@ async fn axe_finds_no_violation_in_either_scheme() {
     command.args(paths.map(|path| format!("{}{path}", server.origin)));
     let outcome = run(command).await;
     outcome.assert_success();
-    let pages: Vec<serde_json::Value> = outcome
-        .stdout
-        .lines()
-        .map(|line| serde_json::from_str(line).expect("a JSON line"))
-        .collect();
+    let pages = json_lines(&outcome);
     assert_eq!(
         pages.len(),
         2 * paths.len(),
@@ -119,11 +124,7 @@ async fn chromium_reads_the_method_pages_dictionary_compressed() {
         .env("CHROME_PATH", system_tool("chromium"));
     let outcome = run(command).await;
     outcome.assert_success();
-    let visits: Vec<serde_json::Value> = outcome
-        .stdout
-        .lines()
-        .map(|line| serde_json::from_str(line).expect("a JSON line"))
-        .collect();
+    let visits = json_lines(&outcome);
     // `/`, the dictionary, then every method page by following links.
     assert_eq!(visits.len(), paths.len() + 2, "{}", outcome.output);
     assert_eq!(visits[0]["encoding"], "br", "{}", visits[0]);
@@ -158,11 +159,7 @@ async fn a_reader_without_javascript_searches_from_the_header_with_the_keyboard(
         .args(["count the rows that match", "Select"]);
     let outcome = run(command).await;
     outcome.assert_success();
-    let visits: Vec<serde_json::Value> = outcome
-        .stdout
-        .lines()
-        .map(|line| serde_json::from_str(line).expect("a JSON line"))
-        .collect();
+    let visits = json_lines(&outcome);
     assert_eq!(visits.len(), 2, "{}", outcome.output);
     // Typed, Enter: the results page, ranked as the JSON answer ranks.
     let results = &visits[0];
