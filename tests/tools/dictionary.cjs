@@ -25,10 +25,13 @@ const chromium = require('./chromium.cjs');
     // Chromium stores a dictionary in a task of its own once its body has
     // arrived; a page asked for before that comes without it. The first
     // page is followed from `/` (unreported) until it comes compressed
-    // against the dictionary, at most ten times, and the reading starts
-    // again at `/`. (A link, not page.goto: Chromium offers its
-    // dictionaries to the page's own navigations.)
-    for (let tries = 0; tries < 10; tries++) {
+    // against the dictionary, for at most 20 s (on a machine running every
+    // test at once the store can take seconds; ten quick tries were not
+    // enough there), and the reading starts again at `/`. (A link, not
+    // page.goto: Chromium offers its dictionaries to the page's own
+    // navigations.)
+    const deadline = Date.now() + 20000;
+    for (let tries = 0; Date.now() < deadline; tries++) {
       await page.goto(`${origin}/`, {waitUntil: 'load'});
       const [probe] = await Promise.all([
         page.waitForNavigation({waitUntil: 'load'}),
@@ -37,6 +40,7 @@ const chromium = require('./chromium.cjs');
       const held = probe.request().headers()['available-dictionary'] || 'none';
       console.error(`probe ${tries}: ${probe.headers()['content-encoding']}, holding ${held}`);
       if (['dcb', 'dcz'].includes(probe.headers()['content-encoding'])) break;
+      await new Promise(resolve => setTimeout(resolve, 100));
     }
     await page.goto(`${origin}/`, {waitUntil: 'load'});
     for (const path of paths) {
