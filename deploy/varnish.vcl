@@ -139,18 +139,19 @@ sub vcl_recv {
 
 # /search?… → /search?q=<the query as refserve reads it>, so that every
 # spelling of one query is one object (per Accept: an answer varies on it
-# alone, and is sent in identity): the first `q` alone, its escapes and
-# letters in lower case, every run of spaces (`+`, or an escaped space,
-# tab or line break) one `+`, none at either end; without a `q`, /search
-# (which refserve answers with its 400). refserve reads letters beyond
-# ASCII in lower case too; those keep their case here, an object apiece.
+# alone, and is sent in identity): the first `q` alone, every run of
+# spaces (`+`, or an escaped space, tab or line break) one `+`, none at
+# either end; without a `q`, /search (which refserve answers with its 400).
+# Letters keep their case, as refserve reads them (a word in capitals may
+# rank otherwise); escapes keep theirs too (`%2b` and `%2B`, one answer,
+# are two objects).
 # Simplifications: any other parameter is dropped (as on pages, where the
 # whole query string is), and of several `q` the first counts, where
 # refserve answers either with a 400 (query_invalid).
 sub refserve_search_query {
     if (req.url ~ "^/search\?(?:.*?&)??q=") {
-        set req.http.X-Refserve-Q = std.tolower(regsub(req.url, "^/search\?(?:.*?&)??q=([^&#]*).*$", "\1"));
-        set req.http.X-Refserve-Q = regsuball(req.http.X-Refserve-Q, "%(?:20|09|0a|0b|0c|0d)", "+");
+        set req.http.X-Refserve-Q = regsub(req.url, "^/search\?(?:.*?&)??q=([^&#]*).*$", "\1");
+        set req.http.X-Refserve-Q = regsuball(req.http.X-Refserve-Q, "%(?:20|09|0[aAbBcCdD])", "+");
         set req.http.X-Refserve-Q = regsuball(req.http.X-Refserve-Q, "\++", "+");
         set req.http.X-Refserve-Q = regsuball(req.http.X-Refserve-Q, "^\+|\+$", "");
         set req.url = "/search?q=" + req.http.X-Refserve-Q;

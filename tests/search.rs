@@ -258,7 +258,7 @@ async fn a_browser_asking_for_a_method_s_name_is_sent_to_its_page() {
 async fn a_search_that_finds_nothing_says_so_offers_close_names_and_lists_every_method() {
     let server = start_server().await;
     let every = shipped_methods();
-    let query = "q=selectt+xyzzy";
+    let query = "q=slectt+xyzzy";
     let json = search(&server, query, "application/json").await;
     assert_eq!(json.status, 200);
     let answer = json.json();
@@ -275,10 +275,7 @@ async fn a_search_that_finds_nothing_says_so_offers_close_names_and_lists_every_
     assert_eq!(methods, every);
 
     let page = text(&search(&server, query, BROWSER).await);
-    assert!(
-        page.contains("No method matches “selectt xyzzy”."),
-        "{page}"
-    );
+    assert!(page.contains("No method matches “slectt xyzzy”."), "{page}");
     assert!(page.contains("Did you mean <a href=\"/api/select\"><code>select</code></a>?"));
     for key in &every {
         assert!(
@@ -287,7 +284,7 @@ async fn a_search_that_finds_nothing_says_so_offers_close_names_and_lists_every_
         );
     }
     let markdown = text(&search(&server, query, "text/markdown").await);
-    assert!(markdown.contains("No method matches “selectt xyzzy”."));
+    assert!(markdown.contains("No method matches “slectt xyzzy”."));
     assert!(markdown.contains("Did you mean [`select`](/api/select)?"));
     for key in &every {
         assert!(markdown.contains(&format!("](/api/{key})")), "{key} listed");

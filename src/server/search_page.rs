@@ -84,7 +84,11 @@ pub fn answer(
     };
     let page = &table.search;
     if form == Form::Html {
-        if let Some(key) = table.keys.iter().position(|key| *key == query) {
+        if let Some(key) = table
+            .keys
+            .iter()
+            .position(|key| key.eq_ignore_ascii_case(&query))
+        {
             return (see_other(table, key), Coding::Identity);
         }
     }

@@ -57,7 +57,7 @@ pub(super) fn operation(catalog: &Catalog) -> Value {
              `Accept` chooses the answer: HTML (a results page; preferred, so browsers get it), \
              `text/markdown`, or `application/json`. Answers are sent uncompressed, vary on \
              `Accept` alone and may be cached like the documents; the query, normalised \
-             (lower case, one space between words), is part of their `ETag`. For an HTML \
+             (one space between words, letters in their case), is part of their `ETag`. For an HTML \
              answer, a query that is exactly a method's name is redirected (`303`) to its \
              page; JSON and Markdown clients get the results. Of the {} methods, every one \
              found is listed; when none is, the answer says so, offers the names closest to \
@@ -159,8 +159,8 @@ pub(super) fn schemas() -> [(&'static str, Value); 2] {
                 "properties": {
                     "query": {
                         "type": "string",
-                        "description": "The query as read: decoded, lower-cased, one space \
-                             between words.",
+                        "description": "The query as read: decoded, one space between \
+                             words, letters in their case.",
                     },
                     "count": {
                         "type": "integer",

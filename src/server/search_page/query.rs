@@ -4,8 +4,11 @@
 //!
 //! The normalised query is what the answer is about, so it is also what
 //! its `ETag` and a cache's key are made of (`deploy/varnish.vcl` makes
-//! the same key from the URL): decoded (`+` is a space), lower-cased, its
-//! words separated by one space and none around them. Words are separated
+//! the same key from the URL): decoded (`+` is a space), its words
+//! separated by one space and none around them. Its case is kept: a word
+//! in capitals can mean what the same word in lower case does not (`LIKE`,
+//! a clause of the examples' SQL, is never a stop word), so MCP's `search`
+//! and `/search` rank the same words alike. Words are separated
 //! by ASCII white space alone (as the OpenAPI description's pattern for
 //! `q` says, in the same terms in every regex dialect); any other control
 //! character stands as U+FFFD, so that no answer echoes one.
@@ -80,32 +83,26 @@ fn is_separator(c: char) -> bool {
     matches!(c, ' ' | '\t' | '\n' | '\u{b}' | '\u{c}' | '\r')
 }
 
-/// `text` lower-cased, its words (runs between [`is_separator`]s) joined by
-/// one space, every other control character made U+FFFD.
+/// `text` with its words (runs between [`is_separator`]s) joined by one
+/// space, every other control character made U+FFFD.
 fn normalise(text: &str) -> String {
     let mut normal = String::with_capacity(text.len());
     for word in text.split(is_separator).filter(|word| !word.is_empty()) {
         if !normal.is_empty() {
             normal.push(' ');
         }
-        if word.is_ascii() {
-            // The common case, byte by byte.
-            for byte in word.bytes() {
-                if byte.is_ascii_control() {
-                    normal.push(char::REPLACEMENT_CHARACTER);
-                } else {
-                    normal.push(char::from(byte.to_ascii_lowercase()));
-                }
-            }
+        if !word.contains(|c: char| c.is_control()) {
+            // The common case.
+            normal.push_str(word);
             continue;
         }
-        for c in word.chars() {
+        normal.extend(word.chars().map(|c| {
             if c.is_control() {
-                normal.push(char::REPLACEMENT_CHARACTER);
+                char::REPLACEMENT_CHARACTER
             } else {
-                normal.extend(c.to_lowercase());
+                c
             }
-        }
+        }));
     }
     normal
 }
@@ -120,9 +117,10 @@ mod tests {
         assert_eq!(query(Some("q=count+rows")).as_deref(), Ok("count rows"));
         assert_eq!(
             query(Some("q=+Count%20%20Rows%09")).as_deref(),
-            Ok("count rows")
+            Ok("Count Rows"),
+            "case kept"
         );
-        assert_eq!(query(Some("q=S%C3%A9lect")).as_deref(), Ok("sélect"));
+        assert_eq!(query(Some("q=S%C3%A9lect")).as_deref(), Ok("Sélect"));
         assert_eq!(query(Some("q=%5B%3E%5D+%3Ca%3E")).as_deref(), Ok("[>] <a>"));
         assert_eq!(query(Some("q=a%2Bb")).as_deref(), Ok("a+b"));
         assert_eq!(
