@@ -13,6 +13,8 @@
 //! - [`table`]: the response table, and the handle a server answers from.
 //! - [`errors`]: error kinds, statuses and codes.
 //! - [`headers`]: header values shared by every response of a kind.
+//! - `fields.rs`: the request's header fields negotiation and preconditions
+//!   read, in one pass, and what they decide.
 //! - [`respond`]: the whole request → response selection, without I/O.
 //! - [`handler`]: the one handler every way of serving answers through:
 //!   the table's routes and `/mcp`.
@@ -46,6 +48,7 @@ pub mod conditional;
 pub mod config;
 pub mod connection;
 pub mod export;
+mod fields;
 pub mod handler;
 pub mod mcp;
 pub mod metrics;

@@ -12,15 +12,12 @@
 //! [`respond`] does both. The hyper service, the benchmarks and the fuzz
 //! targets all go through here.
 
-use crate::conditional;
 use crate::errors::ErrorKind;
+use crate::fields::Fields;
 use crate::headers;
-use crate::negotiate::{
-    best, common_index, held_dictionary, negotiate_media_type, AcceptEncoding, Coding,
-    ACCEPT_ABSENT, COMMON_ACCEPTS, COMMON_ACCEPT_ENCODINGS,
-};
+use crate::negotiate::{best, Coding};
 use crate::route::{error_about, error_for, route, Route};
-use crate::table::{Dictionary, ErrorKey, Representation, Resource, Table, Variant};
+use crate::table::{ErrorKey, Representation, Resource, Table, Variant};
 use bytes::Bytes;
 use http::header::{self, HeaderMap, HeaderValue};
 use http::{Method, Response, StatusCode};
@@ -175,90 +172,10 @@ fn options<'t>(table: &'t Table, path: &str, fields: &Fields) -> Selection<'t> {
     Selection::Options
 }
 
-/// The request's header fields the selection reads, found in one pass over
-/// its headers, which costs less than the lookups it replaces (a browser's
-/// fourteen headers included): a field on one line, the common case, is
-/// read as found, one on several lines from the map again, and a field the
-/// request lacks costs no lookup.
-struct Fields<'h> {
-    headers: &'h HeaderMap,
-    accept: Field<'h>,
-    accept_encoding: Field<'h>,
-    if_none_match: Field<'h>,
-    if_modified_since: Field<'h>,
-    available_dictionary: Field<'h>,
-}
-
-/// What the pass found of one field.
-#[derive(Clone, Copy)]
-enum Field<'h> {
-    Absent,
-    /// One line, with this value.
-    One(&'h HeaderValue),
-    /// Several lines, the first with this value.
-    Several(&'h HeaderValue),
-}
-
-impl<'h> Fields<'h> {
-    fn of(headers: &'h HeaderMap) -> Self {
-        let mut fields = Fields {
-            headers,
-            accept: Field::Absent,
-            accept_encoding: Field::Absent,
-            if_none_match: Field::Absent,
-            if_modified_since: Field::Absent,
-            available_dictionary: Field::Absent,
-        };
-        for (name, value) in headers {
-            let field = if name == header::ACCEPT {
-                &mut fields.accept
-            } else if name == header::ACCEPT_ENCODING {
-                &mut fields.accept_encoding
-            } else if name == header::IF_NONE_MATCH {
-                &mut fields.if_none_match
-            } else if name == header::IF_MODIFIED_SINCE {
-                &mut fields.if_modified_since
-            } else if name == AVAILABLE_DICTIONARY {
-                &mut fields.available_dictionary
-            } else {
-                continue;
-            };
-            *field = match *field {
-                Field::Absent => Field::One(value),
-                Field::One(first) | Field::Several(first) => Field::Several(first),
-            };
-        }
-        fields
-    }
-
-    /// The field values of every line of header `name`.
-    fn values(&self, name: header::HeaderName) -> impl Iterator<Item = &'h [u8]> {
-        self.headers
-            .get_all(name)
-            .into_iter()
-            .map(HeaderValue::as_bytes)
-    }
-}
-
-/// The representation `Accept` chooses, `None` if it accepts none. For a
-/// common value, and for none, build.rs has negotiated it already.
+/// The representation `Accept` chooses, `None` if it accepts none.
 fn choose_media_type(resource: &Resource, fields: &Fields) -> Option<usize> {
-    match fields.accept {
-        Field::Absent => resource.common_choices[ACCEPT_ABSENT],
-        Field::One(accept) => match common_index([accept], &COMMON_ACCEPTS, None) {
-            Some(i) => resource.common_choices[i],
-            None => negotiate_media_type([accept], &resource.media_types),
-        },
-        Field::Several(_) => negotiate_media_type(
-            &fields.headers.get_all(header::ACCEPT),
-            &resource.media_types,
-        ),
-    }
+    fields.media_type(&resource.common_choices, &resource.media_types)
 }
-
-/// `Available-Dictionary` (RFC 9842 §2.2).
-const AVAILABLE_DICTIONARY: header::HeaderName =
-    header::HeaderName::from_static("available-dictionary");
 
 /// The variant `Accept-Encoding` weighs highest (the smallest of equal
 /// weight). A body compressed against a dictionary counts only when the
@@ -268,19 +185,12 @@ fn choose_variant<'t>(
     representation: &'t Representation,
     fields: &Fields,
 ) -> Option<&'t Variant> {
-    let weights = match fields.accept_encoding {
-        Field::One(value) => match common_index([value], &COMMON_ACCEPT_ENCODINGS, None) {
-            Some(i) => table.common_encoding_weights[i],
-            None => AcceptEncoding::parse([value]).weights(),
-        },
-        _ => AcceptEncoding::parse(&fields.headers.get_all(header::ACCEPT_ENCODING)).weights(),
-    };
+    let weights = fields.coding_weights(table);
     let quality = |coding: Coding| weights[coding.index()];
     // The dictionary headers are read only when they can matter: the
     // request accepts a coding that needs a dictionary (the table's).
     let held = (quality(Coding::Dcb) > 0 || quality(Coding::Dcz) > 0)
-        && !matches!(fields.available_dictionary, Field::Absent)
-        && held_by(table, fields).is_some();
+        && fields.held_dictionary(table).is_some();
     let weights = representation.variants.iter().map(|variant| {
         if variant.coding.needs_dictionary() && !held {
             0
@@ -291,26 +201,9 @@ fn choose_variant<'t>(
     best(weights).map(|i| &representation.variants[i])
 }
 
-/// The dictionary the request says it holds, if the server has it.
-fn held_by<'t>(table: &'t Table, fields: &Fields) -> Option<&'t Dictionary> {
-    let dictionaries = &table.dictionaries;
-    held_dictionary(fields.values(AVAILABLE_DICTIONARY), dictionaries).map(|i| &dictionaries[i])
-}
-
-/// RFC 9110 §13.2.2: `If-None-Match` decides when present; otherwise
-/// `If-Modified-Since` (its first line) does.
+/// Whether the client's copy of `variant` is current.
 fn is_fresh(table: &Table, variant: &Variant, fields: &Fields) -> bool {
-    let etag = variant.etag.as_bytes();
-    match (fields.if_none_match, fields.if_modified_since) {
-        (Field::One(tags), _) => conditional::none_match([tags.as_bytes()], etag),
-        (Field::Several(_), _) => {
-            conditional::none_match(fields.values(header::IF_NONE_MATCH), etag)
-        }
-        (Field::Absent, Field::One(since) | Field::Several(since)) => {
-            conditional::not_modified_since(since.as_bytes(), table.last_modified_unix)
-        }
-        (Field::Absent, Field::Absent) => false,
-    }
+    fields.is_fresh(variant.etag.as_bytes(), table.last_modified_unix)
 }
 
 impl Selection<'_> {

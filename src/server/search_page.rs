@@ -21,7 +21,8 @@
 //!   the representation and the normalised query, `Last-Modified`,
 //!   `Vary: Accept` and a `Cache-Control` a CDN keeps it by, and
 //!   `X-Robots-Tag: noindex`; `If-None-Match` (then `If-Modified-Since`)
-//!   gives `304` before anything is searched;
+//!   gives `304` before anything is searched (negotiation and
+//!   preconditions read as the table's routes read them, `fields.rs`);
 //! - `HEAD` gets the headers alone, `OPTIONS` a preflight, any other
 //!   method the pages' `405`.
 
@@ -29,12 +30,9 @@ mod assemble;
 mod query;
 
 use crate::budget::Budget;
-use crate::conditional;
 use crate::errors::ErrorKind;
-use crate::negotiate::{
-    common_index, negotiate_media_type, AcceptEncoding, Coding, ACCEPT_ABSENT, COMMON_ACCEPTS,
-    COMMON_ACCEPT_ENCODINGS,
-};
+use crate::fields::Fields;
+use crate::negotiate::Coding;
 use crate::respond::{self, Body, Selection};
 use crate::route::suggest;
 use crate::search::{query_terms, rank, Found};
@@ -78,7 +76,8 @@ pub fn answer(
         Ok(query) => query,
         Err(kind) => return sent(respond::page_error(table, kind, headers, head)),
     };
-    let Some(form) = choose_form(table, headers) else {
+    let fields = Fields::of(headers);
+    let Some(form) = choose_form(table, &fields) else {
         let kind = ErrorKind::NotAcceptable;
         return sent(respond::page_error(table, kind, headers, head));
     };
@@ -94,7 +93,7 @@ pub fn answer(
     }
     let stored = stored_headers(table, form);
     let etag = etag(table, form, &query);
-    if is_fresh(table, headers, &etag) {
+    if fields.is_fresh(etag.as_bytes(), table.last_modified_unix) {
         return (not_modified(stored, etag), Coding::Identity);
     }
     let terms = query_terms(&table.mcp.index, &query);
@@ -160,22 +159,12 @@ fn sent(selection: Selection) -> (Response<Body>, Coding) {
 }
 
 /// The form `Accept` chooses (HTML, then Markdown, then JSON, on a tie),
-/// if it takes one and `Accept-Encoding` takes identity. For the common
-/// `Accept` values, the pipeline has chosen already.
-fn choose_form(table: &Table, headers: &HeaderMap) -> Option<Form> {
-    let encodings = headers.get_all(header::ACCEPT_ENCODING);
-    let weights = match common_index(&encodings, &COMMON_ACCEPT_ENCODINGS, None) {
-        Some(i) => table.common_encoding_weights[i],
-        None => AcceptEncoding::parse(&encodings).weights(),
-    };
-    if weights[Coding::Identity.index()] == 0 {
+/// if it takes one and `Accept-Encoding` takes identity.
+fn choose_form(table: &Table, fields: &Fields) -> Option<Form> {
+    if fields.coding_weights(table)[Coding::Identity.index()] == 0 {
         return None;
     }
-    let accept = headers.get_all(header::ACCEPT);
-    let chosen = match common_index(&accept, &COMMON_ACCEPTS, Some(ACCEPT_ABSENT)) {
-        Some(i) => table.search.common_choices[i],
-        None => negotiate_media_type(&accept, &MEDIA_TYPES),
-    };
+    let chosen = fields.media_type(&table.search.common_choices, &MEDIA_TYPES);
     chosen.and_then(|i| Form::ALL.get(i).copied())
 }
 
@@ -200,18 +189,6 @@ fn etag(table: &Table, form: Form, query: &str) -> HeaderValue {
     ]);
     let tag = format!("\"{hash:016x}-{}\"", form.token());
     HeaderValue::try_from(tag).expect("hex digits and a form's name make a header value")
-}
-
-/// RFC 9110 §13.2.2: `If-None-Match` decides when present; otherwise
-/// `If-Modified-Since` (its first line) does.
-fn is_fresh(table: &Table, headers: &HeaderMap, etag: &HeaderValue) -> bool {
-    let tags = headers.get_all(header::IF_NONE_MATCH);
-    if tags.iter().next().is_some() {
-        return conditional::none_match(tags.iter().map(HeaderValue::as_bytes), etag.as_bytes());
-    }
-    headers.get(header::IF_MODIFIED_SINCE).is_some_and(|since| {
-        conditional::not_modified_since(since.as_bytes(), table.last_modified_unix)
-    })
 }
 
 /// The methods `terms` find, best first: all of them, in the order MCP's

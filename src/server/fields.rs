@@ -1,0 +1,139 @@
+//! The request's header fields that negotiation and preconditions read,
+//! found in one pass over its headers, and what they decide: the media
+//! type `Accept` chooses, the weights `Accept-Encoding` gives each coding,
+//! the dictionary `Available-Dictionary` names, and whether
+//! `If-None-Match` or `If-Modified-Since` makes an answer fresh. The
+//! table's routes (`respond.rs`) and `/search` read them alike.
+//!
+//! One pass costs less than the lookups it replaces (a browser's fourteen
+//! headers included): a field on one line, the common case, is read as
+//! found, one on several lines from the map again, and a field the request
+//! lacks costs no lookup.
+
+use crate::conditional;
+use crate::negotiate::{
+    common_index, held_dictionary, negotiate_media_type, AcceptEncoding, Coding, MediaType,
+    Quality, ACCEPT_ABSENT, COMMON_ACCEPTS, COMMON_ACCEPT_ENCODINGS,
+};
+use crate::table::{Dictionary, Table};
+use http::header::{self, HeaderMap, HeaderName, HeaderValue};
+
+/// `Available-Dictionary` (RFC 9842 §2.2).
+const AVAILABLE_DICTIONARY: HeaderName = HeaderName::from_static("available-dictionary");
+
+/// The fields of one request.
+pub struct Fields<'h> {
+    headers: &'h HeaderMap,
+    accept: Field<'h>,
+    accept_encoding: Field<'h>,
+    if_none_match: Field<'h>,
+    if_modified_since: Field<'h>,
+    available_dictionary: Field<'h>,
+}
+
+/// What the pass found of one field.
+#[derive(Clone, Copy)]
+enum Field<'h> {
+    Absent,
+    /// One line, with this value.
+    One(&'h HeaderValue),
+    /// Several lines, the first with this value.
+    Several(&'h HeaderValue),
+}
+
+impl<'h> Fields<'h> {
+    /// The fields of `headers`, in one pass.
+    pub fn of(headers: &'h HeaderMap) -> Self {
+        let mut fields = Fields {
+            headers,
+            accept: Field::Absent,
+            accept_encoding: Field::Absent,
+            if_none_match: Field::Absent,
+            if_modified_since: Field::Absent,
+            available_dictionary: Field::Absent,
+        };
+        for (name, value) in headers {
+            let field = if name == header::ACCEPT {
+                &mut fields.accept
+            } else if name == header::ACCEPT_ENCODING {
+                &mut fields.accept_encoding
+            } else if name == header::IF_NONE_MATCH {
+                &mut fields.if_none_match
+            } else if name == header::IF_MODIFIED_SINCE {
+                &mut fields.if_modified_since
+            } else if name == AVAILABLE_DICTIONARY {
+                &mut fields.available_dictionary
+            } else {
+                continue;
+            };
+            *field = match *field {
+                Field::Absent => Field::One(value),
+                Field::One(first) | Field::Several(first) => Field::Several(first),
+            };
+        }
+        fields
+    }
+
+    /// Which of `offered` `Accept` chooses, `None` if it takes none. For a
+    /// common value, and for none, the pipeline has chosen already:
+    /// `common_choices` (one per [`COMMON_ACCEPTS`], then the choice
+    /// without `Accept`).
+    pub fn media_type(
+        &self,
+        common_choices: &[Option<usize>],
+        offered: &[MediaType],
+    ) -> Option<usize> {
+        match self.accept {
+            Field::Absent => common_choices[ACCEPT_ABSENT],
+            Field::One(accept) => match common_index([accept], &COMMON_ACCEPTS, None) {
+                Some(i) => common_choices[i],
+                None => negotiate_media_type([accept], offered),
+            },
+            Field::Several(_) => {
+                negotiate_media_type(&self.headers.get_all(header::ACCEPT), offered)
+            }
+        }
+    }
+
+    /// The weight `Accept-Encoding` gives each coding (by
+    /// [`Coding::index`]); for a common value, the table's.
+    pub fn coding_weights(&self, table: &Table) -> [Quality; Coding::ALL.len()] {
+        match self.accept_encoding {
+            Field::One(value) => match common_index([value], &COMMON_ACCEPT_ENCODINGS, None) {
+                Some(i) => table.common_encoding_weights[i],
+                None => AcceptEncoding::parse([value]).weights(),
+            },
+            _ => AcceptEncoding::parse(&self.headers.get_all(header::ACCEPT_ENCODING)).weights(),
+        }
+    }
+
+    /// The dictionary of `table` the request says it holds, if any.
+    pub fn held_dictionary<'t>(&self, table: &'t Table) -> Option<&'t Dictionary> {
+        if matches!(self.available_dictionary, Field::Absent) {
+            return None;
+        }
+        let lines = self
+            .headers
+            .get_all(AVAILABLE_DICTIONARY)
+            .into_iter()
+            .map(HeaderValue::as_bytes);
+        held_dictionary(lines, &table.dictionaries).map(|i| &table.dictionaries[i])
+    }
+
+    /// Whether the client's copy, tagged `etag`, is current (RFC 9110
+    /// §13.2.2): `If-None-Match` decides when present; otherwise
+    /// `If-Modified-Since` (its first line) against `last_modified_unix`.
+    pub fn is_fresh(&self, etag: &[u8], last_modified_unix: u64) -> bool {
+        match (self.if_none_match, self.if_modified_since) {
+            (Field::One(tags), _) => conditional::none_match([tags.as_bytes()], etag),
+            (Field::Several(_), _) => {
+                let lines = self.headers.get_all(header::IF_NONE_MATCH);
+                conditional::none_match(lines.into_iter().map(HeaderValue::as_bytes), etag)
+            }
+            (Field::Absent, Field::One(since) | Field::Several(since)) => {
+                conditional::not_modified_since(since.as_bytes(), last_modified_unix)
+            }
+            (Field::Absent, Field::Absent) => false,
+        }
+    }
+}
