@@ -142,10 +142,6 @@ pub struct Layout {
     /// query, and every method.
     #[serde(with = "body")]
     pub every_method: Bytes,
-    /// Why a method matched: before the first word, between a word and
-    /// where it counted, between two such, after the last.
-    #[serde(with = "pieces")]
-    pub why: Vec<Bytes>,
     /// From the end of the results to the end.
     #[serde(with = "body")]
     pub end: Bytes,
@@ -158,8 +154,6 @@ impl Layout {
     pub const NOTHING: usize = 2;
     /// Pieces of [`Layout::suggestions`].
     pub const SUGGESTIONS: usize = 3;
-    /// Pieces of [`Layout::why`].
-    pub const WHY: usize = 4;
 
     /// Whether every cut field has its number of pieces.
     pub fn is_whole(&self) -> bool {
@@ -167,7 +161,6 @@ impl Layout {
             && self.found.len() == Self::FOUND
             && self.nothing.len() == Self::NOTHING
             && self.suggestions.len() == Self::SUGGESTIONS
-            && self.why.len() == Self::WHY
     }
 }
 

@@ -126,7 +126,6 @@ fn html(catalog: &Catalog, headers: Headers) -> Layout {
         nothing: cut(&format!("{heading}<p>No method matches “{HOLE}”.</p>\n"), 2),
         suggestions: cut(&format!("<p>Did you mean {HOLE} or {HOLE}?</p>\n"), 3),
         every_method: Bytes::from(every_method),
-        why: why(),
         end,
     }
 }
@@ -150,17 +149,8 @@ fn markdown(catalog: &Catalog, headers: Headers) -> Layout {
         nothing: cut(&format!("No method matches “{HOLE}”.\n\n"), 2),
         suggestions: cut(&format!("Did you mean {HOLE} or {HOLE}?\n\n"), 3),
         every_method: Bytes::from(every_method),
-        why: why(),
         end: Bytes::from_static(b"\n[All methods](/api/)\n"),
     }
-}
-
-/// The line that says why a method matched, cut where each query word and
-/// the place it counted go: "Matched “rows” in its description; “count”
-/// in its name." The same words in HTML and Markdown (a place's name is
-/// plain text, `refserve_core::search::Field::label`).
-fn why() -> Vec<Bytes> {
-    cut(&format!("Matched “{HOLE}” in {HOLE}; “{HOLE}."), 4)
 }
 
 /// One method's pieces: its list item in HTML and in Markdown, cut where

@@ -29,6 +29,34 @@ pub struct Matched<'q> {
     pub field: Field,
 }
 
+impl Found<'_> {
+    /// The line that says why it matched, as MCP's `search` and `/search`
+    /// both write it: "Matched “rows” in its description; “selct” (read as
+    /// “select”) in its name." (plain text: each form escapes it as it
+    /// escapes the query).
+    pub fn why_line(&self) -> String {
+        let mut line = String::with_capacity(16 + 48 * self.why.len());
+        line.push_str("Matched ");
+        for (i, matched) in self.why.iter().enumerate() {
+            if i > 0 {
+                line.push_str("; ");
+            }
+            line.push('“');
+            line.push_str(matched.word);
+            line.push('”');
+            if let Some(read_as) = matched.read_as {
+                line.push_str(" (read as “");
+                line.push_str(read_as);
+                line.push_str("”)");
+            }
+            line.push_str(" in ");
+            line.push_str(matched.field.label());
+        }
+        line.push('.');
+        line
+    }
+}
+
 /// What a term read for a word the index lacks counts for, by its
 /// distance: less than an exact match, and less again at two edits.
 fn corrected(distance: usize) -> f32 {
@@ -117,6 +145,30 @@ pub fn rank<'q>(index: &'q Index, terms: &'q [(String, String)], limit: usize) -
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn why_names_each_word_where_it_counted_and_what_a_typo_was_read_as() {
+        let found = Found {
+            method: 0,
+            score: 1.0,
+            why: vec![
+                Matched {
+                    word: "rows",
+                    read_as: None,
+                    field: Field::Description,
+                },
+                Matched {
+                    word: "selct",
+                    read_as: Some("select"),
+                    field: Field::Name,
+                },
+            ],
+        };
+        assert_eq!(
+            found.why_line(),
+            "Matched “rows” in its description; “selct” (read as “select”) in its name."
+        );
+    }
     use super::*;
     use refserve_core::search::{Posting, Term};
 

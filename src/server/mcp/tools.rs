@@ -125,23 +125,7 @@ fn search(call: &Call, arguments: &Map<String, Value>) -> Reply {
     }
     for (rank, found) in found.iter().enumerate() {
         let hit = &hits[found.method];
-        let mut why = String::from("Matched ");
-        for (i, matched) in found.why.iter().enumerate() {
-            if i > 0 {
-                why.push_str("; ");
-            }
-            why.push('“');
-            why.push_str(matched.word);
-            why.push('”');
-            if let Some(read_as) = matched.read_as {
-                why.push_str(" (read as “");
-                why.push_str(read_as);
-                why.push_str("”)");
-            }
-            why.push_str(" in ");
-            why.push_str(matched.field.label());
-        }
-        why.push('.');
+        let why = found.why_line();
         text.push_str(&(rank + 1).to_string());
         text.push_str(". ");
         text.push_str(&hit.text);

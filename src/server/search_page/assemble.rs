@@ -89,78 +89,13 @@ fn text(page: &SearchPage, layout: &Layout, form: Form, results: &Results) -> Ve
                 out.extend_from_slice(b". ");
             }
             out.extend_from_slice(&item[0]);
-            why(&mut out, &layout.why, found, escape);
+            escape(&mut out, &found.why_line());
             out.extend_from_slice(&item[1]);
         }
         out.extend_from_slice(&layout.found_end);
     }
     out.extend_from_slice(&layout.end);
     out
-}
-
-/// Between a misspelt word and the word of the reference it was read as,
-/// in the line that says why a method matched (“selct” (read as “select”)
-/// in its name, as MCP's `search` writes it): [`READ_AS`], the word,
-/// [`READ_AS_END`], then the place piece without its [`CLOSING_QUOTE`].
-const READ_AS: &str = "” (read as “";
-/// See [`READ_AS`].
-const READ_AS_END: &str = "”)";
-/// See [`READ_AS`].
-const CLOSING_QUOTE: &str = "”";
-
-/// The line that says why a method matched: "Matched “rows” in its
-/// description; “count” in its name." (its words escaped by `escape`).
-fn why(out: &mut Vec<u8>, why: &[Bytes], found: &Found, escape: fn(&mut Vec<u8>, &str)) {
-    let [first, place, between, last] = pieces::<4>(why);
-    out.extend_from_slice(first);
-    for (i, matched) in found.why.iter().enumerate() {
-        if i > 0 {
-            out.extend_from_slice(between);
-        }
-        escape(out, matched.word);
-        let mut place: &[u8] = place;
-        if let Some(read_as) = matched.read_as {
-            out.extend_from_slice(READ_AS.as_bytes());
-            escape(out, read_as);
-            out.extend_from_slice(READ_AS_END.as_bytes());
-            place = place
-                .strip_prefix(CLOSING_QUOTE.as_bytes())
-                .unwrap_or(place);
-        }
-        out.extend_from_slice(place);
-        out.extend_from_slice(matched.field.label().as_bytes());
-    }
-    out.extend_from_slice(last);
-}
-
-/// The line that says why a method matched, as plain text (for JSON).
-fn plain_why(why: &[Bytes], found: &Found) -> String {
-    let [first, place, between, last] = pieces::<4>(why).map(text_of);
-    let mut line = String::with_capacity(64);
-    line.push_str(first);
-    for (i, matched) in found.why.iter().enumerate() {
-        if i > 0 {
-            line.push_str(between);
-        }
-        line.push_str(matched.word);
-        let mut place = place;
-        if let Some(read_as) = matched.read_as {
-            line.push_str(READ_AS);
-            line.push_str(read_as);
-            line.push_str(READ_AS_END);
-            place = place.strip_prefix(CLOSING_QUOTE).unwrap_or(place);
-        }
-        line.push_str(place);
-        line.push_str(matched.field.label());
-    }
-    line.push_str(last);
-    line
-}
-
-/// A piece as text: the pipeline cuts text, so every piece is UTF-8 (a
-/// piece that is not stands for nothing).
-fn text_of(piece: &Bytes) -> &str {
-    std::str::from_utf8(piece).unwrap_or_default()
 }
 
 /// What a text answer will probably take: its pieces, and room for the
@@ -182,7 +117,7 @@ fn capacity(page: &SearchPage, layout: &Layout, index: usize, results: &Results)
                 } else {
                     &method.markdown
                 };
-                pieces(item) + pieces(&layout.why) + 48 * found.why.len()
+                pieces(item) + 16 + 64 * found.why.len()
             })
             .sum();
         pieces(&layout.found) + layout.found_end.len() + methods
@@ -199,7 +134,7 @@ fn json(page: &SearchPage, results: &Results) -> Vec<u8> {
         .iter()
         .map(|found| Hit {
             method: &page.methods[found.method].json,
-            why: plain_why(&page.markdown.why, found),
+            why: found.why_line(),
         })
         .collect();
     let nothing = results.found.is_empty();
@@ -284,7 +219,6 @@ mod tests {
             nothing: cut(&["<none ", "> "]),
             suggestions: cut(&["<meant ", " or ", "> "]),
             every_method: Bytes::from_static(b"<every>"),
-            why: cut(&["(", ":", ", ", ")"]),
             end: Bytes::from_static(form.as_bytes()),
         }
     }
@@ -368,13 +302,13 @@ mod tests {
         assert_eq!(
             written(Form::Html, "a<b>\"", &hits, &[]),
             "<title a&lt;b&gt;&quot; input a&lt;b&gt;&quot; main> <found a&lt;b&gt;&quot;|2> \
-             <li count (rows:its name, &lt;b&gt;:its note)/li>\
-             <li select (rows:a word for what it does)/li></found></html>"
+             <li count Matched “rows” in its name; “&lt;b&gt;” in its note./li>\
+             <li select Matched “rows” in a word for what it does./li></found></html>"
         );
         assert_eq!(
             written(Form::Markdown, "a*b", &hits, &[]),
-            "# Search\n<found a\\*b|2> 1. count (rows:its name, \\<b\\>:its note)\n\
-             2. select (rows:a word for what it does)\n</found>[end]"
+            "# Search\n<found a\\*b|2> 1. count Matched “rows” in its name; “\\<b\\>” in its note.\n\
+             2. select Matched “rows” in a word for what it does.\n</found>[end]"
         );
     }
 
@@ -399,7 +333,7 @@ mod tests {
         assert_eq!(
             answer,
             serde_json::json!({
-                "data": [{ "key": "count", "name": "count", "why": "(rows:its name)" }],
+                "data": [{ "key": "count", "name": "count", "why": "Matched “rows” in its name." }],
                 "meta": { "query": "a \"b\"", "count": 1 },
             })
         );
