@@ -25,6 +25,7 @@
 
 pub mod errors;
 pub mod escape;
+mod fnv;
 pub mod headers;
 pub mod mcp;
 pub mod negotiate;

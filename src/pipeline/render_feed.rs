@@ -10,9 +10,11 @@
 //! none). The feed is `updated` on its newest mark's day; without marks
 //! (an empty feed is valid) on the day of the build.
 
-use crate::content::{Catalog, Date, Entry, Mark, Stage};
+use crate::content::{Catalog, Entry, Mark, Stage};
+use crate::escape::html as escape;
 use crate::render_crawlers::iso_date;
 use crate::render_json::page_path;
+use crate::render_markdown::page_of;
 use std::fmt::Write as _;
 
 /// Where the feed is served.
@@ -49,8 +51,8 @@ pub fn changes(catalog: &Catalog) -> String {
     let base = escape(&catalog.base_url);
     let title = escape(&catalog.site.title);
     let updated = match changes.first() {
-        Some(newest) => newest.mark.date.to_string(),
-        None => iso_date(catalog.last_modified),
+        Some(newest) => timestamp(newest.mark.date),
+        None => timestamp(iso_date(catalog.last_modified)),
     };
     let mut xml = format!(
         "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n\
@@ -61,7 +63,7 @@ pub fn changes(catalog: &Catalog) -> String {
          <id>{base}{PATH}</id>\n\
          <link rel=\"self\" type=\"application/atom+xml\" href=\"{base}{PATH}\"/>\n\
          <link rel=\"alternate\" type=\"text/html\" href=\"{base}/\"/>\n\
-         <updated>{updated}T00:00:00Z</updated>\n\
+         <updated>{updated}</updated>\n\
          <author><name>{title}</name></author>\n"
     );
     for change in &changes {
@@ -107,7 +109,7 @@ fn entry(base: &str, change: &Change) -> String {
                 instead("; it has no successor")
             ),
             match &mark.successor {
-                Some(successor) => format!("/api/{successor}"),
+                Some(successor) => page_of(successor),
                 None => "/api/".to_string(),
             },
         ),
@@ -124,15 +126,7 @@ fn entry(base: &str, change: &Change) -> String {
     xml
 }
 
-/// The start of `date` as an Atom date (RFC 3339, UTC).
-fn timestamp(date: Date) -> String {
-    format!("{date}T00:00:00Z")
-}
-
-/// Escape text for XML content and double-quoted attributes.
-fn escape(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
+/// The start of `day` (`YYYY-MM-DD`) as an Atom date (RFC 3339, UTC).
+fn timestamp(day: impl std::fmt::Display) -> String {
+    format!("{day}T00:00:00Z")
 }

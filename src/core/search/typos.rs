@@ -105,11 +105,10 @@ fn delete(word: &[u8], from: usize, edits: usize, keys: &mut Vec<u64>) {
     }
 }
 
-/// FNV-1a, 64 bits: stable across builds and platforms.
+/// A deletion's key, stable across builds and platforms (the pipeline
+/// stores them).
 fn key(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, &byte| {
-        (hash ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3)
-    })
+    crate::fnv::fnv1a(crate::fnv::START, bytes)
 }
 
 /// Optimal string alignment distance between two strings of at most
