@@ -39,13 +39,12 @@ pub fn sitemap(catalog: &Catalog) -> String {
 /// to, each use `yes` or `no`); the sitemap is named.
 pub fn robots(catalog: &Catalog) -> String {
     let mut robots = String::from("User-agent: *\n");
-    if let Some(line) = content_signal(&catalog.site.content_signals) {
-        robots.push_str(
-            "# What may be done with this content once fetched (https://contentsignals.org/):\n\
-             # search results, input to AI answers, training AI models.\n",
-        );
-        let _ = writeln!(robots, "Content-Signal: {line}");
-    }
+    robots.push_str(
+        "# What may be done with this content once fetched (https://contentsignals.org/):\n\
+         # search results, input to AI answers, training AI models.\n",
+    );
+    let line = content_signal(&catalog.site.content_signals);
+    let _ = writeln!(robots, "Content-Signal: {line}");
     let _ = write!(
         robots,
         "Allow: /\n\nSitemap: {}/sitemap.xml\n",
@@ -55,14 +54,14 @@ pub fn robots(catalog: &Catalog) -> String {
 }
 
 /// The value of the `Content-Signal` line: `search=yes, ai-input=yes,
-/// ai-train=yes`; `None` when no use is stated.
-fn content_signal(signals: &ContentSignals) -> Option<String> {
-    let stated = signals.stated();
-    let pairs: Vec<String> = stated
+/// ai-train=yes` (the loader refuses a `site.json` that states no use).
+fn content_signal(signals: &ContentSignals) -> String {
+    let pairs: Vec<String> = signals
+        .stated()
         .iter()
         .map(|(label, allowed)| format!("{label}={}", if *allowed { "yes" } else { "no" }))
         .collect();
-    (!pairs.is_empty()).then(|| pairs.join(", "))
+    pairs.join(", ")
 }
 
 fn escape_xml(text: &str) -> String {
@@ -103,13 +102,12 @@ mod tests {
             ai_train,
         };
         assert_eq!(
-            content_signal(&ContentSignals::default()).as_deref(),
-            Some("search=yes, ai-input=yes, ai-train=yes")
+            content_signal(&ContentSignals::default()),
+            "search=yes, ai-input=yes, ai-train=yes"
         );
         assert_eq!(
-            content_signal(&signals(Some(true), None, Some(false))).as_deref(),
-            Some("search=yes, ai-train=no")
+            content_signal(&signals(Some(true), None, Some(false))),
+            "search=yes, ai-train=no"
         );
-        assert_eq!(content_signal(&signals(None, None, None)), None);
     }
 }

@@ -27,6 +27,7 @@ use crate::content::Catalog;
 use crate::mcp::{HANDSHAKE_VERSIONS, MODERN_VERSION};
 use crate::render_json::finish;
 use crate::render_markdown::escape;
+use crate::site::Media;
 use serde::Serialize;
 use serde_json::json;
 use sha2::{Digest, Sha256};
@@ -38,8 +39,13 @@ pub const SKILLS_INDEX_PATH: &str = "/.well-known/agent-skills/index.json";
 /// The server card: `/mcp` and the suffix SEP-2127 reserves.
 pub const SERVER_CARD_PATH: &str = "/mcp/server-card";
 
-/// The server card's media type.
-pub const SERVER_CARD_TYPE: &str = "application/mcp-server-card+json";
+/// The server card's media type, `application/mcp-server-card+json`.
+pub const SERVER_CARD_MEDIA: Media = Media {
+    kind: "application",
+    subtype: "mcp-server-card+json",
+    charset: None,
+    extra: "",
+};
 
 /// The `$schema` of the skills index, v0.2.0 (an identifier clients match).
 const SKILLS_INDEX_SCHEMA: &str = "https://schemas.agentskills.io/discovery/0.2.0/schema.json";

@@ -151,7 +151,7 @@ pub fn api_catalog(catalog: &Catalog) -> String {
                 "anchor": format!("{base}/mcp"),
                 "service-desc": [{
                     "href": format!("{base}{}", render_discovery::SERVER_CARD_PATH),
-                    "type": render_discovery::SERVER_CARD_TYPE,
+                    "type": render_discovery::SERVER_CARD_MEDIA.content_type(),
                 }],
                 "service-doc": doc,
                 "service-meta": skills,

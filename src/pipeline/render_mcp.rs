@@ -472,10 +472,9 @@ fn get_method(catalog: &Catalog, entry: &Entry) -> Value {
 /// `get_method` of a method removed from the library: the tool's error,
 /// saying when and what to use instead.
 fn removed_method(entry: &Entry) -> Value {
-    let (version, successor) = match &entry.lifecycle.removed {
-        Some(mark) => (mark.version.as_str(), mark.successor.as_deref()),
-        None => ("", None),
-    };
+    let mark = (entry.lifecycle.removed.as_ref())
+        .expect("`catalog.removed` holds only methods marked removed");
+    let (version, successor) = (mark.version.as_str(), mark.successor.as_deref());
     let instead = match successor {
         Some(key) => format!("; use `{key}` instead (get_method gives its reference)"),
         None => " and has no successor; list_methods gives the methods there are".to_string(),

@@ -74,9 +74,8 @@ impl ErrorText {
     /// The hint at an address of the removed method `entry`: naming its
     /// successor, if it has one, and the version it was removed in.
     pub fn hint_for_removed(&self, entry: &Entry) -> String {
-        let Some(mark) = &entry.lifecycle.removed else {
-            return self.hint.clone();
-        };
+        let mark =
+            (entry.lifecycle.removed.as_ref()).expect("asked only for methods marked removed");
         let template = match &mark.successor {
             Some(_) => &self.hint_replaced,
             None => &self.hint_removed,

@@ -9,7 +9,7 @@ use crate::site::CACHE_CONTROL;
 use serde_json::{json, Value};
 
 /// `{name}`: a catalog key (specification §4.2).
-const NAME_PATTERN: &str = "^[a-z]+$";
+pub(super) const NAME_PATTERN: &str = "^[a-z]+$";
 
 /// A parameter label, `<name> [<type>]` optionally followed by ` (optional)`,
 /// the types separated by `/` (specification §2.1; enforced by `content.rs`).
@@ -333,20 +333,7 @@ fn reference_schema() -> Value {
                 "1.2",
                 &[],
             ),
-            "deprecated": mark(
-                "Present when the method is deprecated: the version it was deprecated in, its \
-                 day, and the method to use instead, if any. A removed method has no \
-                 Reference: its document answers 404, its hint naming the successor.",
-                "2.0",
-                &[(
-                    "use",
-                    json!({
-                        "type": "string",
-                        "pattern": NAME_PATTERN,
-                        "description": "The key of the method to use instead.",
-                    }),
-                )],
-            ),
+            "deprecated": deprecated_mark(),
             "examples": {
                 "type": "array",
                 "description": "Optional: short PHP snippets that call the method, each with \
@@ -364,6 +351,24 @@ fn reference_schema() -> Value {
         },
         "additionalProperties": true,
     })
+}
+
+/// The schema of `deprecated`, in a Reference and in a search's hit.
+pub(super) fn deprecated_mark() -> Value {
+    mark(
+        "Present when the method is deprecated: the version it was deprecated in, its \
+         day, and the method to use instead, if any. A removed method has no \
+         Reference: its document answers 404, its hint naming the successor.",
+        "2.0",
+        &[(
+            "use",
+            json!({
+                "type": "string",
+                "pattern": NAME_PATTERN,
+                "description": "The key of the method to use instead.",
+            }),
+        )],
+    )
 }
 
 /// The schema of a lifecycle mark: the library's version (`like` it),

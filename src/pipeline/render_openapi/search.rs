@@ -1,6 +1,7 @@
 //! The OpenAPI description of `GET /search`: its operation, and the
 //! schemas of its JSON answer and of one method found.
 
+use super::components::{deprecated_mark, NAME_PATTERN};
 use super::{error_content, error_examples, error_headers, ref_to, success_headers};
 use crate::content::Catalog;
 use crate::errors::ErrorKind;
@@ -188,7 +189,7 @@ pub(super) fn schemas() -> [(&'static str, Value); 2] {
              and where it is documented, and why it matched.",
         "required": ["key", "name", "description", "signature", "documentation_url", "url", "why"],
         "properties": {
-            "key": { "type": "string", "pattern": "^[a-z]+$" },
+            "key": { "type": "string", "pattern": NAME_PATTERN },
             "name": { "type": "string" },
             "description": { "type": "string" },
             "signature": {
@@ -199,10 +200,7 @@ pub(super) fn schemas() -> [(&'static str, Value); 2] {
             },
             "documentation_url": { "type": "string", "format": "uri" },
             "url": { "type": "string" },
-            "deprecated": {
-                "type": "object",
-                "description": "Present when the method is deprecated, as in its Reference.",
-            },
+            "deprecated": deprecated_mark(),
             "why": {
                 "type": "string",
                 "description": "Which words of the query matched, and where.",

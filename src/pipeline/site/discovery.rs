@@ -4,15 +4,7 @@
 
 use super::{markdown_body, Body, Media, Resource, CACHE_CONTROL};
 use crate::content::Catalog;
-use crate::render_discovery::{self, SERVER_CARD_PATH, SKILLS_INDEX_PATH};
-
-/// `application/mcp-server-card+json` (`render_discovery::SERVER_CARD_TYPE`).
-const SERVER_CARD: Media = Media {
-    kind: "application",
-    subtype: "mcp-server-card+json",
-    charset: None,
-    extra: "",
-};
+use crate::render_discovery::{self, SERVER_CARD_MEDIA, SERVER_CARD_PATH, SKILLS_INDEX_PATH};
 
 /// The index (`application/json`, as the RFC says), the skill it lists
 /// (`text/markdown`) and the server card: its own type first, then the
@@ -38,20 +30,9 @@ pub fn resources(catalog: &Catalog) -> Vec<Resource> {
         resource(
             SERVER_CARD_PATH,
             vec![
-                Body::new(SERVER_CARD, card.clone()),
+                Body::new(SERVER_CARD_MEDIA, card.clone()),
                 Body::new(Media::JSON, card),
             ],
         ),
     ]
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_card_s_media_type_is_the_one_the_api_catalog_names() {
-        let media = format!("{}/{}", SERVER_CARD.kind, SERVER_CARD.subtype);
-        assert_eq!(media, render_discovery::SERVER_CARD_TYPE);
-    }
 }
