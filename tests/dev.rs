@@ -163,7 +163,6 @@ fn digest_set_aside(text: &str) -> String {
 
 #[tokio::test]
 async fn the_skills_index_digests_dev_s_own_skill() {
-    use sha2::{Digest, Sha256};
     let dev = Dev::start("dev-skill", |_| {});
     let client = dev.client();
     let index = client
@@ -174,10 +173,7 @@ async fn the_skills_index_digests_dev_s_own_skill() {
     let url = skill["url"].as_str().expect("a url");
     let served = client.get(url, &[("accept-encoding", "identity")]).await;
     assert!(String::from_utf8_lossy(&served.body).contains(&dev.origin));
-    let hex: String = Sha256::digest(&served.body)
-        .iter()
-        .map(|byte| format!("{byte:02x}"))
-        .collect();
+    let hex = crate::support::sha256_hex(&served.body);
     assert_eq!(skill["digest"], format!("sha256:{hex}"));
 }
 

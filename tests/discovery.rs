@@ -12,10 +12,9 @@
 //! (2026-07-24), unchanged (Apache-2.0).
 
 use crate::dev::Dev;
-use crate::support::{node_tool, python_tool, run, start_server, Scratch, Server};
+use crate::support::{node_tool, python_tool, run, sha256_hex, start_server, Scratch, Server};
 use refserve_pipeline::content;
 use serde_json::{json, Value};
-use sha2::{Digest, Sha256};
 
 const INDEX: &str = "/.well-known/agent-skills/index.json";
 const CARD: &str = "/mcp/server-card";
@@ -23,11 +22,7 @@ const CARD_TYPE: &str = "application/mcp-server-card+json";
 
 /// `sha256:` and the lowercase hex SHA-256 of `bytes`.
 fn digest(bytes: &[u8]) -> String {
-    let hex: String = Sha256::digest(bytes)
-        .iter()
-        .map(|byte| format!("{byte:02x}"))
-        .collect();
-    format!("sha256:{hex}")
+    format!("sha256:{}", sha256_hex(bytes))
 }
 
 /// The index, after checking how it is served.

@@ -9,7 +9,8 @@
 
 use crate::dev::Dev;
 use crate::support::{
-    mark_lifecycles, run, shipped_methods, start_server, system_tool, tools, Scratch, Server,
+    mark_lifecycles, mcp_call as call, run, shipped_methods, start_server, system_tool, tools,
+    Scratch, Server,
 };
 use serde_json::{json, Value};
 
@@ -18,20 +19,6 @@ async fn text(client: &Server, path: &str, accept: &str) -> String {
     let reply = client.get(path, &[("accept", accept)]).await;
     assert_eq!(reply.status, 200, "{path}");
     String::from_utf8(reply.decoded()).expect("UTF-8")
-}
-
-/// The result of calling `tool` over `/mcp`.
-async fn call(client: &Server, tool: &str, arguments: Value) -> Value {
-    let body = json!({ "jsonrpc": "2.0", "id": 1, "method": "tools/call",
-        "params": { "name": tool, "arguments": arguments } });
-    let headers = [
-        ("content-type", "application/json"),
-        ("accept", "application/json, text/event-stream"),
-        ("mcp-protocol-version", "2025-11-25"),
-    ];
-    let reply = client.post("/mcp", &headers, body.to_string()).await;
-    assert_eq!(reply.status, 200);
-    reply.json()["result"].clone()
 }
 
 #[tokio::test]

@@ -1,7 +1,9 @@
 //! `/mcp`: the JSON-RPC protocol over real HTTP in both eras, the answers
 //! against the documents they repeat, bad input, and the quality of search.
 
-use crate::support::{shipped_methods, start_server, start_server_with, Reply, Server};
+use crate::support::{
+    mcp_call as call, shipped_methods, start_server, start_server_with, Reply, Server,
+};
 use serde_json::{json, Value};
 
 const JSON_HEADERS: [(&str, &str); 2] = [
@@ -38,23 +40,6 @@ async fn modern(server: &Server, method: &str, mut params: Value) -> Reply {
     }
     let body = json!({ "jsonrpc": "2.0", "id": "m-1", "method": method, "params": params });
     server.post("/mcp", &headers, body.to_string()).await
-}
-
-async fn call(server: &Server, tool: &str, arguments: Value) -> Value {
-    let reply = legacy(
-        server,
-        "2025-11-25",
-        "tools/call",
-        json!({ "name": tool, "arguments": arguments }),
-    )
-    .await;
-    assert_eq!(
-        reply.status,
-        200,
-        "{}",
-        String::from_utf8_lossy(&reply.body)
-    );
-    reply.json()["result"].clone()
 }
 
 fn error_code(reply: &Reply) -> i64 {

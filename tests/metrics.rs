@@ -4,7 +4,9 @@
 //! server scraping it answers a query with the requests the test sent.
 
 use crate::stalls::{closed_unread, small_window_connection, stop_reading};
-use crate::support::{run, start_server_with, system_tool, tools, Reply, Scratch, Server};
+use crate::support::{
+    percent_encode, run, start_server_with, system_tool, tools, Reply, Scratch, Server,
+};
 use std::process::{Command, Stdio};
 use std::time::Duration;
 use tokio::io::AsyncReadExt;
@@ -341,17 +343,6 @@ impl Drop for Prometheus {
 }
 
 /// `text` with every byte but unreserved ones percent-encoded.
-fn percent_encode(text: &str) -> String {
-    text.bytes()
-        .map(|byte| match byte {
-            b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
-                (byte as char).to_string()
-            }
-            _ => format!("%{byte:02X}"),
-        })
-        .collect()
-}
-
 #[tokio::test]
 async fn a_prometheus_server_scrapes_the_requests_the_test_sent() {
     tools();

@@ -7,7 +7,7 @@
 
 mod served;
 
-use crate::support::{shipped_methods, start_server, Reply, Server};
+use crate::support::{mcp_call, percent_encode, shipped_methods, start_server, Reply, Server};
 use http::Method;
 use serde_json::{json, Value};
 
@@ -16,7 +16,6 @@ pub(super) const BROWSER: &str =
     "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,\
                        image/webp,image/apng,*/*;q=0.8,application/signed-exchange;v=b3;q=0.7";
 
-/// `GET /search?<query>` asking for `accept`.
 #[tokio::test]
 async fn a_misspelt_word_is_said_to_be_read_as_the_word_it_found_as_mcp_says() {
     let server = start_server().await;
@@ -26,23 +25,13 @@ async fn a_misspelt_word_is_said_to_be_read_as_the_word_it_found_as_mcp_says() {
         .unwrap_or_default()
         .to_string();
     assert_eq!(why, "Matched “upadte” (read as “update”) in its name.");
-    let body = json!({
-        "jsonrpc": "2.0", "id": 1, "method": "tools/call",
-        "params": { "name": "search", "arguments": { "query": "upadte" } },
-    });
-    let headers = [
-        ("content-type", "application/json"),
-        ("mcp-protocol-version", "2025-11-25"),
-    ];
-    let mcp = server.post("/mcp", &headers, body.to_string()).await.json();
-    assert_eq!(
-        mcp["result"]["structuredContent"]["results"][0]["why"],
-        why.as_str()
-    );
+    let mcp = mcp_call(&server, "search", json!({ "query": "upadte" })).await;
+    assert_eq!(mcp["structuredContent"]["results"][0]["why"], why.as_str());
     let page = text(&search(&server, "q=upadte", BROWSER).await);
     assert!(page.contains("Matched “upadte” (read as “update”) in its name."));
 }
 
+/// `GET /search?<query>` asking for `accept`.
 pub(super) async fn search(server: &Server, query: &str, accept: &str) -> Reply {
     server
         .get(&format!("/search?{query}"), &[("accept", accept)])
@@ -51,7 +40,7 @@ pub(super) async fn search(server: &Server, query: &str, accept: &str) -> Reply 
 
 /// The names `/search` finds for `words`, best first (its JSON).
 async fn found(server: &Server, words: &str) -> Vec<String> {
-    let query = format!("q={}", encode(words));
+    let query = format!("q={}", percent_encode(words));
     let reply = search(server, &query, "application/json").await;
     assert_eq!(reply.status, 200, "{words}");
     names(&reply.json()["data"])
@@ -59,18 +48,9 @@ async fn found(server: &Server, words: &str) -> Vec<String> {
 
 /// The names MCP's `search` finds for `words`, best first (all of them).
 async fn found_by_mcp(server: &Server, words: &str) -> Vec<String> {
-    let body = json!({
-        "jsonrpc": "2.0", "id": 1, "method": "tools/call",
-        "params": { "name": "search", "arguments": {
-            "query": words, "limit": shipped_methods().len(),
-        } },
-    });
-    let headers = [
-        ("content-type", "application/json"),
-        ("mcp-protocol-version", "2025-11-25"),
-    ];
-    let reply = server.post("/mcp", &headers, body.to_string()).await;
-    names(&reply.json()["result"]["structuredContent"]["results"])
+    let arguments = json!({ "query": words, "limit": shipped_methods().len() });
+    let result = mcp_call(server, "search", arguments).await;
+    names(&result["structuredContent"]["results"])
 }
 
 fn names(list: &Value) -> Vec<String> {
@@ -79,21 +59,6 @@ fn names(list: &Value) -> Vec<String> {
         .flatten()
         .filter_map(|item| item["name"].as_str().map(String::from))
         .collect()
-}
-
-/// `words` as a form sends them: `+` for spaces, the rest percent-encoded.
-fn encode(words: &str) -> String {
-    let mut encoded = String::new();
-    for byte in words.bytes() {
-        match byte {
-            b' ' => encoded.push('+'),
-            b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' => {
-                encoded.push(char::from(byte));
-            }
-            _ => encoded.push_str(&format!("%{byte:02X}")),
-        }
-    }
-    encoded
 }
 
 pub(super) fn text(reply: &Reply) -> String {
@@ -141,7 +106,7 @@ async fn every_representation_lists_what_mcp_finds_in_its_order() {
     assert!(compared >= 40, "{compared} questions found something");
 
     let words = "count the rows that match";
-    let query = format!("q={}", encode(words));
+    let query = format!("q={}", percent_encode(words));
     let json = search(&server, &query, "application/json").await;
     let answer = json.json();
     let expected = names(&answer["data"]);
@@ -208,7 +173,7 @@ async fn every_representation_lists_what_mcp_finds_in_its_order() {
 async fn the_query_is_escaped_wherever_it_is_written() {
     let server = start_server().await;
     let words = "<script>alert(\"rows\")</script> & *rows*";
-    let query = format!("q={}", encode(words));
+    let query = format!("q={}", percent_encode(words));
     let page = text(&search(&server, &query, BROWSER).await);
     assert!(!page.contains("<script>"), "{page}");
     assert!(page.contains("&lt;script&gt;alert(&quot;rows&quot;)&lt;/script&gt; &amp; *rows*"));

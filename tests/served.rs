@@ -17,9 +17,8 @@
 //! in the same commit, so that every change of what clients receive shows
 //! in review: `REFSERVE_MANIFEST=write cargo test --test tests served`.
 
-use crate::support::{available_dictionary, date_forms, start_server, Reply, Server};
+use crate::support::{available_dictionary, date_forms, sha256_hex, start_server, Reply, Server};
 use http::Method;
-use sha2::{Digest, Sha256};
 use std::fmt::Write as _;
 use std::time::{Duration, UNIX_EPOCH};
 
@@ -61,11 +60,7 @@ impl Asked {
             let _ = write!(name, " {header}={value}");
         }
         if !self.body.is_empty() {
-            let _ = write!(
-                name,
-                " body={}",
-                hex(&Sha256::digest(self.body))[..16].to_owned()
-            );
+            let _ = write!(name, " body={}", sha256_hex(self.body)[..16].to_owned());
         }
         name
     }
@@ -235,9 +230,9 @@ fn line(name: &str, reply: &Reply, dated: bool) -> String {
         .map(|(header, value)| format!("{header}: {}\n", String::from_utf8_lossy(value.as_bytes())))
         .collect();
     headers.sort();
-    let headers = hex(&Sha256::digest(headers.concat()));
+    let headers = sha256_hex(headers.concat());
     let length = body.len();
-    let body = hex(&Sha256::digest(&body));
+    let body = sha256_hex(&body);
     format!(
         "{name} → {} headers={} body={} ({} bytes)\n",
         reply.status,
@@ -245,13 +240,6 @@ fn line(name: &str, reply: &Reply, dated: bool) -> String {
         &body[..16],
         length
     )
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().fold(String::new(), |mut text, byte| {
-        let _ = write!(text, "{byte:02x}");
-        text
-    })
 }
 
 #[tokio::test]

@@ -603,3 +603,51 @@ pub async fn run(mut command: Command) -> Outcome {
         stdout,
     }
 }
+
+/// Call MCP tool `tool` with `arguments` (protocol 2025-11-25, as the
+/// tests' clients speak it); its `result`, after checking the call got 200.
+pub async fn mcp_call(
+    server: &Server,
+    tool: &str,
+    arguments: serde_json::Value,
+) -> serde_json::Value {
+    let body = serde_json::json!({
+        "jsonrpc": "2.0", "id": 7, "method": "tools/call",
+        "params": { "name": tool, "arguments": arguments },
+    });
+    let headers = [
+        ("content-type", "application/json"),
+        ("accept", "application/json, text/event-stream"),
+        ("mcp-protocol-version", "2025-11-25"),
+    ];
+    let reply = server.post("/mcp", &headers, body.to_string()).await;
+    assert_eq!(
+        reply.status,
+        200,
+        "{}",
+        String::from_utf8_lossy(&reply.body)
+    );
+    reply.json()["result"].clone()
+}
+
+/// The lowercase hex SHA-256 of `bytes`.
+pub fn sha256_hex(bytes: impl AsRef<[u8]>) -> String {
+    use sha2::{Digest, Sha256};
+    Sha256::digest(bytes.as_ref())
+        .iter()
+        .map(|byte| format!("{byte:02x}"))
+        .collect()
+}
+
+/// `text` percent-encoded as a URL's query or path segment: every byte but
+/// the unreserved characters (RFC 3986 §2.3) escaped.
+pub fn percent_encode(text: &str) -> String {
+    text.bytes()
+        .map(|byte| match byte {
+            b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
+                char::from(byte).to_string()
+            }
+            _ => format!("%{byte:02X}"),
+        })
+        .collect()
+}
