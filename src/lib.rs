@@ -14,6 +14,12 @@
 //!   directory in memory) and the server (which answers from the render).
 //!   Without it (the fuzz targets) the binary compiles no renderer, encoder
 //!   or watcher.
+//!
+//! To add a capability: a new response header is a line of
+//! `src/pipeline/stored.rs`; a new field of the table is the field in
+//! `src/core/table.rs` and the line of `stored.rs` that fills it; a new
+//! endpoint answered at run time is the server's (`src/server/handler.rs`);
+//! new content is the pipeline's (`src/pipeline/`).
 
 pub mod service;
 pub mod table;
