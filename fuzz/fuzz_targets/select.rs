@@ -414,7 +414,7 @@ fn check_error_body(kind: ErrorKind, representation: &Representation) {
 /// Tags with a backslash are left out: refserve splits the list as if
 /// entity tags were quoted-strings, so `"a\", "<our tag>"` is one malformed
 /// member to it and the answer is 200 (a missed 304, reported; see the
-/// README's Fuzzing section).
+/// findings in fuzz/README.md).
 fn simple_tags(headers: &HeaderMap) -> Option<Vec<Vec<u8>>> {
     let mut tags = Vec::new();
     for line in headers.get_all(header::IF_NONE_MATCH) {

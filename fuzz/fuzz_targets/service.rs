@@ -37,7 +37,7 @@ use tokio::runtime::Runtime;
 /// when the head after a request with a chunked body is malformed while
 /// that request's response is only partly flushed, hyper writes its 400
 /// into the middle of the unsent body (a bug in hyper, not refserve; see
-/// the README's Fuzzing section). `tokio::io::duplex` allocates as it goes.
+/// the findings in fuzz/README.md). `tokio::io::duplex` allocates as it goes.
 const PIPE: usize = 8 * 1024 * 1024;
 /// How much the client reads at once.
 const CHUNK: usize = 64 * 1024;
