@@ -163,8 +163,8 @@ fn variant(
     }
     sent.extend(shared(vary, resource.cache_control, Answer::Body));
     sent.extend(body.headers.iter().cloned());
-    if resource.error == Some(ErrorKind::Busy) {
-        sent.push(("retry-after", "1".into()));
+    if let Some(seconds) = resource.error.and_then(ErrorKind::retry_after) {
+        sent.push(("retry-after", seconds.into()));
     }
     match resource.error {
         None => sent.extend([
