@@ -96,7 +96,8 @@ pub struct SearchPage {
     #[serde(with = "json_text")]
     pub names: Box<RawValue>,
     /// What a static host serves at [`PATH`] instead (`refserve export`):
-    /// a page that says search needs the server, and links the index.
+    /// a page that says search needs the server, and links the index. One
+    /// of the table's stored resources (`Table::stored`), never routed to.
     pub exported: Resource,
 }
 

@@ -34,10 +34,7 @@ pub fn table(
     encoding: &Encoding,
 ) -> Table {
     let exported = render_search::exported(catalog);
-    let rendered = pages
-        .iter()
-        .chain(errors.iter().flat_map(ErrorBodies::iter))
-        .chain([&exported]);
+    let rendered = table::every(pages, errors, &exported);
     let bodies = rendered.flat_map(|resource| &resource.representations);
     let compressed = compress::encode(bodies, dictionary, encoding);
     let last_modified = httpdate::fmt_http_date(

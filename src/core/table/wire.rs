@@ -83,12 +83,7 @@ impl Table {
                 }
             }
         }
-        for resource in self
-            .resources
-            .iter()
-            .chain(self.errors())
-            .chain([&self.search.exported])
-        {
+        for resource in self.stored() {
             let count = resource.representations.len();
             let sound = count > 0
                 && resource.media_types.len() == count
