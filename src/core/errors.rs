@@ -1,5 +1,6 @@
 //! The error vocabulary: every way a request can fail, with its HTTP status,
-//! its stable `error.code` and how long caches may keep the answer.
+//! its stable `error.code`, how long caches may keep the answer and when to
+//! ask again.
 //!
 //! The texts (`message`, `hint`) live in `content/errors.json`; the pipeline
 //! (`src/pipeline/`) checks that every kind has its text and renders each ErrorResponse body (section 2.4
@@ -144,6 +145,15 @@ impl ErrorKind {
             ErrorKind::MethodNotAllowed | ErrorKind::NotAcceptable | ErrorKind::Busy => "no-store",
         }
     }
+
+    /// `Retry-After` for the error, in seconds: when asking again may
+    /// succeed. Only a full memory budget passes.
+    pub const fn retry_after(self) -> Option<&'static str> {
+        match self {
+            ErrorKind::Busy => Some("1"),
+            _ => None,
+        }
+    }
 }
 
 #[cfg(test)]
@@ -154,6 +164,18 @@ mod tests {
     fn every_kind_is_at_its_index() {
         for (i, kind) in ErrorKind::ALL.into_iter().enumerate() {
             assert_eq!(kind.index(), i, "{kind:?}");
+        }
+    }
+
+    #[test]
+    fn a_503_says_when_to_retry_in_seconds_and_no_other_error_does() {
+        for kind in ErrorKind::ALL {
+            let retry_after = kind.retry_after();
+            assert_eq!(retry_after.is_some(), kind.status() == 503, "{kind:?}");
+            assert!(
+                retry_after.is_none_or(|seconds| seconds.parse::<u32>().is_ok()),
+                "{kind:?}: {retry_after:?}"
+            );
         }
     }
 }

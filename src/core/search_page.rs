@@ -96,7 +96,8 @@ pub struct SearchPage {
     #[serde(with = "json_text")]
     pub names: Box<RawValue>,
     /// What a static host serves at [`PATH`] instead (`refserve export`):
-    /// a page that says search needs the server, and links the index.
+    /// a page that says search needs the server, and links the index. One
+    /// of the table's stored resources (`Table::stored`), never routed to.
     pub exported: Resource,
 }
 
@@ -126,18 +127,18 @@ pub struct Layout {
     pub top: Vec<Bytes>,
     /// Some methods found: before the query, between it and the number
     /// found, and from that number to the first method.
-    #[serde(with = "pieces")]
-    pub found: Vec<Bytes>,
+    #[serde(with = "pieces::fixed")]
+    pub found: [Bytes; 3],
     /// After the last method found.
     #[serde(with = "body")]
     pub found_end: Bytes,
     /// Nothing found: before the query and after it.
-    #[serde(with = "pieces")]
-    pub nothing: Vec<Bytes>,
+    #[serde(with = "pieces::fixed")]
+    pub nothing: [Bytes; 2],
     /// The names closest to the query's words: before the first, between
     /// two, after the last.
-    #[serde(with = "pieces")]
-    pub suggestions: Vec<Bytes>,
+    #[serde(with = "pieces::fixed")]
+    pub suggestions: [Bytes; 3],
     /// After nothing was found (and the suggestions): how search reads a
     /// query, and every method.
     #[serde(with = "body")]
@@ -147,38 +148,21 @@ pub struct Layout {
     pub end: Bytes,
 }
 
-impl Layout {
-    /// Pieces of [`Layout::found`].
-    pub const FOUND: usize = 3;
-    /// Pieces of [`Layout::nothing`].
-    pub const NOTHING: usize = 2;
-    /// Pieces of [`Layout::suggestions`].
-    pub const SUGGESTIONS: usize = 3;
-
-    /// Whether every cut field has its number of pieces.
-    pub fn is_whole(&self) -> bool {
-        !self.top.is_empty()
-            && self.found.len() == Self::FOUND
-            && self.nothing.len() == Self::NOTHING
-            && self.suggestions.len() == Self::SUGGESTIONS
-    }
-}
-
 /// One method, as the answers show it.
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(bound(deserialize = "'de: 'static"))]
 pub struct Method {
     /// In the results page: its list item before the line that says why it
     /// matched, and after.
-    #[serde(with = "pieces")]
-    pub html: Vec<Bytes>,
+    #[serde(with = "pieces::fixed")]
+    pub html: [Bytes; 2],
     /// In the Markdown results: its list item (after the number) before
     /// that line, and after.
-    #[serde(with = "pieces")]
-    pub markdown: Vec<Bytes>,
+    #[serde(with = "pieces::fixed")]
+    pub markdown: [Bytes; 2],
     /// A link to its page, in HTML and in Markdown.
-    #[serde(with = "pieces")]
-    pub links: Vec<Bytes>,
+    #[serde(with = "pieces::fixed")]
+    pub links: [Bytes; 2],
     /// Its members in the JSON answer (`key`, `name`, `description`,
     /// `signature`, `documentation_url`, …); the server adds `why`.
     #[serde(with = "json_text")]
@@ -191,6 +175,7 @@ pub struct Method {
 /// Pieces of text: each borrowed from the stored table when read back.
 mod pieces {
     use super::*;
+    use serde::de::Error as _;
     use serde::{Deserializer, Serializer};
 
     pub fn serialize<S: Serializer>(pieces: &[Bytes], serializer: S) -> Result<S::Ok, S::Error> {
@@ -200,6 +185,23 @@ mod pieces {
     pub fn deserialize<D: Deserializer<'static>>(deserializer: D) -> Result<Vec<Bytes>, D::Error> {
         let pieces = <Vec<&'static [u8]>>::deserialize(deserializer)?;
         Ok(pieces.into_iter().map(Bytes::from_static).collect())
+    }
+
+    /// `N` pieces (a text cut at `N - 1` holes), stored as any pieces are;
+    /// read back, a count other than `N` is an error.
+    pub mod fixed {
+        use super::*;
+
+        pub use super::serialize;
+
+        pub fn deserialize<D: Deserializer<'static>, const N: usize>(
+            deserializer: D,
+        ) -> Result<[Bytes; N], D::Error> {
+            let pieces = super::deserialize(deserializer)?;
+            let count = pieces.len();
+            <[Bytes; N]>::try_from(pieces)
+                .map_err(|_| D::Error::custom(format!("{count} pieces of a text cut in {N}")))
+        }
     }
 
     /// A piece as serde's bytes (not a sequence of numbers).
@@ -214,15 +216,45 @@ mod pieces {
     }
 }
 
-impl SearchPage {
-    /// Whether the pieces are all there: every layout whole, and each
-    /// method's two pieces a form and one link a form.
-    pub fn is_whole(&self) -> bool {
-        self.html.is_whole()
-            && self.markdown.is_whole()
-            && self
-                .methods
-                .iter()
-                .all(|m| m.html.len() == 2 && m.markdown.len() == 2 && m.links.len() == 2)
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Any number of pieces, stored.
+    #[derive(Serialize)]
+    struct Stored {
+        #[serde(with = "pieces")]
+        pieces: Vec<Bytes>,
+    }
+
+    /// Two pieces, read back.
+    #[derive(Debug, Deserialize)]
+    #[serde(bound(deserialize = "'de: 'static"))]
+    struct Two {
+        #[serde(with = "pieces::fixed")]
+        pieces: [Bytes; 2],
+    }
+
+    fn stored(pieces: &[&'static str]) -> &'static [u8] {
+        let pieces = pieces.iter().map(|p| Bytes::from_static(p.as_bytes()));
+        let stored = Stored {
+            pieces: pieces.collect(),
+        };
+        postcard::to_allocvec(&stored).expect("pieces store").leak()
+    }
+
+    #[test]
+    fn fixed_pieces_are_read_back_borrowed_and_only_in_their_number() {
+        let bytes = stored(&["before", "after"]);
+        let two: Two = postcard::from_bytes(bytes).expect("two pieces read back");
+        assert_eq!(two.pieces, [&b"before"[..], &b"after"[..]]);
+        let stored_range = bytes.as_ptr_range();
+        for piece in &two.pieces {
+            assert!(stored_range.contains(&piece.as_ptr()), "a copy: {piece:?}");
+        }
+        for pieces in [&["one"][..], &["one", "two", "three"]] {
+            let read = postcard::from_bytes::<Two>(stored(pieces));
+            assert!(read.is_err(), "{pieces:?}: {read:?}");
+        }
     }
 }

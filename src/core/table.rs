@@ -299,6 +299,27 @@ impl Table {
     pub fn errors(&self) -> impl Iterator<Item = &Resource> {
         self.errors.iter().flat_map(ErrorBodies::iter)
     }
+
+    /// Every resource the table stores, once each, in its order ([`every`]).
+    pub fn stored(&self) -> impl Iterator<Item = &Resource> {
+        every(&self.resources, &self.errors, &self.search.exported)
+    }
+}
+
+/// Every resource of a table, in its order: the documents (`resources`),
+/// every error body, then the page a static host serves at `/search`
+/// (`exported`: kept in [`SearchPage`], as routing never answers it).
+/// Generic, so that the pipeline compresses its rendered resources as the
+/// table will store them.
+pub fn every<'r, R>(
+    resources: &'r [R],
+    errors: &'r [ErrorBodies<R>],
+    exported: &'r R,
+) -> impl Iterator<Item = &'r R> {
+    resources
+        .iter()
+        .chain(errors.iter().flat_map(ErrorBodies::iter))
+        .chain([exported])
 }
 
 impl Resource {

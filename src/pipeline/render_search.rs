@@ -101,11 +101,9 @@ fn html(catalog: &Catalog, headers: Headers) -> Layout {
         method: None,
         feed: None,
     };
-    let main = format!("{HOLE}{HOLE}");
-    let whole = render_html::layout(catalog, &page, &main, Some(&hole));
-    let mut top = cut(&whole, 5);
-    let end = top.pop().expect("cut in five");
-    top.pop().expect("the two holes of the main content");
+    // The query in the title and in the search box, then the results.
+    let whole = render_html::layout(catalog, &page, &hole, Some(&hole));
+    let [to_title, to_search_box, to_results, end] = cut(&whole);
     let heading = "<h1>Search results</h1>\n";
     let every_method = format!(
         "<p>{}</p>\n{}",
@@ -114,17 +112,14 @@ fn html(catalog: &Catalog, headers: Headers) -> Layout {
     );
     Layout {
         headers,
-        top,
-        found: cut(
-            &format!(
-                "{heading}<p>Methods matching “{HOLE}”: {HOLE} of {count}, best first.</p>\n\
-                 <ol class=\"results\">\n"
-            ),
-            3,
-        ),
+        top: vec![to_title, to_search_box, to_results],
+        found: cut(&format!(
+            "{heading}<p>Methods matching “{HOLE}”: {HOLE} of {count}, best first.</p>\n\
+             <ol class=\"results\">\n"
+        )),
         found_end: Bytes::from_static(b"</ol>\n"),
-        nothing: cut(&format!("{heading}<p>No method matches “{HOLE}”.</p>\n"), 2),
-        suggestions: cut(&format!("<p>Did you mean {HOLE} or {HOLE}?</p>\n"), 3),
+        nothing: cut(&format!("{heading}<p>No method matches “{HOLE}”.</p>\n")),
+        suggestions: cut(&format!("<p>Did you mean {HOLE} or {HOLE}?</p>\n")),
         every_method: Bytes::from(every_method),
         end,
     }
@@ -141,13 +136,12 @@ fn markdown(catalog: &Catalog, headers: Headers) -> Layout {
     Layout {
         headers,
         top: vec![Bytes::from_static(b"# Search results\n\n")],
-        found: cut(
-            &format!("Methods matching “{HOLE}”: {HOLE} of {count}, best first.\n\n"),
-            3,
-        ),
+        found: cut(&format!(
+            "Methods matching “{HOLE}”: {HOLE} of {count}, best first.\n\n"
+        )),
         found_end: Bytes::new(),
-        nothing: cut(&format!("No method matches “{HOLE}”.\n\n"), 2),
-        suggestions: cut(&format!("Did you mean {HOLE} or {HOLE}?\n\n"), 3),
+        nothing: cut(&format!("No method matches “{HOLE}”.\n\n")),
+        suggestions: cut(&format!("Did you mean {HOLE} or {HOLE}?\n\n")),
         every_method: Bytes::from(every_method),
         end: Bytes::from_static(b"\n[All methods](/api/)\n"),
     }
@@ -164,7 +158,7 @@ fn method(catalog: &Catalog, entry: &Entry) -> Method {
         render_markdown::deprecation(entry, &page_of)
     );
     let signatures = format!("```php\n{}\n```\n", entry.signatures.join("\n"));
-    let html = vec![
+    let html = [
         Bytes::from(format!(
             "<li><h2><a href=\"{path}\">{key}</a></h2>\n{}<p class=\"why\">",
             render_html::body(&description),
@@ -173,7 +167,7 @@ fn method(catalog: &Catalog, entry: &Entry) -> Method {
         Bytes::from(format!("</p>\n{}</li>\n", render_html::body(&signatures))),
     ];
     let calls: Vec<String> = entry.signatures.iter().map(|s| format!("`{s}`")).collect();
-    let markdown = vec![
+    let markdown = [
         Bytes::from(format!(
             "[`{key}`]({path}): {description}\n   {}\n   ",
             calls.join(", "),
@@ -181,7 +175,7 @@ fn method(catalog: &Catalog, entry: &Entry) -> Method {
         )),
         Bytes::from_static(b"\n"),
     ];
-    let links = vec![
+    let links = [
         Bytes::from(format!("<a href=\"{path}\"><code>{}</code></a>", entry.key)),
         Bytes::from(format!("[`{}`]({path})", entry.key)),
     ];
@@ -217,16 +211,16 @@ fn members(catalog: &Catalog, entry: &Entry) -> Members {
         .expect("serde_json writes an object as a JSON object")
 }
 
-/// `text` cut at every [`HOLE`], in `pieces` pieces.
-fn cut(text: &str, pieces: usize) -> Vec<Bytes> {
+/// `text` cut at every [`HOLE`], in `N` pieces.
+fn cut<const N: usize>(text: &str) -> [Bytes; N] {
     let cut: Vec<Bytes> = text
         .split(HOLE)
         .map(|piece| Bytes::from(piece.to_string()))
         .collect();
-    assert_eq!(
-        cut.len(),
-        pieces,
-        "a text of /search holds U+E000, which marks where it is cut: {text}"
-    );
-    cut
+    cut.try_into().unwrap_or_else(|cut: Vec<Bytes>| {
+        panic!(
+            "{} pieces, not {N}: a text of /search holds U+E000, which marks where it is cut: {text}",
+            cut.len()
+        )
+    })
 }

@@ -3,7 +3,8 @@
 //! server answers from as they are).
 //!
 //! This is the one place a response's headers are written: a header added
-//! here is sent, stored and checked (`src/table/tests.rs`) with no other
+//! here (a line of `shared` for one every answer has, 200, 304 or `/search`'s
+//! 303) is sent, stored and checked (`src/table/tests.rs`) with no other
 //! change.
 
 use crate::compress::{self, Compressed, Encoding};
@@ -33,10 +34,7 @@ pub fn table(
     encoding: &Encoding,
 ) -> Table {
     let exported = render_search::exported(catalog);
-    let rendered = pages
-        .iter()
-        .chain(errors.iter().flat_map(ErrorBodies::iter))
-        .chain([&exported]);
+    let rendered = table::every(pages, errors, &exported);
     let bodies = rendered.flat_map(|resource| &resource.representations);
     let compressed = compress::encode(bodies, dictionary, encoding);
     let last_modified = httpdate::fmt_http_date(
@@ -160,16 +158,10 @@ fn variant(
     if coding != Coding::Identity {
         sent.push(("content-encoding", coding.token().into()));
     }
-    sent.extend([
-        ("vary", vary.into()),
-        ("cache-control", resource.cache_control.into()),
-        ("x-content-type-options", headers::NOSNIFF.into()),
-        ("access-control-allow-origin", headers::ANY_ORIGIN.into()),
-        ("access-control-expose-headers", headers::EXPOSED.into()),
-    ]);
+    sent.extend(shared(vary, resource.cache_control, Answer::Body));
     sent.extend(body.headers.iter().cloned());
-    if resource.error == Some(ErrorKind::Busy) {
-        sent.push(("retry-after", "1".into()));
+    if let Some(seconds) = resource.error.and_then(ErrorKind::retry_after) {
+        sent.push(("retry-after", seconds.into()));
     }
     match resource.error {
         None => sent.extend([
@@ -179,13 +171,8 @@ fn variant(
         Some(ErrorKind::MethodNotAllowed) => sent.push(("allow", headers::ALLOW.into())),
         Some(_) => {}
     }
-    let not_modified = [
-        ("etag", etag.clone()),
-        ("vary", vary.into()),
-        ("cache-control", resource.cache_control.into()),
-        ("access-control-allow-origin", headers::ANY_ORIGIN.into()),
-        ("access-control-expose-headers", headers::EXPOSED.into()),
-    ];
+    let mut not_modified = vec![("etag", etag.clone())];
+    not_modified.extend(shared(vary, resource.cache_control, Answer::NotModified));
     Variant {
         coding,
         body: Bytes::from(bytes),
@@ -205,25 +192,20 @@ fn search_headers(catalog: &Catalog, form: Form, last_modified: &str) -> SearchH
         Form::Markdown => Media::MARKDOWN,
         Form::Json => Media::JSON,
     };
-    let shared = [
-        ("vary", "Accept".to_string()),
-        ("cache-control", CACHE_CONTROL.to_string()),
-        ("access-control-allow-origin", headers::ANY_ORIGIN.into()),
-        ("access-control-expose-headers", headers::EXPOSED.into()),
-        ("x-robots-tag", "noindex".to_string()),
-    ];
+    let noindex = ("x-robots-tag", "noindex".to_string());
     let mut sent = vec![("content-type", media.content_type())];
-    sent.extend(shared.iter().cloned());
-    sent.push(("x-content-type-options", headers::NOSNIFF.into()));
+    sent.extend(shared("Accept", CACHE_CONTROL, Answer::Body));
+    sent.push(noindex.clone());
     match form {
         Form::Html => sent.extend(site::html_headers()),
         Form::Markdown => {}
         Form::Json => sent.push(site::service_desc(catalog)),
     }
     sent.push(("last-modified", last_modified.to_string()));
+    let not_modified = shared("Accept", CACHE_CONTROL, Answer::NotModified).chain([noindex]);
     SearchHeaders {
         ok: map(sent),
-        not_modified: map(shared),
+        not_modified: map(not_modified),
     }
 }
 
@@ -231,11 +213,37 @@ fn search_headers(catalog: &Catalog, form: Form, last_modified: &str) -> SearchH
 /// kept as long as an answer, and by `Accept` (JSON and Markdown clients
 /// get the results).
 fn see_other() -> HeaderMap {
-    map([
-        ("vary", "Accept".to_string()),
-        ("cache-control", CACHE_CONTROL.to_string()),
-        ("access-control-allow-origin", headers::ANY_ORIGIN.into()),
-    ])
+    map(shared("Accept", CACHE_CONTROL, Answer::SeeOther))
+}
+
+/// What an answer is, for the headers it shares with every other.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Answer {
+    /// A body: a document's, an error's, a search's.
+    Body,
+    /// A `304` about a body (RFC 9110 §15.4.5): no body to sniff.
+    NotModified,
+    /// A `303`, which a browser follows before a script could read it.
+    SeeOther,
+}
+
+/// The headers every answer has, in the order sent: one line a header,
+/// each sent on the answers it means something on.
+fn shared(
+    vary: &'static str,
+    cache_control: &'static str,
+    answer: Answer,
+) -> impl Iterator<Item = (&'static str, String)> {
+    [
+        Some(("vary", vary)),
+        Some(("cache-control", cache_control)),
+        (answer == Answer::Body).then_some(("x-content-type-options", headers::NOSNIFF)),
+        Some(("access-control-allow-origin", headers::ANY_ORIGIN)),
+        (answer != Answer::SeeOther).then_some(("access-control-expose-headers", headers::EXPOSED)),
+    ]
+    .into_iter()
+    .flatten()
+    .map(|(name, text)| (name, text.to_string()))
 }
 
 /// A header value the pipeline wrote: visible ASCII, from checked parts.

@@ -86,12 +86,12 @@ agents must use the running server (refserve) for MCP";
 pub const SEARCH_NOTE: &str = "/search is exported as a page that says search needs the \
 running server (refserve) and links the index of methods";
 
-/// Write every representation of `table` under `dir`, and the page a
-/// static host serves at `/search`; returns the number of files written.
+/// Write every representation of every document `table` stores under
+/// `dir` (the page a static host serves at `/search` among them); returns
+/// the number of files written.
 pub fn export(table: &Table, dir: &Path) -> std::io::Result<usize> {
     let mut written = 0;
-    let documents = table.resources.iter().filter(|r| r.error.is_none());
-    for resource in documents.chain([&table.search.exported]) {
+    for resource in table.stored().filter(|r| r.error.is_none()) {
         let path = &resource.id;
         for (index, representation) in resource.representations.iter().enumerate() {
             let Some(name) = file_name(path, resource, index) else {

@@ -33,6 +33,7 @@ mod tools;
 use crate::activity::Open;
 use crate::budget::Budget;
 use crate::config::Config;
+use crate::errors::ErrorKind;
 use crate::negotiate::{negotiate_media_type, MediaType};
 use crate::respond::Body;
 use crate::table::Table;
@@ -69,9 +70,6 @@ pub const MAX_BODY: usize = 64 * 1024;
 /// the range JSON-RPC leaves to servers. Static, so that answering it
 /// allocates nothing; the bytes `rpc::error_reply` writes (tested).
 const BUSY: &str = "{\"jsonrpc\":\"2.0\",\"error\":{\"code\":-32000,\"message\":\"The server is answering as many /mcp requests as its memory budget allows; retry in a second.\"}}\n";
-
-/// `Retry-After` on [`BUSY`], in seconds.
-const RETRY_AFTER: &str = "1";
 
 /// `Allow` on `/mcp`.
 const ALLOW: &str = "POST, OPTIONS";
@@ -406,8 +404,8 @@ fn response(reply: Reply, origin: Option<&HeaderValue>, budget: &Arc<Budget>) ->
     answer(reply.status, Full::new(body), content_type, origin)
 }
 
-/// `503` with `Retry-After`: the budget is full. Its body is static, so
-/// it costs the budget nothing.
+/// `503` with `Retry-After` (a busy `/search`'s): the budget is full. Its
+/// body is static, so it costs the budget nothing.
 fn busy(origin: Option<&HeaderValue>) -> Response<Body> {
     let body = Full::new(Bytes::from_static(BUSY.as_bytes()));
     let mut response = answer(
@@ -416,9 +414,11 @@ fn busy(origin: Option<&HeaderValue>) -> Response<Body> {
         Some("application/json"),
         origin,
     );
-    response
-        .headers_mut()
-        .insert(header::RETRY_AFTER, HeaderValue::from_static(RETRY_AFTER));
+    if let Some(seconds) = ErrorKind::Busy.retry_after() {
+        response
+            .headers_mut()
+            .insert(header::RETRY_AFTER, HeaderValue::from_static(seconds));
+    }
     response
 }
 

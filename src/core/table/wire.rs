@@ -54,11 +54,12 @@ impl Table {
 
     /// What the lookups rely on: an error body of every kind, suggestions
     /// for every key or none, an identity body in every representation,
-    /// and `/search`'s pieces for every key.
+    /// and `/search`'s pieces for every key (the pieces of a cut text are
+    /// arrays, each read whole).
     pub fn check(&self) -> Result<(), Invalid> {
-        if !self.search.is_whole() || self.search.methods.len() != self.keys.len() {
+        if self.search.methods.len() != self.keys.len() {
             return Err(Invalid(format!(
-                "/search: pieces missing, or {} methods for {} keys",
+                "/search: {} methods for {} keys",
                 self.search.methods.len(),
                 self.keys.len()
             )));
@@ -82,12 +83,7 @@ impl Table {
                 }
             }
         }
-        for resource in self
-            .resources
-            .iter()
-            .chain(self.errors())
-            .chain([&self.search.exported])
-        {
+        for resource in self.stored() {
             let count = resource.representations.len();
             let sound = count > 0
                 && resource.media_types.len() == count

@@ -55,12 +55,12 @@ fn text(page: &SearchPage, layout: &Layout, form: Form, results: &Results) -> Ve
         out.extend_from_slice(piece);
     }
     if results.found.is_empty() {
-        let [before, after] = pieces::<2>(&layout.nothing);
+        let [before, after] = &layout.nothing;
         out.extend_from_slice(before);
         escape(&mut out, query);
         out.extend_from_slice(after);
         if !results.suggestions.is_empty() {
-            let [first, between, last] = pieces::<3>(&layout.suggestions);
+            let [first, between, last] = &layout.suggestions;
             out.extend_from_slice(first);
             for (i, &method) in results.suggestions.iter().enumerate() {
                 if i > 0 {
@@ -72,7 +72,7 @@ fn text(page: &SearchPage, layout: &Layout, form: Form, results: &Results) -> Ve
         }
         out.extend_from_slice(&layout.every_method);
     } else {
-        let [before, between, after] = pieces::<3>(&layout.found);
+        let [before, between, after] = &layout.found;
         out.extend_from_slice(before);
         escape(&mut out, query);
         out.extend_from_slice(between);
@@ -80,7 +80,7 @@ fn text(page: &SearchPage, layout: &Layout, form: Form, results: &Results) -> Ve
         out.extend_from_slice(after);
         for (rank, found) in results.found.iter().enumerate() {
             let method = &page.methods[found.method];
-            let item = match form {
+            let [before_why, after_why] = match form {
                 Form::Html => &method.html,
                 _ => &method.markdown,
             };
@@ -88,9 +88,9 @@ fn text(page: &SearchPage, layout: &Layout, form: Form, results: &Results) -> Ve
                 out.extend_from_slice(itoa::Buffer::new().format(rank + 1).as_bytes());
                 out.extend_from_slice(b". ");
             }
-            out.extend_from_slice(&item[0]);
+            out.extend_from_slice(before_why);
             escape(&mut out, &found.why_line());
-            out.extend_from_slice(&item[1]);
+            out.extend_from_slice(after_why);
         }
         out.extend_from_slice(&layout.found_end);
     }
@@ -184,12 +184,6 @@ struct Meta<'a> {
     methods: Option<&'a RawValue>,
 }
 
-/// The first `N` pieces of a cut text (the table is checked to hold them:
-/// `SearchPage::is_whole`).
-fn pieces<const N: usize>(list: &[Bytes]) -> [&Bytes; N] {
-    std::array::from_fn(|i| &list[i])
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -200,11 +194,8 @@ mod tests {
     use refserve_core::search_page::{Headers, Method};
     use refserve_core::table::Resource;
 
-    fn cut(texts: &[&'static str]) -> Vec<Bytes> {
-        texts
-            .iter()
-            .map(|t| Bytes::from_static(t.as_bytes()))
-            .collect()
+    fn cut<const N: usize>(texts: [&'static str; N]) -> [Bytes; N] {
+        texts.map(|t| Bytes::from_static(t.as_bytes()))
     }
 
     fn layout(top: &[&'static str], form: &'static str) -> Layout {
@@ -213,11 +204,14 @@ mod tests {
                 ok: HeaderMap::new(),
                 not_modified: HeaderMap::new(),
             },
-            top: cut(top),
-            found: cut(&["<found ", "|", "> "]),
+            top: top
+                .iter()
+                .map(|t| Bytes::from_static(t.as_bytes()))
+                .collect(),
+            found: cut(["<found ", "|", "> "]),
             found_end: Bytes::from_static(b"</found>"),
-            nothing: cut(&["<none ", "> "]),
-            suggestions: cut(&["<meant ", " or ", "> "]),
+            nothing: cut(["<none ", "> "]),
+            suggestions: cut(["<meant ", " or ", "> "]),
             every_method: Bytes::from_static(b"<every>"),
             end: Bytes::from_static(form.as_bytes()),
         }
@@ -226,12 +220,12 @@ mod tests {
     fn method(key: &'static str) -> Method {
         let json = format!(r#"{{"key":"{key}","name":"{key}"}}"#);
         Method {
-            html: vec![
+            html: [
                 Bytes::from(format!("<li {key} ")),
                 Bytes::from_static(b"/li>"),
             ],
-            markdown: vec![Bytes::from(format!("{key} ")), Bytes::from_static(b"\n")],
-            links: vec![
+            markdown: [Bytes::from(format!("{key} ")), Bytes::from_static(b"\n")],
+            links: [
                 Bytes::from(format!("<a {key}>")),
                 Bytes::from(format!("[{key}]")),
             ],
