@@ -323,13 +323,15 @@ pub fn every<'r, R>(
 }
 
 impl Resource {
-    /// Whether this is a page for people or agents (its preferred
-    /// representation is HTML or Markdown), as opposed to a document for
-    /// programs. Page URLs are redirected to their canonical spelling.
+    /// Whether this is a page for people or agents (it has an HTML or a
+    /// Markdown representation), as opposed to a document for programs:
+    /// a method's page, and what stands at a removed method's page address
+    /// (the error page that says it is gone). Page URLs are redirected to
+    /// their canonical spelling.
     pub fn is_page(&self) -> bool {
         self.media_types
-            .first()
-            .is_some_and(|m| m.kind == "text" && matches!(m.subtype, "html" | "markdown"))
+            .iter()
+            .any(|m| m.kind == "text" && matches!(m.subtype, "html" | "markdown"))
     }
 }
 

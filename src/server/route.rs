@@ -61,10 +61,7 @@ pub fn route<'t>(table: &'t Table, path: &str) -> Route<'t> {
         .resource(canonical)
         .or_else(|| table.resource(with_slash(canonical, &mut slashed)))
     {
-        // A page, or a removed method's (which answers that it is gone).
-        Some(resource) if resource.is_page() || resource.error.is_some() => {
-            Route::Redirect(resource)
-        }
+        Some(resource) if resource.is_page() => Route::Redirect(resource),
         _ => match mistyped_page(table, canonical) {
             Some(key) => {
                 let kind = ErrorKind::NotFound;

@@ -82,6 +82,28 @@ mod stored {
     }
 
     #[test]
+    fn pages_are_the_resources_people_and_agents_read() {
+        // Every method page and its Markdown, the homepage and the index
+        // are pages; no document for programs is.
+        let pages: Vec<&str> = table()
+            .resources
+            .iter()
+            .filter(|r| r.is_page())
+            .map(|r| r.id.as_str())
+            .collect();
+        for path in ["/", "/api/", "/api/select", "/api/select.md"] {
+            assert!(pages.contains(&path), "{path} is a page");
+        }
+        for path in [
+            "/api/reference.json",
+            "/api/reference/select.json",
+            "/openapi.json",
+        ] {
+            assert!(!pages.contains(&path), "{path} is a document");
+        }
+    }
+
+    #[test]
     fn every_variant_is_consistent() {
         let table = table();
         let all = table
