@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# refserve against its ceiling and against h2o, in alternating rounds, on the
-# one request the three serve alike: the br body of /api/reference.json.
+# refserve against its ceiling and against h2o, in alternating rounds, on one
+# request the three serve alike: by default the br body of /api/reference.json.
 #
 # - the ceiling (benches/ceiling.rs): hyper in refserve's shape sending the
 #   bytes refserve sends for that request (status, every header, the body),
@@ -26,6 +26,8 @@
 #   ROUNDS=0 benches/ceiling.sh        # the instruction counts alone, about 1 minute
 #
 # Settings (environment): ROUNDS=10 (0: no rounds) DURATION=5s WARMUP=1s
+# REQUEST_PATH=/api/reference.json HEADER='Accept-Encoding: br' (the one request;
+# its answer must be a br body that h2o's export sends too)
 # CONNECTIONS=64 REQUESTS=10000 (0: no instruction counts) SERVER_CPU=0
 # LOAD_CPU=1 KEEP=1. Needs wrk, h2o (for the rounds), valgrind and h2load
 # (for the counts); apt-get installs them as root.
@@ -42,8 +44,9 @@ OTHER=${OTHER:-}
 [[ $CONNECTIONS =~ ^[1-9][0-9]*$ ]] || die "CONNECTIONS must be a positive integer"
 [[ $REQUESTS =~ ^[0-9]+$ ]] || die "REQUESTS must be a whole number"
 [[ -z $OTHER || -x $OTHER ]] || die "OTHER must be an executable refserve"
-REQUEST_PATH=/api/reference.json
-HEADER='Accept-Encoding: br'
+REQUEST_PATH=${REQUEST_PATH:-/api/reference.json}
+HEADER=${HEADER:-Accept-Encoding: br}
+[[ $REQUEST_PATH == /* ]] || die "REQUEST_PATH must start with /"
 
 missing=()
 if ((ROUNDS > 0)); then
