@@ -17,9 +17,7 @@ use crate::render_json;
 use crate::search_page::PATH;
 use serde_json::{json, Map, Value};
 
-#[path = "render_openapi/components.rs"]
 mod components;
-#[path = "render_openapi/search.rs"]
 mod search;
 use components::components;
 pub(crate) use components::reference_schema_alone;
