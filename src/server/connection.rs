@@ -48,7 +48,7 @@ use crate::watchdog::{drained, supervise, Protocol, Timeouts, CLOSE_GRACE, DRAIN
 use crate::watched::{Framing, Watched};
 use futures_util::future::Either;
 use http::header::{HeaderValue, CONNECTION, STRICT_TRANSPORT_SECURITY};
-use http::{Request, Response, Version};
+use http::{Method, Request, Response, Uri, Version};
 use http_body::Body as _;
 use hyper::body::Incoming;
 use hyper::server::conn::http1;
@@ -112,6 +112,11 @@ impl Shared {
         }
     }
 
+    /// Whether requests are recorded: counted in the metrics or logged.
+    fn observes(&self) -> bool {
+        self.metrics.is_some() || self.access_log.is_some()
+    }
+
     /// Mark the drain as begun: responses from now on close their connection.
     pub fn begin_drain(&self) {
         self.draining.store(true, Ordering::Relaxed);
@@ -140,7 +145,7 @@ pub async fn serve(
     mut drain: watch::Receiver<bool>,
     tls: Option<TlsAcceptor>,
 ) -> Close {
-    let timed = shared.metrics.is_some() || shared.access_log.is_some();
+    let timed = shared.observes();
     let activity = Arc::new(Activity::new(shared.metrics.clone(), timed));
     let mut first = [0u8; 1];
     match before_drain(stream.peek(&mut first), &shared, &activity, &mut drain).await {
@@ -244,13 +249,17 @@ where
             None => String::new(),
         };
         service_fn(move |request: Request<Incoming>| {
+            let asked = Asked::of(&request, &shared);
             match shared.handler.answer(request, &activity) {
                 Answer::Now(answered) => Either::Left(std::future::ready(deliver(
-                    &shared, answered, &peer, secure,
+                    &shared, answered, &asked, &peer, secure,
                 ))),
+                // Boxed (rare): the service's future stays the size of the
+                // common answer.
                 Answer::Later(answering) => Either::Right(Box::pin(deliver_later(
                     Arc::clone(&shared),
                     answering,
+                    asked,
                     peer.clone(),
                     secure,
                 ))),
@@ -293,15 +302,39 @@ async fn turn_away(mut stream: TcpStream) {
     .await;
 }
 
+/// What the last steps read of a request, taken before the handler owns
+/// it, so that the answer need not carry the request's head (a larger
+/// answer costs every request data-cache lines: `benches/README.md`, "The
+/// data cache").
+struct Asked {
+    version: Version,
+    /// For the metrics and the access log; `None` when both are off.
+    method: Option<Method>,
+    /// For the access log; `None` when it is off.
+    target: Option<Uri>,
+}
+
+impl Asked {
+    #[inline(always)]
+    fn of<B>(request: &Request<B>, shared: &Shared) -> Self {
+        Asked {
+            version: request.version(),
+            method: shared.observes().then(|| request.method().clone()),
+            target: shared.access_log.is_some().then(|| request.uri().clone()),
+        }
+    }
+}
+
 /// [`deliver`] an answer that comes later (`/mcp`'s).
 async fn deliver_later(
     shared: Arc<Shared>,
     answering: impl std::future::Future<Output = Answered>,
+    asked: Asked,
     peer: String,
     secure: bool,
 ) -> Result<Response<Tracked>, Infallible> {
     let answered = answering.await;
-    deliver(&shared, answered, &peer, secure)
+    deliver(&shared, answered, &asked, &peer, secure)
 }
 
 /// The last steps of every answer: HSTS over HTTPS, `Connection: close` in
@@ -311,6 +344,7 @@ async fn deliver_later(
 fn deliver(
     shared: &Shared,
     answered: Answered,
+    asked: &Asked,
     peer: &str,
     secure: bool,
 ) -> Result<Response<Tracked>, Infallible> {
@@ -318,30 +352,29 @@ fn deliver(
         mut response,
         coding,
         open,
-        request,
     } = answered;
     if secure {
         response
             .headers_mut()
             .insert(STRICT_TRANSPORT_SECURITY, HSTS);
     }
-    if shared.draining.load(Ordering::Relaxed) && request.version < Version::HTTP_2 {
+    if shared.draining.load(Ordering::Relaxed) && asked.version < Version::HTTP_2 {
         response
             .headers_mut()
             .insert(CONNECTION, HeaderValue::from_static("close"));
     }
-    if shared.metrics.is_some() || shared.access_log.is_some() {
+    if let Some(method) = &asked.method {
         let bytes = response.body().size_hint().exact().unwrap_or(0);
         if let Some(metrics) = &shared.metrics {
             let status = response.status();
-            metrics.request(request.version, &request.method, status, coding, bytes);
+            metrics.request(asked.version, method, status, coding, bytes);
         }
         if let Some(log) = &shared.access_log {
             log.record(&Entry {
                 peer,
-                method: &request.method,
-                path: request.uri.path(),
-                version: request.version,
+                method,
+                path: asked.target.as_ref().map_or("", Uri::path),
+                version: asked.version,
                 status: response.status().as_u16(),
                 bytes,
                 coding: coding.token(),

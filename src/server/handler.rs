@@ -12,9 +12,8 @@
 //! head: sending at once when the table answers it, receiving while the
 //! body of an `/mcp` request arrives (`--body-timeout` is then its clock).
 //! The table's answer, and `/search`'s, is ready at once ([`Answer::Now`]); `/mcp`'s comes
-//! once the body has arrived ([`Answer::Later`]), in a future of its own,
-//! which the connection layer boxes so that the common request's future
-//! stays small.
+//! once the body has arrived ([`Answer::Later`]), in a boxed future of its
+//! own, so that the common request's answer stays small.
 
 use crate::activity::{Activity, Open};
 use crate::mcp::{self, Policy};
@@ -23,9 +22,9 @@ use crate::respond::{self, Body};
 use crate::search_page;
 use crate::table::Tables;
 use bytes::Bytes;
-use http::request::Parts;
 use http::{Request, Response};
 use std::future::Future;
+use std::pin::Pin;
 use std::sync::Arc;
 
 /// Answers requests from a table.
@@ -45,21 +44,17 @@ pub struct Answered {
     pub coding: Coding,
     /// The request, open until its response body is dropped.
     pub open: Open,
-    /// The request's head, for the log.
-    pub request: Parts,
 }
 
 /// What [`Handler::answer`] gives.
-#[allow(
-    clippy::large_enum_variant,
-    reason = "`Later` is a future larger than `Now`; clippy cannot see through `L`"
-)]
 pub enum Answer<L> {
     /// The answer, made at once.
     Now(Answered),
-    /// `/mcp`: the answer once the request's body has arrived (a future
-    /// the caller may box, so that the common request's stays small).
-    Later(L),
+    /// `/mcp`: the answer once the request's body has arrived, boxed so
+    /// that every answer stays as small as the common one: an answer is
+    /// moved several times on its way to hyper, and a large one costs
+    /// every request data-cache lines (`benches/README.md`, "The data cache").
+    Later(Pin<Box<L>>),
 }
 
 impl Handler {
@@ -79,15 +74,14 @@ impl Handler {
         if mcp::is_endpoint(request.uri.path()) {
             let mut open = Open::receiving(activity);
             let policy = Arc::clone(&self.mcp);
-            return Answer::Later(async move {
+            return Answer::Later(Box::pin(async move {
                 let response = mcp::serve(&table, &policy, &request, body, &mut open).await;
                 Answered {
                     response,
                     coding: Coding::Identity,
                     open,
-                    request,
                 }
-            });
+            }));
         }
         let open = Open::begin(activity);
         if request.uri.path() == search_page::PATH {
@@ -103,7 +97,6 @@ impl Handler {
                 response,
                 coding,
                 open,
-                request,
             });
         }
         let selection = respond::select(
@@ -116,7 +109,6 @@ impl Handler {
             coding: selection.coding(),
             response: selection.into_response(),
             open,
-            request,
         })
     }
 }

@@ -111,13 +111,16 @@ async fn serve(
         if let Some(metrics) = &metrics {
             metrics.connection_accepted();
         }
-        tokio::spawn(async move {
+        // Boxed: held in the task itself, the connection's future gave
+        // tokio's poll of the task, entered on every wake, a stack frame of
+        // 9 KiB; boxed, 128 bytes (`benches/README.md`, "The data cache").
+        tokio::spawn(Box::pin(async move {
             let close = connection::serve(shared, stream, peer, draining, acceptor).await;
             if let Some(metrics) = metrics {
                 metrics.connection_closed(close);
             }
             drop(permit);
-        });
+        }));
     }
     drop(listeners);
     shared.begin_drain();
