@@ -24,11 +24,15 @@
 #   OTHER=path/to/refserve benches/ceiling.sh   # also another build, e.g. before a change
 #
 #   ROUNDS=0 benches/ceiling.sh        # the instruction counts alone, about 1 minute
+#   ROUNDS=0 CACHE_SIM=1 COUNT_CONNECTIONS=256 benches/ceiling.sh
+#                                      # and level-1 cache misses a request, 256 connections
 #
 # Settings (environment): ROUNDS=10 (0: no rounds) DURATION=5s WARMUP=1s
 # REQUEST_PATH=/api/reference.json HEADER='Accept-Encoding: br' (the one request;
 # its answer must be a br body that h2o's export sends too)
-# CONNECTIONS=64 REQUESTS=10000 (0: no instruction counts) SERVER_CPU=0
+# CONNECTIONS=64 REQUESTS=10000 (0: no instruction counts) CACHE_SIM=0 (1:
+# also the misses of simulated 32 KiB 8-way level-1 caches, this machine's,
+# a request) COUNT_CONNECTIONS=64 (h2load's, for the counts) SERVER_CPU=0
 # LOAD_CPU=1 KEEP=1. Needs wrk, h2o (for the rounds), valgrind and h2load
 # (for the counts); apt-get installs them as root.
 set -euo pipefail
@@ -204,6 +208,23 @@ done
 echo
 echo "Instructions a request: refserve ${PER_REQUEST[refserve]}, ceiling ${PER_REQUEST[ceiling]}" \
     "(+$((PER_REQUEST[refserve] - PER_REQUEST[ceiling])))"
+if [[ ${CACHE_SIM:-0} == 1 ]]; then
+    # The diff profiles' totals: the misses of REQUESTS requests.
+    for server in refserve ceiling; do
+        python3 - "$WORK/$server.diff.cg" "$REQUESTS" "$server" <<'PY'
+import sys
+events, totals = None, None
+for line in open(sys.argv[1]):
+    if line.startswith("events:"):
+        events = line.split()[1:]
+    elif line.startswith("summary:"):
+        totals = dict(zip(events, map(int, line.split()[1:])))
+requests = int(sys.argv[2])
+data = (totals["D1mr"] + totals["D1mw"]) / requests
+print(f"L1 misses a request, {sys.argv[3]}: data {data:.0f}, instructions {totals['I1mr'] / requests:.0f}")
+PY
+    done
+fi
 echo
 python3 - "$WORK" "$REQUESTS" <<'PY'
 import re, subprocess, sys

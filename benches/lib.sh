@@ -86,11 +86,15 @@ export_site() {
 # it REQUESTS requests of PATH over 64 HTTP/1.1 connections: the whole run,
 # start and exit included, so the difference of two runs over their
 # requests is what one request costs. h2load gets H2LOAD_ARGS... (headers,
-# -d FILE); cachegrind's profile goes to PROFILE (/dev/null: none).
+# -d FILE); cachegrind's profile goes to PROFILE (/dev/null: none). With
+# CACHE_SIM=1 cachegrind also simulates level-1 caches of this machine's
+# size (32 KiB, 8-way, for instructions and for data) and counts their
+# misses; COUNT_CONNECTIONS sets h2load's connections (64).
 instructions_serving() { # port path requests profile h2load_args...
-    local port=$1 path=$2 requests=$3 profile=$4 pid log=$WORK/valgrind.out
+    local port=$1 path=$2 requests=$3 profile=$4 pid log=$WORK/valgrind.out sim=(--cache-sim=no)
     shift 4
-    valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file="$profile" --log-file="$log" \
+    [[ ${CACHE_SIM:-0} == 1 ]] && sim=(--cache-sim=yes --I1=32768,8,64 --D1=32768,8,64)
+    valgrind --tool=cachegrind "${sim[@]}" --cachegrind-out-file="$profile" --log-file="$log" \
         "${SERVED[@]}" >/dev/null 2>"$WORK/access.log" &
     pid=$!
     PIDS+=("$pid")
@@ -100,7 +104,7 @@ instructions_serving() { # port path requests profile h2load_args...
         curl -s -o /dev/null -m 5 "http://127.0.0.1:$port/robots.txt" && break
         sleep 0.1
     done
-    h2load --h1 -n "$requests" -c 64 "$@" "http://127.0.0.1:$port$path" >"$WORK/h2load.out" ||
+    h2load --h1 -n "$requests" -c "${COUNT_CONNECTIONS:-64}" "$@" "http://127.0.0.1:$port$path" >"$WORK/h2load.out" ||
         die "h2load failed: $(cat "$WORK/h2load.out")"
     grep -q "succeeded, 0 failed, 0 errored" "$WORK/h2load.out" &&
         grep -q "status codes: $requests 2xx" "$WORK/h2load.out" ||
