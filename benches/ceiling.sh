@@ -25,14 +25,14 @@
 #
 #   ROUNDS=0 benches/ceiling.sh        # the instruction counts alone, about 1 minute
 #   ROUNDS=0 CACHE_SIM=1 COUNT_CONNECTIONS=256 benches/ceiling.sh
-#                                      # and level-1 cache misses a request, 256 connections
+#                                      # and cache misses a request, 256 connections
 #
 # Settings (environment): ROUNDS=10 (0: no rounds) DURATION=5s WARMUP=1s
 # REQUEST_PATH=/api/reference.json HEADER='Accept-Encoding: br' (the one request;
 # its answer must be a br body that h2o's export sends too)
 # CONNECTIONS=64 REQUESTS=10000 (0: no instruction counts) CACHE_SIM=0 (1:
-# also the misses of simulated 32 KiB 8-way level-1 caches, this machine's,
-# a request) COUNT_CONNECTIONS=64 (h2load's, for the counts) SERVER_CPU=0
+# also the misses a request of simulated caches the size of this machine's:
+# lib.sh) COUNT_CONNECTIONS=64 (h2load's, for the counts) SERVER_CPU=0
 # LOAD_CPU=1 KEEP=1. Needs wrk, h2o (for the rounds), valgrind and h2load
 # (for the counts); apt-get installs them as root.
 set -euo pipefail
@@ -221,7 +221,9 @@ for line in open(sys.argv[1]):
         totals = dict(zip(events, map(int, line.split()[1:])))
 requests = int(sys.argv[2])
 data = (totals["D1mr"] + totals["D1mw"]) / requests
-print(f"L1 misses a request, {sys.argv[3]}: data {data:.0f}, instructions {totals['I1mr'] / requests:.0f}")
+level2 = (totals["DLmr"] + totals["DLmw"]) / requests
+print(f"Cache misses a request, {sys.argv[3]}: level 1 data {data:.0f}, "
+      f"level 1 instructions {totals['I1mr'] / requests:.0f}, level 2 data {level2:.0f}")
 PY
     done
 fi

@@ -87,13 +87,13 @@ export_site() {
 # start and exit included, so the difference of two runs over their
 # requests is what one request costs. h2load gets H2LOAD_ARGS... (headers,
 # -d FILE); cachegrind's profile goes to PROFILE (/dev/null: none). With
-# CACHE_SIM=1 cachegrind also simulates level-1 caches of this machine's
-# size (32 KiB, 8-way, for instructions and for data) and counts their
-# misses; COUNT_CONNECTIONS sets h2load's connections (64).
+# CACHE_SIM=1 cachegrind also simulates caches of this machine's sizes
+# (level 1: 32 KiB, 8-way, for instructions and for data; level 2: 1 MiB,
+# 8-way) and counts their misses; COUNT_CONNECTIONS sets h2load's connections (64).
 instructions_serving() { # port path requests profile h2load_args...
     local port=$1 path=$2 requests=$3 profile=$4 pid log=$WORK/valgrind.out sim=(--cache-sim=no)
     shift 4
-    [[ ${CACHE_SIM:-0} == 1 ]] && sim=(--cache-sim=yes --I1=32768,8,64 --D1=32768,8,64)
+    [[ ${CACHE_SIM:-0} == 1 ]] && sim=(--cache-sim=yes --I1=32768,8,64 --D1=32768,8,64 --LL=1048576,8,64)
     valgrind --tool=cachegrind "${sim[@]}" --cachegrind-out-file="$profile" --log-file="$log" \
         "${SERVED[@]}" >/dev/null 2>"$WORK/access.log" &
     pid=$!
