@@ -48,7 +48,8 @@ use crate::watchdog::{drained, supervise, Protocol, Timeouts, CLOSE_GRACE, DRAIN
 use crate::watched::{Framing, Watched};
 use futures_util::future::Either;
 use http::header::{HeaderValue, CONNECTION, STRICT_TRANSPORT_SECURITY};
-use http::{Method, Request, Response, Uri, Version};
+use http::uri::PathAndQuery;
+use http::{Method, Request, Response, Version};
 use http_body::Body as _;
 use hyper::body::Incoming;
 use hyper::server::conn::http1;
@@ -311,7 +312,7 @@ struct Asked {
     /// For the metrics and the access log; `None` when both are off.
     method: Option<Method>,
     /// For the access log; `None` when it is off.
-    target: Option<Uri>,
+    target: Option<PathAndQuery>,
 }
 
 impl Asked {
@@ -320,7 +321,10 @@ impl Asked {
         Asked {
             version: request.version(),
             method: shared.observes().then(|| request.method().clone()),
-            target: shared.access_log.is_some().then(|| request.uri().clone()),
+            target: shared
+                .access_log
+                .as_ref()
+                .and_then(|_| request.uri().path_and_query().cloned()),
         }
     }
 }
@@ -373,7 +377,7 @@ fn deliver(
             log.record(&Entry {
                 peer,
                 method,
-                path: asked.target.as_ref().map_or("", Uri::path),
+                path: asked.target.as_ref().map_or("", PathAndQuery::path),
                 version: asked.version,
                 status: response.status().as_u16(),
                 bytes,
