@@ -255,15 +255,15 @@ where
                 Answer::Now(answered) => Either::Left(std::future::ready(deliver(
                     &shared, answered, &asked, &peer, secure,
                 ))),
-                // Boxed (rare): the service's future stays the size of the
-                // common answer.
-                Answer::Later(answering) => Either::Right(Box::pin(deliver_later(
+                // `answering` is boxed already: this future is smaller
+                // than the common answer's.
+                Answer::Later(answering) => Either::Right(deliver_later(
                     Arc::clone(&shared),
                     answering,
                     asked,
                     peer.clone(),
                     secure,
-                ))),
+                )),
             }
         })
     };
@@ -306,7 +306,7 @@ async fn turn_away(mut stream: TcpStream) {
 /// What the last steps read of a request, taken before the handler owns
 /// it, so that the answer need not carry the request's head (a larger
 /// answer costs every request data-cache lines: `benches/README.md`, "The
-/// data cache").
+/// stack").
 struct Asked {
     version: Version,
     /// For the metrics and the access log; `None` when both are off.

@@ -53,7 +53,7 @@ pub enum Answer<L> {
     /// `/mcp`: the answer once the request's body has arrived, boxed so
     /// that every answer stays as small as the common one: an answer is
     /// moved several times on its way to hyper, and a large one costs
-    /// every request data-cache lines (`benches/README.md`, "The data cache").
+    /// every request data-cache lines (`benches/README.md`, "The stack").
     Later(Pin<Box<L>>),
 }
 

@@ -113,7 +113,7 @@ async fn serve(
         }
         // Boxed: held in the task itself, the connection's future gave
         // tokio's poll of the task, entered on every wake, a stack frame of
-        // 9 KiB; boxed, 128 bytes (`benches/README.md`, "The data cache").
+        // 9 KiB; boxed, 128 bytes (`benches/README.md`, "The stack").
         tokio::spawn(Box::pin(async move {
             let close = connection::serve(shared, stream, peer, draining, acceptor).await;
             if let Some(metrics) = metrics {
