@@ -27,6 +27,7 @@
 //! Answers are never stored by caches (`no-store`): they depend on the id.
 
 mod json;
+mod reply;
 pub mod rpc;
 mod tools;
 
@@ -42,7 +43,8 @@ use http::header::{self, HeaderMap, HeaderName, HeaderValue};
 use http::request::Parts;
 use http::{Method, Response, StatusCode, Version};
 use http_body_util::{BodyExt as _, Full};
-use rpc::{code, error_reply, McpHeaders, Reply};
+use reply::{code, error_reply, Reply};
+use rpc::McpHeaders;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -68,7 +70,7 @@ pub const MAX_BODY: usize = 64 * 1024;
 
 /// The answer when the budget is full: a JSON-RPC error without an id, in
 /// the range JSON-RPC leaves to servers. Static, so that answering it
-/// allocates nothing; the bytes `rpc::error_reply` writes (tested).
+/// allocates nothing; the bytes `reply::error_reply` writes (tested).
 const BUSY: &str = "{\"jsonrpc\":\"2.0\",\"error\":{\"code\":-32000,\"message\":\"The server is answering as many /mcp requests as its memory budget allows; retry in a second.\"}}\n";
 
 /// `Allow` on `/mcp`.

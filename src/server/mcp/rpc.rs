@@ -5,9 +5,9 @@
 //! request carrying `params._meta` with a protocol version is modern, any
 //! other legacy), checked as its era requires, and answered with a result
 //! the pipeline stored, the request's id spliced around it. Only `search`
-//! and the tools' own errors are written here (`tools.rs`), and the
-//! JSON-RPC errors: with serde, from structs whose fields are in the order
-//! written.
+//! and the tools' own errors are written by the tools (`tools.rs`), and the
+//! JSON-RPC errors by `reply.rs`: with serde, from structs whose fields are
+//! in the order written.
 //!
 //! Statuses: a body that is not one JSON-RPC message gets 400; a modern
 //! request whose version, headers or `_meta` do not hold gets 400 and an
@@ -15,30 +15,12 @@
 //! every legacy one, travels in a 200. Notifications and responses get
 //! 202 and no body.
 
+use super::reply::{code, error_reply, Call, Data, Reply};
 use super::tools;
 use crate::table::Table;
 use http::StatusCode;
-use refserve_core::mcp::{answer_key, Era, Mcp, HANDSHAKE_VERSIONS, MODERN_VERSION};
-use serde::Serialize;
+use refserve_core::mcp::{answer_key, Era, HANDSHAKE_VERSIONS, MODERN_VERSION};
 use serde_json::{Map, Value};
-
-/// JSON-RPC 2.0 and MCP error codes.
-pub mod code {
-    /// The body is not JSON.
-    pub const PARSE_ERROR: i64 = -32700;
-    /// The JSON is not a request.
-    pub const INVALID_REQUEST: i64 = -32600;
-    /// No such method.
-    pub const METHOD_NOT_FOUND: i64 = -32601;
-    /// The parameters do not fit the method.
-    pub const INVALID_PARAMS: i64 = -32602;
-    /// Legacy: no resource at that URI.
-    pub const RESOURCE_NOT_FOUND: i64 = -32002;
-    /// Modern: an MCP header disagrees with the body, or is missing.
-    pub const HEADER_MISMATCH: i64 = -32020;
-    /// Modern: a protocol version the server does not serve.
-    pub const UNSUPPORTED_VERSION: i64 = -32022;
-}
 
 /// `_meta` members of a modern request.
 const META_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
@@ -54,68 +36,6 @@ pub struct McpHeaders<'a> {
     pub method: Option<&'a str>,
     /// `Mcp-Name`.
     pub name: Option<&'a str>,
-}
-
-/// What `/mcp` answers to one message.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Reply {
-    /// 200, 202, 400 or 404.
-    pub status: StatusCode,
-    /// A JSON-RPC response (empty with 202).
-    pub body: Vec<u8>,
-}
-
-/// A request being answered: its id, era, and what its answers need.
-pub struct Call<'r> {
-    /// The id, echoed in the answer.
-    pub id: &'r Value,
-    /// Its era.
-    pub era: Era,
-    /// The version a legacy request names in `MCP-Protocol-Version`.
-    pub legacy_version: Option<&'r str>,
-    /// What the server answers from.
-    pub answers: &'r Mcp,
-    /// Names an unknown method was probably meant to be.
-    pub keys: &'r [String],
-}
-
-impl Call<'_> {
-    /// The stored result `key`, in this request's era, as the answer.
-    pub fn stored(&self, key: &str) -> Option<Reply> {
-        let result = self.answers.answer(key)?.result(self.era)?;
-        Some(self.result(result))
-    }
-
-    /// `result`, written, as the answer.
-    pub fn respond(&self, result: &impl Serialize) -> Reply {
-        reply(
-            StatusCode::OK,
-            &Success {
-                jsonrpc: "2.0",
-                id: self.id,
-                result,
-            },
-        )
-    }
-
-    /// `result` (the bytes of a stored JSON object) as the answer.
-    pub fn result(&self, result: &[u8]) -> Reply {
-        let mut body = Vec::with_capacity(result.len() + 48);
-        body.extend_from_slice(b"{\"jsonrpc\":\"2.0\",\"id\":");
-        body.extend_from_slice(self.id.to_string().as_bytes());
-        body.extend_from_slice(b",\"result\":");
-        body.extend_from_slice(result);
-        body.extend_from_slice(b"}\n");
-        Reply {
-            status: StatusCode::OK,
-            body,
-        }
-    }
-
-    /// A JSON-RPC error, in a 200.
-    pub fn error(&self, code: i64, message: &str, data: Option<Data>) -> Reply {
-        error_reply(StatusCode::OK, Some(self.id), code, message, data)
-    }
 }
 
 /// Answer one message, `body`, sent with `headers`, from `table`.
@@ -419,78 +339,6 @@ fn accepted() -> Reply {
         status: StatusCode::ACCEPTED,
         body: Vec::new(),
     }
-}
-
-/// A JSON-RPC error response (without `id` when it could not be read).
-pub fn error_reply(
-    status: StatusCode,
-    id: Option<&Value>,
-    code: i64,
-    message: &str,
-    data: Option<Data>,
-) -> Reply {
-    let failure = Failure {
-        jsonrpc: "2.0",
-        id,
-        error: Error {
-            code,
-            message,
-            data,
-        },
-    };
-    reply(status, &failure)
-}
-
-/// What an error's `data` tells.
-#[derive(Debug, Serialize)]
-#[serde(untagged)]
-pub enum Data<'a> {
-    /// The resource that was not found.
-    Uri {
-        /// Its URI, as asked for.
-        uri: &'a str,
-    },
-    /// The protocol versions served, and the one asked for.
-    Versions {
-        /// Newest first.
-        supported: Vec<&'static str>,
-        /// As asked for (its first 32 characters).
-        requested: &'a str,
-    },
-}
-
-/// A JSON-RPC response with a result.
-#[derive(Serialize)]
-struct Success<'a, R> {
-    jsonrpc: &'static str,
-    id: &'a Value,
-    result: R,
-}
-
-/// A JSON-RPC error response.
-#[derive(Serialize)]
-struct Failure<'a> {
-    jsonrpc: &'static str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    id: Option<&'a Value>,
-    error: Error<'a>,
-}
-
-/// A JSON-RPC error.
-#[derive(Serialize)]
-struct Error<'a> {
-    code: i64,
-    message: &'a str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    data: Option<Data<'a>>,
-}
-
-/// `response`, written, with a line break after it.
-fn reply(status: StatusCode, response: &impl Serialize) -> Reply {
-    let mut body = serde_json::to_vec(response)
-        .expect("strings, numbers, stored JSON and finite scores always serialise");
-    body.push(b'\n');
-    Reply { status, body }
 }
 
 /// What kind of JSON error `e` is, in words.

@@ -8,7 +8,7 @@
 //! 2025-06-18.
 
 use super::json::{Echoed, Score};
-use super::rpc::{code, Call, Reply};
+use super::reply::{code, Call, Reply};
 use crate::search::{query_terms, rank, read_part};
 use refserve_core::mcp::{answer_key, Era, Members, DEFAULT_LIMIT, TOOLS};
 use serde::Serialize;

@@ -1,0 +1,162 @@
+//! What `/mcp` answers, as JSON-RPC writes it: the error [`code`]s, a
+//! [`Call`] being answered and the [`Reply`] it makes (a stored result
+//! with the request's id spliced around it, a result written with serde, or
+//! an error). Both the dispatch (`rpc.rs`) and the tools (`tools.rs`) answer
+//! through it, so neither needs the other's words.
+
+use http::StatusCode;
+use refserve_core::mcp::{Era, Mcp};
+use serde::Serialize;
+use serde_json::Value;
+
+/// JSON-RPC 2.0 and MCP error codes.
+pub mod code {
+    /// The body is not JSON.
+    pub const PARSE_ERROR: i64 = -32700;
+    /// The JSON is not a request.
+    pub const INVALID_REQUEST: i64 = -32600;
+    /// No such method.
+    pub const METHOD_NOT_FOUND: i64 = -32601;
+    /// The parameters do not fit the method.
+    pub const INVALID_PARAMS: i64 = -32602;
+    /// Legacy: no resource at that URI.
+    pub const RESOURCE_NOT_FOUND: i64 = -32002;
+    /// Modern: an MCP header disagrees with the body, or is missing.
+    pub const HEADER_MISMATCH: i64 = -32020;
+    /// Modern: a protocol version the server does not serve.
+    pub const UNSUPPORTED_VERSION: i64 = -32022;
+}
+
+/// What `/mcp` answers to one message.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Reply {
+    /// 200, 202, 400 or 404.
+    pub status: StatusCode,
+    /// A JSON-RPC response (empty with 202).
+    pub body: Vec<u8>,
+}
+
+/// A request being answered: its id, era, and what its answers need.
+pub struct Call<'r> {
+    /// The id, echoed in the answer.
+    pub id: &'r Value,
+    /// Its era.
+    pub era: Era,
+    /// The version a legacy request names in `MCP-Protocol-Version`.
+    pub legacy_version: Option<&'r str>,
+    /// What the server answers from.
+    pub answers: &'r Mcp,
+    /// Names an unknown method was probably meant to be.
+    pub keys: &'r [String],
+}
+
+impl Call<'_> {
+    /// The stored result `key`, in this request's era, as the answer.
+    pub fn stored(&self, key: &str) -> Option<Reply> {
+        let result = self.answers.answer(key)?.result(self.era)?;
+        Some(self.result(result))
+    }
+
+    /// `result`, written, as the answer.
+    pub fn respond(&self, result: &impl Serialize) -> Reply {
+        reply(
+            StatusCode::OK,
+            &Success {
+                jsonrpc: "2.0",
+                id: self.id,
+                result,
+            },
+        )
+    }
+
+    /// `result` (the bytes of a stored JSON object) as the answer.
+    pub fn result(&self, result: &[u8]) -> Reply {
+        let mut body = Vec::with_capacity(result.len() + 48);
+        body.extend_from_slice(b"{\"jsonrpc\":\"2.0\",\"id\":");
+        body.extend_from_slice(self.id.to_string().as_bytes());
+        body.extend_from_slice(b",\"result\":");
+        body.extend_from_slice(result);
+        body.extend_from_slice(b"}\n");
+        Reply {
+            status: StatusCode::OK,
+            body,
+        }
+    }
+
+    /// A JSON-RPC error, in a 200.
+    pub fn error(&self, code: i64, message: &str, data: Option<Data>) -> Reply {
+        error_reply(StatusCode::OK, Some(self.id), code, message, data)
+    }
+}
+
+/// A JSON-RPC error response (without `id` when it could not be read).
+pub fn error_reply(
+    status: StatusCode,
+    id: Option<&Value>,
+    code: i64,
+    message: &str,
+    data: Option<Data>,
+) -> Reply {
+    let failure = Failure {
+        jsonrpc: "2.0",
+        id,
+        error: Error {
+            code,
+            message,
+            data,
+        },
+    };
+    reply(status, &failure)
+}
+
+/// What an error's `data` tells.
+#[derive(Debug, Serialize)]
+#[serde(untagged)]
+pub enum Data<'a> {
+    /// The resource that was not found.
+    Uri {
+        /// Its URI, as asked for.
+        uri: &'a str,
+    },
+    /// The protocol versions served, and the one asked for.
+    Versions {
+        /// Newest first.
+        supported: Vec<&'static str>,
+        /// As asked for (its first 32 characters).
+        requested: &'a str,
+    },
+}
+
+/// A JSON-RPC response with a result.
+#[derive(Serialize)]
+struct Success<'a, R> {
+    jsonrpc: &'static str,
+    id: &'a Value,
+    result: R,
+}
+
+/// A JSON-RPC error response.
+#[derive(Serialize)]
+struct Failure<'a> {
+    jsonrpc: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    id: Option<&'a Value>,
+    error: Error<'a>,
+}
+
+/// A JSON-RPC error.
+#[derive(Serialize)]
+struct Error<'a> {
+    code: i64,
+    message: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    data: Option<Data<'a>>,
+}
+
+/// `response`, written, with a line break after it.
+fn reply(status: StatusCode, response: &impl Serialize) -> Reply {
+    let mut body = serde_json::to_vec(response)
+        .expect("strings, numbers, stored JSON and finite scores always serialise");
+    body.push(b'\n');
+    Reply { status, body }
+}
