@@ -25,8 +25,14 @@ ROWS=(
 )
 WORK=$(mktemp -d -t refserve-ceiling-rows.XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
-echo "| Request | Conns | refserve req/s | refserve / ceiling, median of rounds | rounds ≥ 0.97 | refserve / h2o |"
-echo "|---|--:|--:|--:|--:|--:|"
+# With OTHER (another build of refserve), a column for refserve against it.
+if [[ -n ${OTHER:-} ]]; then
+    echo "| Request | Conns | refserve req/s | refserve / ceiling, median of rounds | rounds ≥ 0.97 | refserve / h2o | refserve / OTHER |"
+    echo "|---|--:|--:|--:|--:|--:|--:|"
+else
+    echo "| Request | Conns | refserve req/s | refserve / ceiling, median of rounds | rounds ≥ 0.97 | refserve / h2o |"
+    echo "|---|--:|--:|--:|--:|--:|"
+fi
 for connections in $CONNECTIONS_LIST; do
     for row in "${ROWS[@]}"; do
         IFS='|' read -r label path coding accept <<<"$row"
@@ -39,6 +45,8 @@ for connections in $CONNECTIONS_LIST; do
         # Each row's own table and rounds, for the record.
         { echo "$label, $connections connections:"; grep '^|\|^Rounds' "$WORK/out"; echo; } >&2
         h2o=$(cell "h2o 1 thread" 6)
-        echo "| $label | $connections | $(cell refserve 3) | $(cell ceiling 6) | $(cell ceiling 7) | ${h2o:-—} |"
+        other=
+        [[ -n ${OTHER:-} ]] && other=" $(cell "refserve (OTHER)" 6) |"
+        echo "| $label | $connections | $(cell refserve 3) | $(cell ceiling 6) | $(cell ceiling 7) | ${h2o:-—} |$other"
     done
 done

@@ -3,7 +3,9 @@
 //!
 //! This file is the HTTP side: what a request must be before its body is
 //! read, the body read within [`MAX_BODY`] bytes and the body timeout, and
-//! the response around the JSON-RPC answer (`rpc.rs`).
+//! the response around the JSON-RPC answer: the dispatch (`rpc.rs`) and the
+//! tools (`tools.rs`) both answer in the words of `reply.rs` (a call, its
+//! reply, the error codes).
 //!
 //! - `POST` carries one JSON-RPC message; `OPTIONS` is a CORS preflight;
 //!   `GET`, `HEAD`, `DELETE` and the rest get 405 with `Allow` (no event
