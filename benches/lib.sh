@@ -128,6 +128,25 @@ instructions_under_load() { # port path requests args... -- h2load_args...
     instructions_serving "$port" "$path" "$requests" /dev/null "$@"
 }
 
+# The requests of the load table (load.sh; its 200 rows, ceiling_rows.sh):
+# scenario → PATH_, LABEL (Markdown for the tables, hence the literal
+# backquotes), CODING (its Accept-Encoding), ACCEPT (its Accept; empty: none)
+# and WANT_TYPE (the media type of the answer).
+ROWS_200=(json-br json-gzip select-br home-html home-md)
+# shellcheck disable=SC2016
+scenario() { # name
+    CODING=br ACCEPT= WANT_TYPE=application/json
+    case $1 in
+    json-br) PATH_=/api/reference.json LABEL='`/api/reference.json` br' ;;
+    json-gzip) PATH_=/api/reference.json LABEL='`/api/reference.json` gzip' CODING=gzip ;;
+    select-br) PATH_=/api/reference/select.json LABEL='`/api/reference/select.json` br' ;;
+    select-304) PATH_=/api/reference/select.json LABEL='`/api/reference/select.json` 304' ;;
+    home-html) PATH_=/ LABEL='`/` HTML br' ACCEPT=text/html WANT_TYPE=text/html ;;
+    home-md) PATH_=/ LABEL='`/` Markdown br' ACCEPT=text/markdown WANT_TYPE=text/markdown ;;
+    *) die "no scenario '$1'" ;;
+    esac
+}
+
 # Servers and load generator inherit this.
 free_ports() { # count → that many free loopback ports, on one line
     python3 -c '

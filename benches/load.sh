@@ -78,7 +78,7 @@ read -r -a HTTPS_SCENARIOS <<<"${HTTPS_SCENARIOS-select-br home-html}"
 HTTPS_SERVERS=(refserve-tls nginx-tls)
 read -r -a OBSERVED_SCENARIOS <<<"${OBSERVED_SCENARIOS-select-br home-html}"
 OBSERVED_SERVERS=(refserve-off refserve-metrics refserve-log)
-SCENARIOS=(json-br json-gzip select-br home-html home-md select-304)
+SCENARIOS=("${ROWS_200[@]}" select-304)
 
 # Ports: refserve, nginx, their HTTPS ports, then one ceiling per scenario.
 read -r PORT_REFSERVE PORT_NGINX PORT_REFSERVE_TLS PORT_NGINX_TLS \
@@ -207,36 +207,20 @@ ETAG_REFSERVE=$(etag_of refserve /api/reference/select.json br)
 ETAG_NGINX=$(etag_of nginx /api/reference/select.json br)
 [[ -n $ETAG_REFSERVE && -n $ETAG_NGINX ]] || die "no ETag for /api/reference/select.json (refserve: '$ETAG_REFSERVE', nginx: '$ETAG_NGINX')"
 
-# Sets PATH_, HEADERS (array), WANT_STATUS, WANT_CODING, WANT_TYPE and LABEL
-# (Markdown for the table, hence the literal backquotes).
-# shellcheck disable=SC2016
+# Sets what lib.sh's `scenario` sets, and HEADERS (array), WANT_STATUS and
+# WANT_CODING; select-304 is select-br revalidated with the server's ETag.
 request() { # server scenario
     local server=$1 etag
-    HEADERS=(-H "Accept-Encoding: br")
-    WANT_STATUS=200 WANT_CODING=br WANT_TYPE=application/json
-    case $2 in
-    json-br) PATH_=/api/reference.json LABEL='`/api/reference.json` br' ;;
-    json-gzip)
-        PATH_=/api/reference.json LABEL='`/api/reference.json` gzip'
-        HEADERS=(-H "Accept-Encoding: gzip") WANT_CODING=gzip
-        ;;
-    select-br) PATH_=/api/reference/select.json LABEL='`/api/reference/select.json` br' ;;
-    home-html)
-        PATH_=/ LABEL='`/` HTML br' WANT_TYPE=text/html
-        HEADERS+=(-H "Accept: text/html")
-        ;;
-    home-md)
-        PATH_=/ LABEL='`/` Markdown br' WANT_TYPE=text/markdown
-        HEADERS+=(-H "Accept: text/markdown")
-        ;;
-    select-304)
-        PATH_=/api/reference/select.json LABEL='`/api/reference/select.json` 304'
+    scenario "$2"
+    HEADERS=(-H "Accept-Encoding: $CODING")
+    [[ -n $ACCEPT ]] && HEADERS+=(-H "Accept: $ACCEPT")
+    WANT_STATUS=200 WANT_CODING=$CODING
+    if [[ $2 == select-304 ]]; then
         etag=$ETAG_REFSERVE
         [[ $server == nginx* ]] && etag=$ETAG_NGINX
         HEADERS+=(-H "If-None-Match: $etag")
         WANT_STATUS=304 WANT_CODING=- WANT_TYPE=-
-        ;;
-    esac
+    fi
 }
 
 # One ceiling per scenario, answering everything with refserve's answer to it.
