@@ -100,9 +100,10 @@ async fn search(client: &Server) -> u16 {
         .status
 }
 
-/// An HTTP/2 connection (prior knowledge) whose streams grant the server
-/// a window of `window` bytes, driven by a task of its own.
-async fn h2_connection(addr: &str, window: u32) -> h2::client::SendRequest<Bytes> {
+/// An HTTP/2 connection (prior knowledge, h2's client, which tells the
+/// reason of a reset) whose streams grant the server a window of `window`
+/// bytes, driven by a task of its own.
+pub async fn h2_connection(addr: &str, window: u32) -> h2::client::SendRequest<Bytes> {
     let tcp = TcpStream::connect(addr).await.expect("connect");
     let (send, connection) = h2::client::Builder::new()
         .initial_window_size(window)
@@ -194,7 +195,8 @@ async fn mcp_answers_behind_a_closed_window_are_held_in_the_budget() {
     let _turn = ONE_AT_A_TIME.lock().await;
     let target = Target::start(&[]).await;
     // 100 connections, each with 128 searches whose answers may not move:
-    // every stream's window is one byte.
+    // every stream's window is one byte. Past `--max-streams-total` (8,192)
+    // streams are refused, which is no answer to hold.
     let attacks = (0..100).map(|_| {
         let addr = target.addr().to_string();
         tokio::spawn(async move {
@@ -202,7 +204,13 @@ async fn mcp_answers_behind_a_closed_window_are_held_in_the_budget() {
             let (send, streams) = open_streams(&addr, 1, body, true).await;
             let mut held = Vec::new();
             for (answer, _) in streams {
-                let answer = answer.await.expect("a response head");
+                let answer = match answer.await {
+                    Ok(answer) => answer,
+                    Err(error) => {
+                        assert_eq!(error.reason(), Some(h2::Reason::REFUSED_STREAM));
+                        continue;
+                    }
+                };
                 let retry = answer.headers().contains_key("retry-after");
                 held.push((answer.status().as_u16(), retry, answer.into_body()));
             }
@@ -218,7 +226,7 @@ async fn mcp_answers_behind_a_closed_window_are_held_in_the_budget() {
         .flat_map(|(_, streams)| streams.iter().map(|(status, retry, _)| (*status, *retry)))
         .collect();
     let busy = statuses.iter().filter(|(status, _)| *status == 503).count();
-    assert!(busy > 0, "12,800 answers of 11 KB fill a 16 MiB budget");
+    assert!(busy > 0, "8,192 answers of 11 KB fill a 16 MiB budget");
     assert!(statuses
         .iter()
         .all(|&(status, retry)| status == 200 || (status == 503 && retry)));
@@ -314,3 +322,57 @@ async fn chunked_bodies_in_one_byte_chunks_are_held_in_one_buffer() {
 
 /// The chunks each connection of the chunked attack writes.
 const CHUNKS: usize = 15_000;
+
+#[tokio::test]
+async fn window_starved_http2_streams_are_bounded_in_total() {
+    let _turn = ONE_AT_A_TIME.lock().await;
+    let target = Target::start(&[]).await;
+    // 1,000 connections, each with an upload kept arriving (so that it is
+    // never idle) and 127 pages whose answers may not move: every
+    // stream's window is one byte.
+    let attacks = (0..1_000).map(|_| {
+        let addr = target.addr().to_string();
+        tokio::spawn(async move {
+            let mut send = h2_connection(&addr, 1).await;
+            let (busy, mut upload) = send
+                .send_request(mcp_request(&addr, Some(1_000)), false)
+                .expect("send a request");
+            let _ = upload.send_data(Bytes::from_static(b"{"), false);
+            let mut held = Vec::new();
+            let mut refused = 0;
+            for _ in 0..127 {
+                let Ok(ready) = send.clone().ready().await else {
+                    break;
+                };
+                send = ready;
+                let request = http::Request::get(format!("http://{addr}/llms-full.txt"))
+                    .body(())
+                    .expect("a request");
+                let Ok((response, _)) = send.send_request(request, true) else {
+                    break;
+                };
+                match response.await {
+                    Ok(response) => held.push(response),
+                    Err(error) if error.reason() == Some(h2::Reason::REFUSED_STREAM) => {
+                        refused += 1;
+                    }
+                    // The connection reset at the send timeout.
+                    Err(_) => break,
+                }
+            }
+            (send, busy, upload, held, refused)
+        })
+    });
+    let attacks: Vec<_> = attacks.collect();
+    let mut held = Vec::new();
+    let mut refused = 0;
+    for attack in attacks {
+        let attack = attack.await.expect("an attack");
+        refused += attack.4;
+        held.push(attack);
+    }
+    assert!(refused > 0, "127,000 streams are past the total");
+    target.serves_a_normal_client().await;
+    target.kept_its_budget("1,000 h2c connections × 127 window-starved streams");
+    drop(held);
+}

@@ -31,6 +31,7 @@ mod dictionary;
 mod discovery;
 mod errors;
 mod export;
+mod fairness;
 mod hostile;
 mod idle;
 mod lifecycle;

@@ -19,11 +19,16 @@
 //!   not grant flow-control window (HTTP/2, a stream or the connection held
 //!   at zero). A slow reader makes progress with every byte it takes, so it
 //!   is never stalled, however long its response takes.
-//! - What this cannot see: hyper hands an HTTP/2 body to its stream whole
-//!   as soon as the stream has any window, and the request ends there. A
-//!   client that grants a window too small for the body and then no more
-//!   leaves the rest with the stream, where nothing reports it; with no
-//!   request open, such a connection is closed by `--idle-timeout` instead.
+//! - An HTTP/2 stream whose response has begun on the wire (its HEADERS
+//!   written) and not ended (no END_STREAM or RST_STREAM yet) is
+//!   **responding** (`watched.rs` reads both from the frames): hyper hands a
+//!   body to its stream whole as soon as the stream has any window, and the
+//!   request ends there, yet the bytes wait behind the client's window. A
+//!   responding stream keeps the connection sending, so a window held shut
+//!   is a stall like a full socket, and keeps it from being idle.
+//! - A connection may be **evicted** ([`Activity::evict`]): asked to close
+//!   between requests so that a new connection gets its slot
+//!   (`slots.rs`); its watchdog closes it.
 //!
 //! Its times are read from the coarse monotonic clock ([`coarse_nanos`]):
 //! the kernel's last tick, a few milliseconds behind at most, which costs a
@@ -45,6 +50,7 @@ use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
+use tokio::sync::Notify;
 
 /// The requests a connection has open, and the progress of its responses.
 pub struct Activity {
@@ -56,6 +62,8 @@ pub struct Activity {
     open: AtomicU32,
     /// Of those, the ones whose body is still arriving.
     receiving: AtomicU32,
+    /// HTTP/2 streams whose response is on the wire and not ended.
+    responding: AtomicU32,
     /// Nanoseconds from `accepted` to the end of the last request; 0 before
     /// the first.
     last_end: AtomicU64,
@@ -66,6 +74,8 @@ pub struct Activity {
     moving_since: AtomicU64,
     /// Whether the socket is to be reset, not closed (see `watched.rs`).
     reset: AtomicBool,
+    /// Rung when the connection is to give up its slot.
+    evicted: Notify,
     /// The counters requests and responses are recorded in, when they are.
     metrics: Option<Arc<Metrics>>,
     /// Whether a request's duration is read (by the metrics or the log).
@@ -81,10 +91,12 @@ impl Activity {
             accepted_coarse: coarse_nanos(),
             open: AtomicU32::new(0),
             receiving: AtomicU32::new(0),
+            responding: AtomicU32::new(0),
             last_end: AtomicU64::new(0),
             blocked: AtomicBool::new(false),
             moving_since: AtomicU64::new(0),
             reset: AtomicBool::new(false),
+            evicted: Notify::new(),
             metrics,
             timed,
         }
@@ -93,6 +105,18 @@ impl Activity {
     /// Reset the connection when it closes, dropping what it has not sent.
     pub fn reset_on_close(&self) {
         self.reset.store(true, Ordering::Release);
+    }
+
+    /// Ask the connection to close, to give its slot to another.
+    pub fn evict(&self) {
+        // A permit is kept when nobody waits yet: the watchdog's next wait
+        // completes at once.
+        self.evicted.notify_one();
+    }
+
+    /// Completes once [`Activity::evict`] was called.
+    pub async fn evicted(&self) {
+        self.evicted.notified().await;
     }
 
     /// Whether [`Activity::reset_on_close`] was asked for.
@@ -115,9 +139,10 @@ impl Activity {
         self.open.load(Ordering::Acquire) > 0 || self.last_end.load(Ordering::Acquire) > 0
     }
 
-    /// Since when no request has been open; `None` while one is.
+    /// Since when no request has been open nor any response on the wire;
+    /// `None` while one is.
     pub fn idle_since(&self) -> Option<Instant> {
-        if self.open.load(Ordering::Acquire) > 0 {
+        if self.open.load(Ordering::Acquire) > 0 || self.responding.load(Ordering::Acquire) > 0 {
             return None;
         }
         let nanos = self.last_end.load(Ordering::Acquire);
@@ -151,9 +176,36 @@ impl Activity {
         self.blocked.store(true, Ordering::Release);
     }
 
+    /// An HTTP/2 response began on the wire: the connection is sending
+    /// until it ends ([`Activity::response_ended`]).
+    pub fn response_began(&self) {
+        if !self.is_sending() {
+            self.mark_moving();
+        }
+        self.responding.fetch_add(1, Ordering::AcqRel);
+    }
+
+    /// An HTTP/2 response that had begun on the wire ended (END_STREAM, or a
+    /// reset either way); when it was the last thing open, the connection
+    /// is idle from now.
+    pub fn response_ended(&self) {
+        let before = self.responding.fetch_sub(1, Ordering::AcqRel);
+        if before == 1 && self.open.load(Ordering::Acquire) == 0 {
+            self.mark_ended();
+        }
+    }
+
     fn is_sending(&self) -> bool {
         let receiving = self.receiving.load(Ordering::Acquire);
-        self.open.load(Ordering::Acquire) > receiving || self.blocked.load(Ordering::Acquire)
+        self.open.load(Ordering::Acquire) > receiving
+            || self.responding.load(Ordering::Acquire) > 0
+            || self.blocked.load(Ordering::Acquire)
+    }
+
+    /// Record now as the end of the last request or response.
+    fn mark_ended(&self) {
+        let nanos = self.nanos_since_accepted();
+        self.last_end.store(nanos.max(1), Ordering::Release);
     }
 
     /// Start the stall clock again now.
@@ -254,8 +306,7 @@ impl Drop for Open {
             self.activity.receiving.fetch_sub(1, Ordering::AcqRel);
         }
         let activity = &self.activity;
-        let nanos = activity.nanos_since_accepted();
-        activity.last_end.store(nanos.max(1), Ordering::Release);
+        activity.mark_ended();
         activity.open.fetch_sub(1, Ordering::AcqRel);
         if let (Some(metrics), Some(began)) = (activity.metrics(), self.began) {
             metrics.request_ended(began.elapsed());

@@ -7,10 +7,19 @@
 //! sent it (behind HTTP/2 flow control, that may be a while); and
 //! `/search`'s answer, held the same way. Each is a [`Reservation`]
 //! against one [`Budget`] (`--memory-budget`), taken before the bytes are
-//! held (a body before it is allocated; an answer once written, without a
-//! pause between) and given back when they are freed; when a reservation
-//! would pass the budget it is refused, and the request is answered `503`
-//! with `Retry-After` from a static body.
+//! held (an answer once written, without a pause between) and given back
+//! when they are freed; when a reservation would pass the budget it is
+//! refused, and the request is answered `503` with `Retry-After` from a
+//! static body.
+//!
+//! **Uploads cannot lock answers out.** A body still arriving holds what
+//! has arrived, not what its head announces: its reservation starts empty
+//! ([`Budget::upload`]) and grows before its buffer does
+//! ([`Reservation::grow_to`]), never past its own body's announced
+//! length. Uploads together hold at most half the budget
+//! ([`UPLOAD_SHARE`]), so however many bodies are arriving, or stalled
+//! part-way, the other half is there for answers: `/search` and calls
+//! whose body has arrived go on being answered.
 //!
 //! The other bounded holdings are fixed, not counted here: the access
 //! log's buffer (`access_log::BUFFER_BYTES`) and each
@@ -21,11 +30,17 @@ use bytes::Bytes;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
 
+/// The share of the budget request bodies still arriving may hold
+/// together: one half (the other is kept for answers).
+pub const UPLOAD_SHARE: usize = 2;
+
 /// The bytes held for requests, against a limit.
 #[derive(Debug)]
 pub struct Budget {
     limit: usize,
     held: AtomicUsize,
+    /// Of `held`, what uploads hold.
+    uploads: AtomicUsize,
     /// Reservations refused since the start.
     refused: AtomicU64,
 }
@@ -36,27 +51,38 @@ impl Budget {
         Arc::new(Budget {
             limit,
             held: AtomicUsize::new(0),
+            uploads: AtomicUsize::new(0),
             refused: AtomicU64::new(0),
         })
     }
 
     /// Hold `bytes` more, or `None` (counted) when that would pass the limit.
     pub fn reserve(self: &Arc<Self>, bytes: usize) -> Option<Reservation> {
-        let taken = self
-            .held
-            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |held| {
-                held.checked_add(bytes).filter(|&after| after <= self.limit)
-            });
-        match taken {
-            Ok(_) => Some(Reservation {
-                budget: Arc::clone(self),
-                bytes,
-            }),
-            Err(_) => {
-                self.refused.fetch_add(1, Ordering::Relaxed);
-                None
-            }
+        let mut reservation = Reservation {
+            budget: Arc::clone(self),
+            bytes: 0,
+            upload: false,
+        };
+        reservation.grow_to(bytes).then_some(reservation)
+    }
+
+    /// Nothing held yet, for a request body about to arrive: the
+    /// reservation grows with it, within the uploads' share.
+    pub fn upload(self: &Arc<Self>) -> Reservation {
+        Reservation {
+            budget: Arc::clone(self),
+            bytes: 0,
+            upload: true,
         }
+    }
+
+    /// Add `bytes` to `counter` unless that passes `limit`.
+    fn take(counter: &AtomicUsize, bytes: usize, limit: usize) -> bool {
+        counter
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |held| {
+                held.checked_add(bytes).filter(|&after| after <= limit)
+            })
+            .is_ok()
     }
 
     /// The limit, in bytes.
@@ -80,16 +106,43 @@ impl Budget {
 pub struct Reservation {
     budget: Arc<Budget>,
     bytes: usize,
+    /// Whether it holds a request body, in the uploads' share.
+    upload: bool,
 }
 
 impl Reservation {
+    /// Hold `bytes` in all, when the budget (and for an upload, the
+    /// uploads' share) has room; whether it had (refusals are counted).
+    pub fn grow_to(&mut self, bytes: usize) -> bool {
+        let Some(more) = bytes.checked_sub(self.bytes).filter(|&more| more > 0) else {
+            return true;
+        };
+        let budget = &self.budget;
+        let in_share =
+            !self.upload || Budget::take(&budget.uploads, more, budget.limit / UPLOAD_SHARE);
+        if in_share && Budget::take(&budget.held, more, budget.limit) {
+            self.bytes = bytes;
+            return true;
+        }
+        if in_share {
+            budget.uploads.fetch_sub(more, Ordering::AcqRel);
+        }
+        budget.refused.fetch_add(1, Ordering::Relaxed);
+        false
+    }
+
     /// Give back what `used` does not need (a body shorter than reserved).
     pub fn shrink_to(&mut self, used: usize) {
         if used < self.bytes {
-            self.budget
-                .held
-                .fetch_sub(self.bytes - used, Ordering::AcqRel);
+            self.give_back(self.bytes - used);
             self.bytes = used;
+        }
+    }
+
+    fn give_back(&self, bytes: usize) {
+        self.budget.held.fetch_sub(bytes, Ordering::AcqRel);
+        if self.upload {
+            self.budget.uploads.fetch_sub(bytes, Ordering::AcqRel);
         }
     }
 
@@ -107,7 +160,7 @@ impl Reservation {
 
 impl Drop for Reservation {
     fn drop(&mut self) {
-        self.budget.held.fetch_sub(self.bytes, Ordering::AcqRel);
+        self.give_back(self.bytes);
     }
 }
 
@@ -155,6 +208,26 @@ mod tests {
         assert_eq!(&clone[..], b"23");
         drop(clone);
         assert_eq!(budget.held(), 0);
+    }
+
+    #[test]
+    fn uploads_hold_half_the_budget_and_answers_the_whole() {
+        let budget = Budget::new(100);
+        let mut first = budget.upload();
+        assert_eq!(budget.held(), 0, "nothing before a byte arrives");
+        assert!(first.grow_to(30));
+        let mut second = budget.upload();
+        assert!(!second.grow_to(21), "past the uploads' half");
+        assert!(second.grow_to(20));
+        assert_eq!(budget.held(), 50);
+        let answer = budget.reserve(50).expect("the other half is for answers");
+        assert!(!first.grow_to(31), "the budget is full");
+        assert_eq!(budget.held(), 100, "a refused growth holds nothing more");
+        drop(second);
+        assert!(first.grow_to(50), "room in the share again");
+        drop((first, answer));
+        assert_eq!(budget.held(), 0);
+        assert_eq!(budget.uploads.load(Ordering::Acquire), 0);
     }
 
     #[test]

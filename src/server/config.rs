@@ -71,6 +71,9 @@ pub struct Config {
     pub max_header_bytes: usize,
     /// Concurrent streams per HTTP/2 connection.
     pub max_streams: u32,
+    /// HTTP/2 streams held across all connections; a stream past it is
+    /// refused (REFUSED_STREAM).
+    pub max_streams_total: usize,
     /// One line per request on standard error, in this format.
     pub access_log: Option<Format>,
     /// Serve `GET /metrics` on a listener of its own at this address.
@@ -254,6 +257,12 @@ struct Serve {
     #[arg(long, verbatim_doc_comment, value_name = "N", default_value_t = 128,
           value_parser = Whole(1, 10_000), help_heading = LIMITS)]
     max_streams: u64,
+    /// HTTP/2 streams held across all connections, until each
+    /// response has left; one more is refused (REFUSED_STREAM)
+    /// [range: 1..=1000000]
+    #[arg(long, verbatim_doc_comment, value_name = "N", default_value_t = 8_192,
+          value_parser = Whole(1, 1_000_000), help_heading = LIMITS)]
+    max_streams_total: u64,
 }
 
 /// The help heading of every limit.
@@ -297,6 +306,7 @@ impl Serve {
             max_connections: usize::try_from(max_connections).unwrap_or(usize::MAX),
             max_header_bytes: usize::try_from(self.max_header_bytes).unwrap_or(usize::MAX),
             max_streams: u32::try_from(self.max_streams).unwrap_or(u32::MAX),
+            max_streams_total: usize::try_from(self.max_streams_total).unwrap_or(usize::MAX),
             access_log,
             metrics_addr: self.metrics_addr,
             // `requires` makes them both or neither.
@@ -550,6 +560,7 @@ mod tests {
         assert_eq!(config.max_connections, 4_096);
         assert_eq!(config.max_header_bytes, 16_384);
         assert_eq!(config.max_streams, 128);
+        assert_eq!(config.max_streams_total, 8_192);
         assert_eq!(config.access_log, None);
         assert_eq!(config.metrics_addr, None);
         assert_eq!(config.tls, None);
@@ -612,6 +623,7 @@ mod tests {
                 "--shutdown-timeout",
                 "--max-header-bytes",
                 "--max-streams",
+                "--max-streams-total",
             ]
         );
         let help = printed(&["--help"]);

@@ -23,7 +23,15 @@
 //! - **No connection is held by a client that will not read.** The stream
 //!   hyper writes to is [`Watched`]: the watchdog drops a connection that
 //!   has been sending without progress for `--send-timeout` (the socket
-//!   full, or HTTP/2 flow control held at zero; see [`crate::activity`]).
+//!   full, or HTTP/2 flow control held at zero, a response handed over
+//!   still waiting for window among it; see [`crate::activity`]).
+//! - **HTTP/2 streams are bounded in total.** A request on a stream opened
+//!   while more than `--max-streams-total` are held across the server is
+//!   refused with RST_STREAM (REFUSED_STREAM), which a client may retry
+//!   (`streams.rs`).
+//! - **Room at the cap.** A connection idle the longest is asked to close
+//!   when a new one needs its slot (`slots.rs`): between requests it closes
+//!   at once, before its first request (or TLS handshake) too.
 //! - **Drain.** Once the server drains, every HTTP/1.1 response carries
 //!   `Connection: close`, so a client learns of the close from the response
 //!   instead of finding the connection gone under its next request. An
@@ -42,6 +50,7 @@ use crate::config::Config;
 use crate::handler::{Answer, Answered, Handler};
 use crate::mcp::{Origins, Policy};
 use crate::metrics::{Close, Metrics};
+use crate::streams::Streams;
 use crate::table::Tables;
 use crate::tls;
 use crate::watchdog::{drained, supervise, Protocol, Timeouts, CLOSE_GRACE, DRAIN_IDLE_GRACE};
@@ -56,7 +65,6 @@ use hyper::server::conn::http1;
 use hyper::service::service_fn;
 use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
 use hyper_util::server::conn::auto;
-use std::convert::Infallible;
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -78,6 +86,8 @@ pub struct Shared {
     handler: Handler,
     /// Set when the drain begins; read by every response.
     draining: AtomicBool,
+    /// The HTTP/2 streams held across the server.
+    streams: Arc<Streams>,
 }
 
 impl Shared {
@@ -110,7 +120,14 @@ impl Shared {
             metrics,
             handler: Handler { tables, mcp },
             draining: AtomicBool::new(false),
+            streams: Streams::new(config.max_streams_total),
         }
+    }
+
+    /// What a connection accepted now will be doing, as its watchdog and
+    /// the slots read it.
+    pub fn activity(&self) -> Arc<Activity> {
+        Arc::new(Activity::new(self.metrics.clone(), self.observes()))
     }
 
     /// Whether requests are recorded: counted in the metrics or logged.
@@ -135,7 +152,8 @@ impl Shared {
     }
 }
 
-/// Serve `stream` until it closes, is closed by a timeout, or the drain
+/// Serve `stream`, doing what `activity` (from [`Shared::activity`]) says,
+/// until it closes, is closed by a timeout or an eviction, or the drain
 /// (`drain` turns true) closes it. With `tls`, the connection is HTTPS: the
 /// handshake comes first, within the same `--header-read-timeout` as the
 /// first request head, and ALPN picks the protocol. Returns why it closed.
@@ -143,11 +161,10 @@ pub async fn serve(
     shared: Arc<Shared>,
     stream: TcpStream,
     peer: SocketAddr,
+    activity: Arc<Activity>,
     mut drain: watch::Receiver<bool>,
     tls: Option<TlsAcceptor>,
 ) -> Close {
-    let timed = shared.observes();
-    let activity = Arc::new(Activity::new(shared.metrics.clone(), timed));
     let mut first = [0u8; 1];
     match before_drain(stream.peek(&mut first), &shared, &activity, &mut drain).await {
         Ok(Ok(1..)) => {}
@@ -161,7 +178,8 @@ pub async fn serve(
         } else {
             (Protocol::Http1, Framing::Http1)
         };
-        let stream = Watched::new(stream, Arc::clone(&activity), framing);
+        let stream = Watched::new(stream, Arc::clone(&activity), framing)
+            .counting(Arc::clone(&shared.streams));
         return serve_protocol(stream, protocol, shared, activity, peer, drain, false).await;
     };
     // Boxed: the handshake, the TLS stream and the buffer that turns
@@ -198,7 +216,8 @@ async fn serve_https(
         Some(b"h2") => (Protocol::Auto, Framing::Http2),
         _ => (Protocol::Http1, Framing::Http1),
     };
-    let stream = Watched::new(stream, Arc::clone(&activity), framing);
+    let stream =
+        Watched::new(stream, Arc::clone(&activity), framing).counting(Arc::clone(&shared.streams));
     serve_protocol(stream, protocol, shared, activity, peer, drain, true).await
 }
 
@@ -206,7 +225,7 @@ async fn serve_https(
 /// read timeout since the connection was accepted, or within
 /// [`DRAIN_IDLE_GRACE`] of that once the drain has begun: a connection
 /// silent so far is closed like any idle one, yet a client that has just
-/// connected still gets its answer.
+/// connected still gets its answer. A connection evicted meanwhile closes.
 async fn before_drain<F: std::future::Future>(
     step: F,
     shared: &Shared,
@@ -218,6 +237,7 @@ async fn before_drain<F: std::future::Future>(
     tokio::pin!(step);
     tokio::select! {
         done = &mut step => done.map_err(|_| Close::HeaderTimeout),
+        () = activity.evicted() => Err(Close::Evicted),
         () = drained(drain) => {
             let left = DRAIN_IDLE_GRACE.saturating_sub(activity.accepted().elapsed());
             match tokio::time::timeout(left, step).await {
@@ -251,6 +271,11 @@ where
         };
         service_fn(move |request: Request<Incoming>| {
             let asked = Asked::of(&request, &shared);
+            if asked.version == Version::HTTP_2 && shared.streams.over() {
+                // hyper resets the stream with the error's reason.
+                let refused = h2::Error::from(h2::Reason::REFUSED_STREAM);
+                return Either::Left(std::future::ready(Err(refused)));
+            }
             match shared.handler.answer(request, &activity) {
                 Answer::Now(answered) => Either::Left(std::future::ready(deliver(
                     &shared, answered, &asked, &peer, secure,
@@ -336,7 +361,7 @@ async fn deliver_later(
     asked: Asked,
     peer: String,
     secure: bool,
-) -> Result<Response<Tracked>, Infallible> {
+) -> Result<Response<Tracked>, h2::Error> {
     let answered = answering.await;
     deliver(&shared, answered, &asked, &peer, secure)
 }
@@ -351,7 +376,7 @@ fn deliver(
     asked: &Asked,
     peer: &str,
     secure: bool,
-) -> Result<Response<Tracked>, Infallible> {
+) -> Result<Response<Tracked>, h2::Error> {
     let Answered {
         mut response,
         coding,

@@ -25,8 +25,9 @@
 //!   programs: its answers put together from the table's pieces.
 //! - [`budget`]: the memory a client can make refserve hold, counted.
 //! - [`server`] and [`connection`]: the accept loop, each connection's
-//!   protocol, timeouts and the drain; [`watchdog`]: the clocks that close
-//!   a connection.
+//!   protocol, timeouts and the drain; `slots.rs`: the connection cap, and
+//!   room at it; [`watchdog`]: the clocks that close a connection;
+//!   `streams.rs`: HTTP/2 streams, counted from the frames, and bounded.
 //! - [`activity`] and [`watched`]: what a connection's watchdog reads: its
 //!   open requests and whether its responses move.
 //! - [`metrics`] and [`scrape`]: the operator's numbers and the separate
@@ -58,6 +59,8 @@ pub mod scrape;
 pub mod search;
 pub mod search_page;
 pub mod server;
+mod slots;
+mod streams;
 pub mod systemd;
 pub mod table;
 pub mod tls;

@@ -17,9 +17,11 @@
 //!   `Accept`, when sent, must take it (406), and the body must fit
 //!   [`MAX_BODY`] (413) and arrive within `--body-timeout`, counted from
 //!   the end of the head (408; over HTTP/1.1 with `Connection: close`).
-//! - **Memory**: the body is read into one buffer reserved in the
-//!   [`Budget`] before it is allocated (its announced length, else
-//!   [`MAX_BODY`]), and every answer is held in the budget until the
+//! - **Memory**: the body is read into one buffer, reserved in the
+//!   [`Budget`]'s share for uploads before each time it grows: as its bytes
+//!   arrive, in steps that double (from [`FIRST_STEP`]) up to its announced
+//!   length or [`MAX_BODY`], so a head announcing 64 KiB holds nothing until
+//!   its bytes come. Every answer is held in the budget until the
 //!   connection has sent it. A request the budget cannot take is answered
 //!   `503` with `Retry-After` and [`BUSY`], a static body; everything the
 //!   table serves goes on being served.
@@ -69,6 +71,9 @@ pub fn is_endpoint(path: &str) -> bool {
 
 /// The largest request body read, in bytes: a tool call is a few hundred.
 pub const MAX_BODY: usize = 64 * 1024;
+
+/// The first size a body's buffer is given: a whole tool call.
+pub const FIRST_STEP: usize = 1024;
 
 /// The answer when the budget is full: a JSON-RPC error without an id, in
 /// the range JSON-RPC leaves to servers. Static, so that answering it
@@ -243,9 +248,9 @@ enum Unread {
 }
 
 /// Read `body` into one buffer of at most [`MAX_BODY`] bytes (`length`,
-/// when announced), reserved in the budget before it is allocated; each
-/// frame is copied in and dropped, so a body sent in a thousand pieces
-/// holds no more than one sent whole.
+/// when announced), reserved in the budget's share for uploads as it grows
+/// ([`buffer_size`]); each frame is copied in and dropped, so a body sent in
+/// a thousand pieces holds no more than one sent whole.
 async fn read_body<B>(
     mut body: B,
     length: Option<u64>,
@@ -259,14 +264,22 @@ where
     let limit = length.map_or(MAX_BODY, |length| {
         usize::try_from(length).map_or(MAX_BODY, |length| length.min(MAX_BODY))
     });
-    let reservation = policy.budget.reserve(limit).ok_or(Unread::Busy)?;
-    let mut bytes = Vec::with_capacity(limit);
+    let mut reservation = policy.budget.upload();
+    let mut bytes = Vec::new();
     let reading = async {
         while let Some(frame) = body.frame().await {
             let frame = frame.map_err(|_| Unread::Broken)?;
             if let Ok(data) = frame.into_data() {
-                if bytes.len() + data.len() > limit {
+                let needed = bytes.len() + data.len();
+                if needed > limit {
                     return Err(Unread::TooLarge);
+                }
+                if needed > bytes.capacity() {
+                    let size = buffer_size(bytes.capacity(), needed, limit);
+                    if !reservation.grow_to(size) {
+                        return Err(Unread::Busy);
+                    }
+                    bytes.reserve_exact(size - bytes.len());
                 }
                 bytes.extend_from_slice(&data);
             }
@@ -278,6 +291,14 @@ where
         Ok(Err(unread)) => Err(unread),
         Err(_) => Err(Unread::Late),
     }
+}
+
+/// The size a body's buffer of `capacity` grows to, to take `needed`
+/// bytes of a body of at most `limit`: double, from [`FIRST_STEP`], within
+/// `limit`. What is reserved is never more than twice what has arrived (or
+/// [`FIRST_STEP`]), nor more than the body announced.
+fn buffer_size(capacity: usize, needed: usize, limit: usize) -> usize {
+    (capacity * 2).max(FIRST_STEP).max(needed).min(limit)
 }
 
 /// The announced `Content-Length`, if it is one number.
@@ -490,6 +511,18 @@ fn cors(headers: &mut HeaderMap, origin: Option<&HeaderValue>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_bodys_buffer_grows_by_doubling_within_its_announced_length() {
+        assert_eq!(buffer_size(0, 200, MAX_BODY), FIRST_STEP);
+        assert_eq!(buffer_size(0, 200, 300), 300, "the announced length");
+        assert_eq!(
+            buffer_size(FIRST_STEP, FIRST_STEP + 1, MAX_BODY),
+            2 * FIRST_STEP
+        );
+        assert_eq!(buffer_size(2048, 9000, MAX_BODY), 9000, "a large frame");
+        assert_eq!(buffer_size(40_000, 40_001, MAX_BODY), MAX_BODY);
+    }
 
     fn headers(pairs: &[(&'static str, &'static str)]) -> HeaderMap {
         pairs

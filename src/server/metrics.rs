@@ -389,6 +389,9 @@ pub enum Close {
     SendTimeout,
     /// Closed by the drain.
     Drain,
+    /// Closed, idle, to give its slot to a new connection when every slot
+    /// was taken (`slots.rs`).
+    Evicted,
     /// The TLS handshake failed (cleartext on the HTTPS port included).
     TlsHandshake,
     /// An I/O or protocol error (a malformed request among them).
@@ -397,12 +400,13 @@ pub enum Close {
 
 impl Close {
     /// Every reason, in [`Close::index`] order.
-    pub const ALL: [Close; 7] = [
+    pub const ALL: [Close; 8] = [
         Close::Client,
         Close::Idle,
         Close::HeaderTimeout,
         Close::SendTimeout,
         Close::Drain,
+        Close::Evicted,
         Close::TlsHandshake,
         Close::Error,
     ];
@@ -420,6 +424,7 @@ impl Close {
             Close::HeaderTimeout => "header_timeout",
             Close::SendTimeout => "send_timeout",
             Close::Drain => "drain",
+            Close::Evicted => "evicted",
             Close::TlsHandshake => "tls_handshake",
             Close::Error => "error",
         }

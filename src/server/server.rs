@@ -2,9 +2,11 @@
 //! listening sockets, at most `max_connections` at a time, each served by
 //! [`connection::serve`] on its own task.
 //!
-//! - The accept loop takes a connection slot before it accepts, so excess
-//!   clients wait in the kernel's listen backlog and the server never runs
-//!   out of descriptors.
+//! - Each connection accepted takes a [`Slot`] before it is served: a free
+//!   one, or at the cap the slot of the connection idle the longest, once
+//!   it has closed (`slots.rs`). The loop accepts no other meanwhile, so
+//!   excess clients wait in the kernel's listen backlog and the server
+//!   never runs out of descriptors.
 //! - With [`Tls`], every connection is HTTPS, handshaking with the
 //!   certificate current when it was accepted (see [`Tls::reload`]).
 //! - Shutdown is a drain no client notices: the listeners are closed (an
@@ -20,6 +22,7 @@ use crate::config::Config;
 use crate::connection::{self, Shared};
 use crate::metrics::Metrics;
 use crate::scrape;
+use crate::slots::Slots;
 use crate::table::Tables;
 use crate::tls::Tls;
 use std::future::Future;
@@ -29,7 +32,7 @@ use std::sync::Arc;
 use std::task::Poll;
 use std::time::Duration;
 use tokio::net::{TcpListener, TcpStream};
-use tokio::sync::{watch, Semaphore};
+use tokio::sync::watch;
 
 /// The sockets a server listens on.
 pub struct Listeners {
@@ -84,16 +87,15 @@ async fn serve(
             tokio::spawn(scrape::serve(listener, metrics, config.header_read_timeout))
         });
     let shared = Arc::new(Shared::new(config, tables, metrics.clone()));
-    let slots = u32::try_from(config.max_connections).expect("the cap's range fits in u32");
-    let permits = Arc::new(Semaphore::new(slots as usize));
+    let slots = Slots::new(config.max_connections);
     let (drain, draining) = watch::channel(false);
     tokio::pin!(shutdown);
     for turn in 0.. {
         let accepted = tokio::select! {
-            accepted = accept(&listeners, turn, &permits) => accepted,
+            accepted = accept(&listeners, turn) => accepted,
             () = &mut shutdown => break,
         };
-        let (stream, peer, permit) = match accepted {
+        let (stream, peer) = match accepted {
             Ok(accepted) => accepted,
             Err(error) => {
                 // Out of file descriptors, or a connection reset before
@@ -102,6 +104,11 @@ async fn serve(
                 tokio::time::sleep(Duration::from_millis(50)).await;
                 continue;
             }
+        };
+        let activity = shared.activity();
+        let slot = tokio::select! {
+            slot = slots.take(&activity) => slot,
+            () = &mut shutdown => break,
         };
         // Responses are written whole; do not hold small ones back.
         let _ = stream.set_nodelay(true);
@@ -115,19 +122,18 @@ async fn serve(
         // tokio's poll of the task, entered on every wake, a stack frame of
         // 9 KiB; boxed, 128 bytes (`benches/README.md`, "The stack").
         tokio::spawn(Box::pin(async move {
-            let close = connection::serve(shared, stream, peer, draining, acceptor).await;
+            let close = connection::serve(shared, stream, peer, activity, draining, acceptor).await;
             if let Some(metrics) = metrics {
                 metrics.connection_closed(close);
             }
-            drop(permit);
+            drop(slot);
         }));
     }
     drop(listeners);
     shared.begin_drain();
     let _ = drain.send(true);
     // Every connection holds a slot until it has closed.
-    let all_closed = permits.acquire_many(slots);
-    if tokio::time::timeout(config.shutdown_timeout, all_closed)
+    if tokio::time::timeout(config.shutdown_timeout, slots.all_free())
         .await
         .is_err()
     {
@@ -168,18 +174,13 @@ pub fn reserve_descriptors(max_connections: usize) -> Option<String> {
     }
 }
 
-/// Wait for a connection slot, then for a connection on any listener,
-/// asking them in turn from `turn` on.
+/// Wait for a connection on any listener, asking them in turn from `turn`
+/// on.
 async fn accept(
     listeners: &[TcpListener],
     turn: usize,
-    permits: &Arc<Semaphore>,
-) -> std::io::Result<(TcpStream, SocketAddr, tokio::sync::OwnedSemaphorePermit)> {
-    let permit = Arc::clone(permits)
-        .acquire_owned()
-        .await
-        .expect("the semaphore is never closed");
-    let (stream, peer) = std::future::poll_fn(|cx| {
+) -> std::io::Result<(TcpStream, SocketAddr)> {
+    std::future::poll_fn(|cx| {
         let first = turn % listeners.len().max(1);
         for listener in listeners.iter().cycle().skip(first).take(listeners.len()) {
             if let Poll::Ready(accepted) = listener.poll_accept(cx) {
@@ -188,6 +189,5 @@ async fn accept(
         }
         Poll::Pending
     })
-    .await?;
-    Ok((stream, peer, permit))
+    .await
 }

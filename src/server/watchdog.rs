@@ -113,6 +113,12 @@ pub async fn supervise<C: GracefulConnection>(
 
 /// The watchdog: completes when the connection is to close. `draining`
 /// turns true once it has seen the drain begin.
+///
+/// The limit that applies is read again each time the watchdog wakes, not
+/// kept from before it slept: a connection whose first request arrived
+/// while it slept on the header-read limit is held to the idle limit from
+/// the end of that request (on the coarse clock the end may even read as
+/// the moment of the accept).
 async fn watch(
     timeouts: Timeouts,
     activity: &Activity,
@@ -128,20 +134,19 @@ async fn watch(
         } else {
             (timeouts.header_read, Close::HeaderTimeout)
         };
+        let idle_since = activity.idle_since();
+        if idle_since.is_some_and(|since| since.elapsed() >= limit) {
+            return Verdict::Close(reason);
+        }
         // With a request open, look again in `limit`: it cannot end sooner.
         // Before the first request, look again within the idle timeout too,
         // which applies as soon as one has been served and may be shorter.
         let now = Instant::now();
-        let deadline = activity
-            .idle_since()
+        let deadline = idle_since
             .map_or(now + limit, |since| since + limit)
             .min(now + timeouts.idle);
         tokio::select! {
-            () = tokio::time::sleep_until(deadline.into()) => {
-                if activity.idle_since().is_some_and(|since| since.elapsed() >= limit) {
-                    return Verdict::Close(reason);
-                }
-            }
+            () = tokio::time::sleep_until(deadline.into()) => {}
             // A client that will not read gets no grace to close.
             () = stalled(activity, timeouts.send) => return Verdict::Stalled,
             () = drained(drain), if !draining.load(Ordering::Relaxed) => {
@@ -150,6 +155,9 @@ async fn watch(
                     return Verdict::Close(Close::Drain);
                 }
             }
+            // Another connection takes the slot (`slots.rs`); a request that
+            // came in meanwhile is answered before the close.
+            () = activity.evicted() => return Verdict::Close(Close::Evicted),
         }
     }
 }

@@ -4,11 +4,13 @@
 //!
 //! On HTTP/2 not every byte is a response's: the server also writes
 //! SETTINGS, PING, WINDOW_UPDATE and GOAWAY frames, which a client that
-//! grants no flow-control window still reads. [`ResponseFrames`] follows
-//! the frame headers of what is written (RFC 9113 §4.1) and counts only
-//! HEADERS, CONTINUATION and DATA frames as progress. Whether a cleartext
-//! connection speaks HTTP/2 is known from its first two bytes read: the
-//! preface (`PRI * HTTP/2.0…`, §3.4), not a request line (`POST`, `PUT`…).
+//! grants no flow-control window still reads. The frame headers of what
+//! is written and read are followed (`streams.rs`): only HEADERS,
+//! CONTINUATION and DATA frames written count as progress, and the streams
+//! they open and end are counted, on the connection and, given
+//! [`Streams`], across the server. Whether a cleartext connection speaks
+//! HTTP/2 is known from its first two bytes read: the preface (`PRI *
+//! HTTP/2.0…`, §3.4), not a request line (`POST`, `PUT`…).
 //!
 //! With TLS the wrapper sits above the TLS stream, so it sees the
 //! plaintext frames; a full socket reaches it once rustls' buffer is full.
@@ -28,6 +30,7 @@
 //! client keeps shut, and the client learns of the close at once.
 
 use crate::activity::Activity;
+use crate::streams::{self, Frames, Streams};
 use std::future::Future;
 use std::io::IoSlice;
 use std::pin::Pin;
@@ -97,6 +100,12 @@ impl<S: Socket> Watched<S> {
             linger: None,
         }
     }
+
+    /// Count the HTTP/2 streams held on this connection in `streams`.
+    pub(crate) fn counting(mut self, streams: Arc<Streams>) -> Self {
+        self.progress.open = Some(streams::Open::new(streams));
+        self
+    }
 }
 
 impl<S: Socket + AsyncRead + Unpin> Watched<S> {
@@ -137,7 +146,11 @@ impl<S: Socket> Drop for Watched<S> {
 struct Progress {
     activity: Arc<Activity>,
     framing: Framing,
-    frames: ResponseFrames,
+    /// What is written and read, on HTTP/2.
+    output: Frames,
+    input: Frames,
+    /// The streams held, when they are counted.
+    open: Option<streams::Open>,
     /// The first two bytes read, while the framing is told by them.
     first: Vec<u8>,
 }
@@ -147,37 +160,66 @@ impl Progress {
         Progress {
             activity,
             framing,
-            frames: ResponseFrames::default(),
+            output: Frames::output(),
+            input: Frames::input(),
+            open: None,
             first: Vec::new(),
         }
     }
 
-    /// Note the bytes a read brought, while they tell the framing.
+    /// Note the bytes a read brought: while they tell the framing, and on
+    /// HTTP/2 the streams they open and reset.
     fn read(&mut self, read: &[u8]) {
-        if self.framing != Framing::FromPreface {
+        if self.framing == Framing::FromPreface {
+            let wanted = 2 - self.first.len();
+            self.first
+                .extend_from_slice(&read[..wanted.min(read.len())]);
+            if self.first.len() == 2 {
+                self.framing = if self.first == b"PR" {
+                    Framing::Http2
+                } else {
+                    Framing::Http1
+                };
+            }
+        }
+        if self.framing == Framing::Http1 {
             return;
         }
-        let wanted = 2 - self.first.len();
-        self.first
-            .extend_from_slice(&read[..wanted.min(read.len())]);
-        if self.first.len() == 2 {
-            self.framing = if self.first == b"PR" {
-                Framing::Http2
-            } else {
-                Framing::Http1
-            };
-        }
+        // Still `FromPreface`: what was read is the preface's start,
+        // which the input's frames pass over.
+        let Progress {
+            input,
+            open,
+            activity,
+            ..
+        } = self;
+        input.read(read, |frame| {
+            if let Some(open) = open {
+                open.received(frame, activity);
+            }
+        });
     }
 
     /// Report a write of `bufs` of which the socket took `written` bytes.
     fn wrote(&mut self, bufs: &[IoSlice<'_>], written: usize) {
         let response = match self.framing {
             Framing::Http2 => {
+                let Progress {
+                    output,
+                    open,
+                    activity,
+                    ..
+                } = self;
                 let mut left = written;
                 let mut response = false;
                 for buf in bufs {
                     let taken = left.min(buf.len());
-                    response |= self.frames.response_bytes(&buf[..taken]) > 0;
+                    let bytes = output.read(&buf[..taken], |frame| {
+                        if let Some(open) = open.as_mut() {
+                            open.sent(frame, activity);
+                        }
+                    });
+                    response |= bytes > 0;
                     left -= taken;
                 }
                 response
@@ -265,107 +307,13 @@ impl<S: Socket + AsyncRead + AsyncWrite + Unpin> AsyncWrite for Watched<S> {
     }
 }
 
-/// The frame headers of an HTTP/2 server's output, read as it is written
-/// (RFC 9113 §4.1: a 9-byte header, the payload's length in its first
-/// three bytes and the frame's type in the fourth).
-#[derive(Debug, Default)]
-pub struct ResponseFrames {
-    /// The header being read, and how much of it has been.
-    header: [u8; 9],
-    header_len: usize,
-    /// Payload bytes of the current frame still to come.
-    payload_left: usize,
-    /// Whether the current frame is a response's.
-    response: bool,
-}
-
-impl ResponseFrames {
-    /// How many of `written`, the next bytes of the output, belong to
-    /// HEADERS, CONTINUATION or DATA frames (their headers included).
-    pub fn response_bytes(&mut self, mut written: &[u8]) -> usize {
-        let mut count = 0;
-        while !written.is_empty() {
-            if self.payload_left == 0 {
-                let taken = (9 - self.header_len).min(written.len());
-                self.header[self.header_len..self.header_len + taken]
-                    .copy_from_slice(&written[..taken]);
-                self.header_len += taken;
-                written = &written[taken..];
-                if self.header_len < 9 {
-                    continue;
-                }
-                let [a, b, c, kind, ..] = self.header;
-                self.header_len = 0;
-                self.payload_left = usize::from(a) << 16 | usize::from(b) << 8 | usize::from(c);
-                // DATA 0x0, HEADERS 0x1, CONTINUATION 0x9 (§6).
-                self.response = matches!(kind, 0x0 | 0x1 | 0x9);
-                if self.response {
-                    count += 9;
-                }
-                continue;
-            }
-            let taken = self.payload_left.min(written.len());
-            self.payload_left -= taken;
-            written = &written[taken..];
-            if self.response {
-                count += taken;
-            }
-        }
-        count
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// A frame of `kind` with `len` payload bytes.
+    /// A frame of `kind` with `len` payload bytes, on stream 1.
     fn frame(kind: u8, len: usize) -> Vec<u8> {
-        let mut frame = vec![
-            (len >> 16) as u8,
-            (len >> 8) as u8,
-            len as u8,
-            kind,
-            0,
-            0,
-            0,
-            0,
-            1,
-        ];
-        frame.resize(9 + len, 0xAB);
-        frame
-    }
-
-    #[test]
-    fn only_response_frames_count() {
-        let mut frames = ResponseFrames::default();
-        assert_eq!(frames.response_bytes(&frame(0x4, 6)), 0, "SETTINGS");
-        assert_eq!(frames.response_bytes(&frame(0x6, 8)), 0, "PING");
-        assert_eq!(frames.response_bytes(&frame(0x8, 4)), 0, "WINDOW_UPDATE");
-        assert_eq!(frames.response_bytes(&frame(0x7, 8)), 0, "GOAWAY");
-        assert_eq!(frames.response_bytes(&frame(0x1, 20)), 29, "HEADERS");
-        assert_eq!(frames.response_bytes(&frame(0x9, 3)), 12, "CONTINUATION");
-        assert_eq!(frames.response_bytes(&frame(0x0, 100)), 109, "DATA");
-        assert_eq!(frames.response_bytes(&frame(0x0, 0)), 9, "empty DATA");
-    }
-
-    #[test]
-    fn frames_split_anywhere_are_read_alike() {
-        let output: Vec<u8> = [
-            frame(0x4, 6),
-            frame(0x1, 20),
-            frame(0x6, 8),
-            frame(0x0, 300),
-        ]
-        .concat();
-        for size in [1, 2, 5, 9, 10, 17, 64, output.len()] {
-            let mut frames = ResponseFrames::default();
-            let counted: usize = output
-                .chunks(size)
-                .map(|chunk| frames.response_bytes(chunk))
-                .sum();
-            assert_eq!(counted, 29 + 309, "written {size} bytes at a time");
-        }
+        crate::streams::tests::frame(kind, 0, 1, len)
     }
 
     #[test]
@@ -407,6 +355,37 @@ mod tests {
     }
 
     #[test]
+    fn a_response_behind_a_shut_window_keeps_sending_after_its_request_ended() {
+        let activity = Arc::new(Activity::new(None, false));
+        let streams = Streams::new(10);
+        let mut progress = Progress::new(Arc::clone(&activity), Framing::FromPreface);
+        progress.open = Some(crate::streams::Open::new(Arc::clone(&streams)));
+        let request = [
+            &b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"[..],
+            &crate::streams::tests::frame(0x1, 0x5, 1, 12),
+        ]
+        .concat();
+        progress.read(&request[..1]);
+        progress.read(&request[1..]);
+        assert_eq!(streams.held(), 1, "the client's HEADERS open a stream");
+        let open = crate::activity::Open::begin(&activity);
+        // hyper hands the whole body over: the request ends, the HEADERS
+        // and one byte of DATA go out, the rest waits for window.
+        drop(open);
+        let head = crate::streams::tests::frame(0x1, 0x4, 1, 30);
+        let data = crate::streams::tests::frame(0x0, 0, 1, 1);
+        for bytes in [&head, &data] {
+            progress.report(&Poll::Ready(Ok(bytes.len())), &[IoSlice::new(bytes)]);
+        }
+        assert!(activity.stalled_since().is_some(), "still sending");
+        assert!(activity.idle_since().is_none(), "not idle");
+        let last = crate::streams::tests::frame(0x0, 0x1, 1, 0);
+        progress.report(&Poll::Ready(Ok(last.len())), &[IoSlice::new(&last)]);
+        assert!(activity.stalled_since().is_none());
+        assert_eq!(streams.held(), 0);
+    }
+
+    #[test]
     fn a_vectored_write_counts_only_what_was_taken() {
         let activity = Arc::new(Activity::new(None, false));
         let mut watched = Progress::new(activity, Framing::Http2);
@@ -414,6 +393,6 @@ mod tests {
         // The socket took the SETTINGS frame and nothing of the DATA frame.
         let bufs = [IoSlice::new(&settings), IoSlice::new(&data)];
         watched.report(&Poll::Ready(Ok(settings.len())), &bufs);
-        assert_eq!(watched.frames.response_bytes(&data), 19);
+        assert_eq!(watched.output.read(&data, |_| {}), 19);
     }
 }

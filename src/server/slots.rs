@@ -1,0 +1,208 @@
+//! The connection slots: at most `--max-connections` connections are served
+//! at once, and a new one is never kept out by connections that are doing
+//! nothing.
+//!
+//! - A connection holds a [`Slot`] from its accept to its close; further
+//!   clients wait in the kernel's listen backlog, so the server never runs
+//!   out of descriptors (one accepted connection at most waits for a slot).
+//! - **Room at the cap.** When every slot is taken, the connection idle the
+//!   longest — no request open, no response on the wire: between requests,
+//!   or silent since its accept — is asked to close ([`Activity::evict`]),
+//!   and the new connection takes its slot once it has (nginx drains its
+//!   reusable connections alike). One that is answering is never chosen; a
+//!   request that arrives while it closes is answered first. When every
+//!   connection is busy, the newcomer waits for the first slot to come
+//!   free, looking again for an idle connection every [`LOOK_AGAIN`].
+//! - There is no limit per client address: behind a CDN, a few addresses
+//!   carry every reader's connections, and a per-address cap would turn
+//!   readers away exactly where traffic is heaviest. A client that opens
+//!   connections only to hold them is closed by the clocks of
+//!   `watchdog.rs`, and meanwhile its connections are the idle ones that
+//!   newcomers push out.
+
+use crate::activity::Activity;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration, Instant};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+
+/// With every slot taken and no connection idle, how often to look again.
+pub const LOOK_AGAIN: Duration = Duration::from_millis(50);
+
+/// How long a newcomer waits for the connection it evicted to close before
+/// choosing another: past the longest an evicted connection may take
+/// (`watchdog::CLOSE_GRACE`).
+const EVICTION_WAIT: Duration = Duration::from_secs(1);
+
+/// The slots of one server.
+pub struct Slots {
+    permits: Arc<Semaphore>,
+    count: u32,
+    /// What each held slot's connection is doing, for choosing the one to
+    /// evict; `None` where a slot is free or its connection was evicted.
+    held: Mutex<Held>,
+}
+
+#[derive(Default)]
+struct Held {
+    connections: Vec<Option<Arc<Activity>>>,
+    /// Indexes of `connections` free for reuse.
+    free: Vec<usize>,
+}
+
+/// A connection's slot, given back when dropped.
+pub struct Slot {
+    slots: Arc<Slots>,
+    index: usize,
+    _permit: OwnedSemaphorePermit,
+}
+
+impl Slots {
+    /// `count` slots, all free.
+    pub fn new(count: usize) -> Arc<Slots> {
+        let count = u32::try_from(count).expect("the cap's range fits in u32");
+        Arc::new(Slots {
+            permits: Arc::new(Semaphore::new(count as usize)),
+            count,
+            held: Mutex::new(Held::default()),
+        })
+    }
+
+    /// A slot for the connection `activity` describes: at once while one is
+    /// free, else the slot of the connection idle the longest, once it has
+    /// closed.
+    pub async fn take(self: &Arc<Self>, activity: &Arc<Activity>) -> Slot {
+        loop {
+            if let Ok(permit) = Arc::clone(&self.permits).try_acquire_owned() {
+                return self.register(permit, activity);
+            }
+            let wait = if self.evict_longest_idle() {
+                EVICTION_WAIT
+            } else {
+                LOOK_AGAIN
+            };
+            let permit = Arc::clone(&self.permits).acquire_owned();
+            if let Ok(Ok(permit)) = tokio::time::timeout(wait, permit).await {
+                return self.register(permit, activity);
+            }
+        }
+    }
+
+    /// Completes once every slot is free (every connection has closed).
+    pub async fn all_free(&self) {
+        let _ = self.permits.acquire_many(self.count).await;
+    }
+
+    fn register(self: &Arc<Self>, permit: OwnedSemaphorePermit, activity: &Arc<Activity>) -> Slot {
+        let mut held = self.lock();
+        let entry = Some(Arc::clone(activity));
+        let index = match held.free.pop() {
+            Some(index) => {
+                held.connections[index] = entry;
+                index
+            }
+            None => {
+                held.connections.push(entry);
+                held.connections.len() - 1
+            }
+        };
+        Slot {
+            slots: Arc::clone(self),
+            index,
+            _permit: permit,
+        }
+    }
+
+    /// Ask the connection idle the longest to close; whether there was one.
+    fn evict_longest_idle(&self) -> bool {
+        let mut held = self.lock();
+        let longest = held
+            .connections
+            .iter()
+            .enumerate()
+            .filter_map(|(index, entry)| {
+                let since: Instant = entry.as_ref()?.idle_since()?;
+                Some((since, index))
+            })
+            .min();
+        let Some((_, index)) = longest else {
+            return false;
+        };
+        // Out of the choice from now on; the slot stays taken until the
+        // connection has closed.
+        if let Some(activity) = held.connections[index].take() {
+            activity.evict();
+        }
+        true
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Held> {
+        // A panic elsewhere cannot leave the list half-changed: every
+        // change is one assignment or push.
+        self.held.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        let mut held = self.slots.lock();
+        held.connections[self.index] = None;
+        held.free.push(self.index);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::activity::Open;
+
+    #[tokio::test]
+    async fn a_free_slot_is_taken_at_once_and_given_back() {
+        let slots = Slots::new(1);
+        let first = Arc::new(Activity::new(None, false));
+        let slot = slots.take(&first).await;
+        assert_eq!(slots.permits.available_permits(), 0);
+        drop(slot);
+        assert_eq!(slots.permits.available_permits(), 1);
+        assert!(slots.lock().connections.iter().all(Option::is_none));
+    }
+
+    #[tokio::test]
+    async fn the_longest_idle_is_evicted_and_a_busy_one_never() {
+        let slots = Slots::new(3);
+        let activities: Vec<_> = (0..3)
+            .map(|_| Arc::new(Activity::new(None, false)))
+            .collect();
+        let mut taken = Vec::new();
+        for activity in &activities {
+            taken.push(slots.take(activity).await);
+        }
+        // The first is answering; the second has been idle longer than the
+        // third (accepted before it).
+        let _open = Open::begin(&activities[0]);
+        assert!(slots.evict_longest_idle());
+        let evicted = tokio::time::timeout(Duration::from_millis(100), activities[1].evicted());
+        assert!(evicted.await.is_ok(), "the second was asked to close");
+        assert!(slots.evict_longest_idle());
+        let evicted = tokio::time::timeout(Duration::from_millis(100), activities[2].evicted());
+        assert!(evicted.await.is_ok(), "then the third");
+        assert!(!slots.evict_longest_idle(), "the busy one is left alone");
+    }
+
+    #[tokio::test]
+    async fn a_newcomer_at_the_cap_gets_the_evicted_slot() {
+        let slots = Slots::new(1);
+        let idle = Arc::new(Activity::new(None, false));
+        let slot = slots.take(&idle).await;
+        let newcomer = Arc::new(Activity::new(None, false));
+        let taking = tokio::spawn({
+            let slots = Arc::clone(&slots);
+            async move {
+                let _slot = slots.take(&newcomer).await;
+            }
+        });
+        // The idle connection is asked to close, and closes.
+        idle.evicted().await;
+        drop(slot);
+        taking.await.expect("the newcomer got the slot");
+    }
+}
