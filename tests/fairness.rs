@@ -274,14 +274,18 @@ async fn a_response_behind_a_one_byte_window_is_closed_at_the_send_timeout() {
         .expect("an HTTP/2 handshake");
     let connection = tokio::spawn(connection);
     // hyper hands the whole body to the stream at once; a byte of it
-    // leaves, the rest waits for window that never comes.
-    let response = get_h2(send, &server, "/llms-full.txt").await;
-    assert_eq!(response.expect("a response head").status(), 200);
+    // leaves, the rest waits for window that never comes. The client keeps
+    // the connection and the response (dropping it would cancel the
+    // stream).
+    let response = get_h2(send.clone(), &server, "/llms-full.txt").await;
+    let response = response.expect("a response head");
+    assert_eq!(response.status(), 200);
     let ended = tokio::time::timeout(send_timeout + SLACK, connection).await;
     assert!(
         ended.is_ok(),
         "a stream that never moves held its connection"
     );
+    drop((send, response));
     assert_eq!(server.get("/healthz", &[]).await.status, 200);
 }
 
