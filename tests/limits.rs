@@ -1,6 +1,7 @@
 //! Limits and operations: the health check, oversized heads, slow clients,
 //! the connection cap — and the server keeps serving everyone else.
 
+use crate::stalls::{small_window_connection, stop_reading};
 use crate::support::{start_server, start_server_with};
 use std::time::Duration;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -58,12 +59,20 @@ async fn a_slow_client_is_cut_off_and_others_are_served() {
 }
 
 #[tokio::test]
-async fn connections_beyond_the_cap_wait_for_a_free_slot() {
-    let server = start_server_with(|c| c.max_connections = 2).await;
-    let first = TcpStream::connect(server.addr()).await.expect("connect");
-    let second = TcpStream::connect(server.addr()).await.expect("connect");
-    // Both slots are taken by idle connections. A third client connects (the
-    // kernel queues it) and sends a request that cannot be served yet.
+async fn connections_beyond_the_cap_wait_while_every_slot_is_answering() {
+    let server = start_server_with(|c| {
+        c.max_connections = 2;
+        c.send_timeout = Duration::from_secs(60);
+    })
+    .await;
+    // Both slots are taken by connections in the middle of answering: their
+    // clients read nothing of 400 requests' answers. (Idle ones would give
+    // up their slots: tests/fairness.rs.)
+    let mut first = small_window_connection(server.addr()).await;
+    stop_reading(&mut first).await;
+    let mut second = small_window_connection(server.addr()).await;
+    stop_reading(&mut second).await;
+    // A third client connects and sends a request that cannot be served yet.
     let mut third = TcpStream::connect(server.addr()).await.expect("connect");
     third
         .write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
@@ -71,7 +80,7 @@ async fn connections_beyond_the_cap_wait_for_a_free_slot() {
         .expect("send");
     let mut head = [0u8; 12];
     let early = tokio::time::timeout(Duration::from_millis(300), third.read_exact(&mut head)).await;
-    assert!(early.is_err(), "served while both slots were taken");
+    assert!(early.is_err(), "served while both slots were answering");
     // A slot frees up: the waiting client is served.
     drop(first);
     third

@@ -504,3 +504,35 @@ async fn https_serves_a_socket_handed_over_by_the_service_manager() {
         "{log}"
     );
 }
+
+#[tokio::test]
+async fn an_https_keep_alive_connection_is_held_to_the_idle_timeout() {
+    let (dir, certificate) = (Scratch::new("tls-keep-alive"), Certificate::new());
+    let (addr, _) = start_https_server(certificate.install(&dir), |c| {
+        c.header_read_timeout = Duration::from_secs(1);
+        c.idle_timeout = Duration::from_secs(4);
+    })
+    .await;
+    // The request follows the handshake at once, on HTTP/1.1 and on h2.
+    let stream = connect(&addr, &[&certificate], &[]).await;
+    let (mut one, one_connection) = hyper::client::conn::http1::handshake(TokioIo::new(stream))
+        .await
+        .expect("an HTTP/1.1 connection");
+    let one_connection = tokio::spawn(one_connection);
+    assert_eq!(get_http1(&mut one, "/healthz").await.0, 200);
+    let stream = connect(&addr, &[&certificate], &[b"h2"]).await;
+    let (mut two, two_connection) =
+        hyper::client::conn::http2::handshake(TokioExecutor::new(), TokioIo::new(stream))
+            .await
+            .expect("an h2 connection");
+    let two_connection = tokio::spawn(two_connection);
+    assert_eq!(get_h2(&mut two, "/healthz").await.0, 200);
+    // Past the header-read timeout and a second of slack, both are open…
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    assert!(!one_connection.is_finished() && !two_connection.is_finished());
+    // …and the idle timeout closes both.
+    for connection in [one_connection, two_connection] {
+        let closed = tokio::time::timeout(Duration::from_secs(4), connection).await;
+        assert!(closed.is_ok(), "open past the idle timeout");
+    }
+}
