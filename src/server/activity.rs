@@ -74,6 +74,9 @@ pub struct Activity {
     moving_since: AtomicU64,
     /// Whether the socket is to be reset, not closed (see `watched.rs`).
     reset: AtomicBool,
+    /// Whether the socket is closed without lingering: nothing was being
+    /// answered, so no answer can be lost to a reset.
+    quiet: AtomicBool,
     /// Rung when the connection is to give up its slot.
     evicted: Notify,
     /// The counters requests and responses are recorded in, when they are.
@@ -96,6 +99,7 @@ impl Activity {
             blocked: AtomicBool::new(false),
             moving_since: AtomicU64::new(0),
             reset: AtomicBool::new(false),
+            quiet: AtomicBool::new(false),
             evicted: Notify::new(),
             metrics,
             timed,
@@ -122,6 +126,17 @@ impl Activity {
     /// Whether [`Activity::reset_on_close`] was asked for.
     pub fn resets_on_close(&self) -> bool {
         self.reset.load(Ordering::Acquire)
+    }
+
+    /// Close the socket at once when the connection closes, without the
+    /// staged close: it is closed idle (`watched.rs`).
+    pub fn close_quietly(&self) {
+        self.quiet.store(true, Ordering::Release);
+    }
+
+    /// Whether [`Activity::close_quietly`] was asked for.
+    pub fn closes_quietly(&self) -> bool {
+        self.quiet.load(Ordering::Acquire)
     }
 
     /// When the connection was accepted.

@@ -99,6 +99,7 @@ pub async fn supervise<C: GracefulConnection>(
     };
     connection.as_mut().graceful_shutdown();
     if activity.idle_since().is_some() {
+        activity.close_quietly();
         let _ = tokio::time::timeout(CLOSE_GRACE, connection).await;
     } else {
         // HTTP/2 in a drain: its open streams finish, within the server's

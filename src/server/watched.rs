@@ -22,7 +22,10 @@
 //! stream down, the wrapper closes the writing half and then reads and
 //! drops what the client still sends, until it closes its half, for at
 //! most [`LINGER_TIME`] and [`LINGER_BYTES`] (nginx's `lingering_close`),
-//! into a buffer on the stack.
+//! into a buffer on the stack. A connection its watchdog closes while idle
+//! (between requests, or silent) has no answer to protect and closes at
+//! once, as nginx closes its idle keep-alive connections: its slot is free
+//! for another at once.
 //!
 //! A connection closed for making no progress is reset (`SO_LINGER` 0),
 //! as nginx's `reset_timedout_connection` does: its unsent bytes are
@@ -294,8 +297,10 @@ impl<S: Socket + AsyncRead + AsyncWrite + Unpin> AsyncWrite for Watched<S> {
         let this = self.get_mut();
         if this.linger.is_none() {
             ready!(Pin::new(&mut this.inner).poll_shutdown(cx))?;
-            if this.progress.activity.resets_on_close() {
-                // A connection that stalled is reset, not lingered over.
+            let activity = &this.progress.activity;
+            if activity.resets_on_close() || activity.closes_quietly() {
+                // A connection that stalled is reset, not lingered over;
+                // one closed idle has no answer a reset could destroy.
                 return Poll::Ready(Ok(()));
             }
             this.linger = Some(Linger {
