@@ -71,6 +71,19 @@ async fn read_health(stream: &mut TcpStream) {
     assert!(received.starts_with(b"HTTP/1.1 200"), "{received:?}");
 }
 
+/// A keep-alive connection to `server` that sent `GET /healthz` `after` its
+/// connect and read the answer.
+async fn served_once(server: &Server, after: Duration) -> TcpStream {
+    let mut stream = TcpStream::connect(server.addr()).await.expect("connect");
+    tokio::time::sleep(after).await;
+    stream
+        .write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        .await
+        .expect("send");
+    read_health(&mut stream).await;
+    stream
+}
+
 /// Whether the server closes `stream` within `within`.
 async fn closes_within(stream: &mut TcpStream, within: Duration) -> bool {
     let mut rest = Vec::new();
@@ -93,14 +106,7 @@ async fn held_to_the_idle_timeout(after: Duration) {
     let server = keep_alive_server().await;
     let mut streams = Vec::new();
     for _ in 0..6 {
-        let mut stream = TcpStream::connect(server.addr()).await.expect("connect");
-        tokio::time::sleep(after).await;
-        stream
-            .write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
-            .await
-            .expect("send");
-        read_health(&mut stream).await;
-        streams.push(stream);
+        streams.push(served_once(&server, after).await);
     }
     tokio::time::sleep(HEADER_READ + SLACK).await;
     for stream in &streams {
@@ -219,16 +225,8 @@ async fn at_the_cap_a_new_client_takes_the_slot_of_the_longest_idle() {
     // first the longest (by more than the clock's tick).
     let mut held = Vec::new();
     for turn in 0..20 {
-        if turn == 1 {
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
-        let mut stream = TcpStream::connect(server.addr()).await.expect("connect");
-        stream
-            .write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
-            .await
-            .expect("send");
-        read_health(&mut stream).await;
-        held.push(stream);
+        let after = Duration::from_millis(if turn == 1 { 50 } else { 0 });
+        held.push(served_once(&server, after).await);
     }
     let newcomer = Server::client_for(&server.origin);
     let reply = tokio::time::timeout(SLACK, newcomer.get("/healthz", &[])).await;
