@@ -18,6 +18,8 @@
 //! - [`respond`]: the whole request → response selection, without I/O.
 //! - [`handler`]: the one handler every way of serving answers through:
 //!   the table's routes and `/mcp`.
+//! - `message.rs`: the HTTP/1 message's rules hyper lets through
+//!   (`Transfer-Encoding`, `Host`), checked before a request is routed.
 //! - [`mcp`]: `/mcp`, the Model Context Protocol endpoint for agents.
 //! - [`search`]: a query ranked against the table's search index, for
 //!   MCP's `search` tool and `/search`.
@@ -51,6 +53,7 @@ pub mod export;
 mod fields;
 pub mod handler;
 pub mod mcp;
+mod message;
 pub mod metrics;
 pub mod respond;
 pub mod route;

@@ -96,6 +96,22 @@ pub fn page_error<'t>(
     failure(table, kind, resource, &Fields::of(headers), head)
 }
 
+/// The error `kind` for a request refused before it is routed
+/// (`message.rs`), as its path's other errors are answered: the
+/// ErrorResponse on API paths, negotiated elsewhere; without its body to
+/// HEAD.
+pub fn refused<'t>(
+    table: &'t Table,
+    kind: ErrorKind,
+    method: &Method,
+    path: &str,
+    headers: &HeaderMap,
+) -> Selection<'t> {
+    let resource = error_for(table, path, kind);
+    let head = *method == Method::HEAD;
+    failure(table, kind, resource, &Fields::of(headers), head)
+}
+
 /// Select the response to a request from `table` and assemble it.
 pub fn respond(table: &Table, method: &Method, path: &str, headers: &HeaderMap) -> Response<Body> {
     select(table, method, path, headers).into_response()

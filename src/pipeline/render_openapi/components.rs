@@ -22,7 +22,8 @@ fn headers(catalog: &Catalog) -> Value {
     let last_modified = httpdate::fmt_http_date(
         std::time::UNIX_EPOCH + std::time::Duration::from_secs(catalog.last_modified),
     );
-    // `public, max-age=60` for 400, 404 and 414; `no-store` for 405 and 406.
+    // `public, max-age=60` for 400, 404, 410 and 414; `no-store` for 400
+    // (`bad_host`), 405, 406, 501 and 503.
     let mut grouped: Vec<(&str, Vec<u16>)> = Vec::new();
     for kind in ErrorKind::ALL {
         let statuses = match grouped.iter_mut().find(|(p, _)| *p == kind.cache_control()) {
