@@ -139,7 +139,7 @@ async fn every_documented_code_is_reachable() {
         &'a str,
     );
     let long_query = format!("/search?q={}", "a".repeat(201));
-    let cases: [Case; 10] = [
+    let cases: [Case; 11] = [
         (http::Method::GET, "/nope", &[], 404, "not_found"),
         (
             http::Method::GET,
@@ -170,6 +170,13 @@ async fn every_documented_code_is_reachable() {
             &[("accept", "image/png")],
             406,
             "not_acceptable",
+        ),
+        (
+            http::Method::GET,
+            "/api/reference.json",
+            &[("if-match", "\"nope\"")],
+            412,
+            "precondition_failed",
         ),
         (http::Method::GET, "/search?q=", &[], 400, "query_missing"),
         (http::Method::GET, &long_query, &[], 400, "query_too_long"),

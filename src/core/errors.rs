@@ -34,6 +34,9 @@ pub enum ErrorKind {
     MethodNotAllowed,
     /// `Accept` or `Accept-Encoding` rules out every representation.
     NotAcceptable,
+    /// `If-Match` names no current entity tag of the representation
+    /// (RFC 9110 §13.1.1): 412.
+    PreconditionFailed,
     /// `/search` without a query: no `q`, or one of spaces alone.
     QueryMissing,
     /// `/search` with a query longer than the server reads
@@ -62,7 +65,7 @@ pub const MAX_PATH_LEN: usize = 2048;
 
 impl ErrorKind {
     /// Every kind, in documentation order.
-    pub const ALL: [ErrorKind; 14] = [
+    pub const ALL: [ErrorKind; 15] = [
         ErrorKind::NotFound,
         ErrorKind::ReferenceNotFound,
         ErrorKind::MethodRemoved,
@@ -71,6 +74,7 @@ impl ErrorKind {
         ErrorKind::UriTooLong,
         ErrorKind::MethodNotAllowed,
         ErrorKind::NotAcceptable,
+        ErrorKind::PreconditionFailed,
         ErrorKind::QueryMissing,
         ErrorKind::QueryTooLong,
         ErrorKind::QueryInvalid,
@@ -95,6 +99,7 @@ impl ErrorKind {
             ErrorKind::UriTooLong => "uri_too_long",
             ErrorKind::MethodNotAllowed => "method_not_allowed",
             ErrorKind::NotAcceptable => "not_acceptable",
+            ErrorKind::PreconditionFailed => "precondition_failed",
             ErrorKind::QueryMissing => "query_missing",
             ErrorKind::QueryTooLong => "query_too_long",
             ErrorKind::QueryInvalid => "query_invalid",
@@ -118,6 +123,7 @@ impl ErrorKind {
             ErrorKind::UriTooLong => 414,
             ErrorKind::MethodNotAllowed => 405,
             ErrorKind::NotAcceptable => 406,
+            ErrorKind::PreconditionFailed => 412,
             ErrorKind::UnsupportedTransferCoding => 501,
             ErrorKind::Busy => 503,
         }
@@ -137,6 +143,7 @@ impl ErrorKind {
             ErrorKind::UriTooLong => "URI Too Long",
             ErrorKind::MethodNotAllowed => "Method Not Allowed",
             ErrorKind::NotAcceptable => "Not Acceptable",
+            ErrorKind::PreconditionFailed => "Precondition Failed",
             ErrorKind::UnsupportedTransferCoding => "Not Implemented",
             ErrorKind::Busy => "Service Unavailable",
         }
@@ -159,6 +166,7 @@ impl ErrorKind {
             | ErrorKind::QueryInvalid => "public, max-age=60",
             ErrorKind::MethodNotAllowed
             | ErrorKind::NotAcceptable
+            | ErrorKind::PreconditionFailed
             | ErrorKind::BadHost
             | ErrorKind::UnsupportedTransferCoding
             | ErrorKind::Busy => "no-store",

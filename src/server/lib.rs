@@ -8,7 +8,8 @@
 //! the content changes.
 //!
 //! - [`negotiate`]: `Accept` and `Accept-Encoding` (RFC 9110 §12).
-//! - [`conditional`]: `If-None-Match` and `If-Modified-Since` (RFC 9110 §13).
+//! - [`conditional`]: `If-Match`, `If-None-Match` and `If-Modified-Since`
+//!   (RFC 9110 §13).
 //! - [`route`]: path → resource or error.
 //! - [`table`]: the response table, and the handle a server answers from.
 //! - [`errors`]: error kinds, statuses and codes.

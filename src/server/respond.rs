@@ -12,6 +12,7 @@
 //! [`respond`] does both. The hyper service, the benchmarks and the fuzz
 //! targets all go through here.
 
+use crate::conditional::Precondition;
 use crate::errors::ErrorKind;
 use crate::fields::Fields;
 use crate::headers;
@@ -117,7 +118,7 @@ pub fn respond(table: &Table, method: &Method, path: &str, headers: &HeaderMap) 
     select(table, method, path, headers).into_response()
 }
 
-/// 200, 304 or 406 for an existing resource.
+/// 200, 304, 406 or 412 for an existing resource.
 fn found<'t>(
     table: &'t Table,
     resource: &'t Resource,
@@ -141,8 +142,14 @@ fn found<'t>(
     let Some(variant) = choose_variant(table, representation, fields) else {
         return not_acceptable();
     };
-    if is_fresh(table, variant, fields) {
-        return Selection::NotModified { variant };
+    match fields.precondition(variant.etag.as_bytes(), table.last_modified_unix) {
+        Precondition::Send => {}
+        Precondition::NotModified => return Selection::NotModified { variant },
+        Precondition::Failed => {
+            let kind = ErrorKind::PreconditionFailed;
+            let resource = error_about(table, resource, kind);
+            return failure(table, kind, resource, fields, head);
+        }
     }
     Selection::Body {
         status: StatusCode::OK,
@@ -215,11 +222,6 @@ fn choose_variant<'t>(
         }
     });
     best(weights).map(|i| &representation.variants[i])
-}
-
-/// Whether the client's copy of `variant` is current.
-fn is_fresh(table: &Table, variant: &Variant, fields: &Fields) -> bool {
-    fields.is_fresh(variant.etag.as_bytes(), table.last_modified_unix)
 }
 
 impl Selection<'_> {
