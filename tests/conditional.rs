@@ -147,3 +147,81 @@ async fn caching_headers_suit_a_cdn() {
     );
     assert_eq!(reply.header("x-content-type-options"), "nosniff");
 }
+
+#[tokio::test]
+async fn if_match_without_the_current_etag_is_412_before_if_none_match() {
+    let server = start_server().await;
+    let path = "/api/reference/select.json";
+    let first = server.get(path, &[("accept-encoding", "br")]).await;
+    let etag = first.header("etag");
+    let weak = format!("W/{etag}");
+    let listed = format!("\"nope\", {etag}");
+    // Matched (strongly) or `*`: the request proceeds, to 200 or to 304.
+    for (if_match, if_none_match, status) in [
+        (etag, "", 200),
+        (listed.as_str(), "", 200),
+        ("*", "", 200),
+        (etag, etag, 304),
+        ("*", "\"nope\"", 200),
+    ] {
+        let mut headers = vec![("accept-encoding", "br"), ("if-match", if_match)];
+        if !if_none_match.is_empty() {
+            headers.push(("if-none-match", if_none_match));
+        }
+        let reply = server.get(path, &headers).await;
+        assert_eq!(reply.status, status, "{headers:?}");
+    }
+    // Not matched: 412, whatever If-None-Match says (RFC 9110 §13.2.2).
+    for headers in [
+        &[("accept-encoding", "br"), ("if-match", "\"nope\"")][..],
+        &[("accept-encoding", "br"), ("if-match", &weak)],
+        &[("accept-encoding", "gzip"), ("if-match", etag)],
+        &[
+            ("accept-encoding", "br"),
+            ("if-match", "\"nope\""),
+            ("if-none-match", etag),
+        ],
+    ] {
+        let reply = server.get(path, headers).await;
+        assert_eq!(reply.status, 412, "{headers:?}");
+        assert_eq!(reply.error_code(), "precondition_failed", "{headers:?}");
+        assert_eq!(reply.header("cache-control"), "no-store");
+    }
+    let head = server
+        .request(http::Method::HEAD, path, &[("if-match", "\"nope\"")])
+        .await;
+    assert_eq!(head.status, 412);
+    assert!(head.body.is_empty());
+}
+
+#[tokio::test]
+async fn if_match_holds_on_pages_and_searches_and_not_on_errors() {
+    let server = start_server().await;
+    for path in ["/api/select", "/search?q=count+rows"] {
+        let first = server.get(path, &[("accept", "text/html")]).await;
+        let matched = server
+            .get(
+                path,
+                &[("accept", "text/html"), ("if-match", first.header("etag"))],
+            )
+            .await;
+        assert_eq!(matched.status, 200, "{path}");
+        let page = server
+            .get(path, &[("accept", "text/html"), ("if-match", "\"nope\"")])
+            .await;
+        assert_eq!(page.status, 412, "{path}");
+        assert!(
+            page.header("content-type").starts_with("text/html"),
+            "{path}: the error as a page"
+        );
+        let program = server.get(path, &[("if-match", "\"nope\"")]).await;
+        assert_eq!(program.status, 412, "{path}");
+        assert_eq!(program.error_code(), "precondition_failed", "{path}");
+    }
+    // Preconditions are evaluated for what would be a 200 alone (RFC 9110
+    // §13.2.1).
+    let missing = server
+        .get("/api/reference/nope.json", &[("if-match", "\"nope\"")])
+        .await;
+    assert_eq!(missing.status, 404);
+}

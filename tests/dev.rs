@@ -100,6 +100,24 @@ impl Dev {
         }
     }
 
+    /// Every line it prints up to the next that contains `text`, that one
+    /// included; fails as [`Dev::line_with`] does.
+    fn lines_through(&self, text: &str) -> Vec<String> {
+        let mut lines = Vec::new();
+        loop {
+            match self.lines.recv_timeout(Duration::from_secs(60)) {
+                Ok(line) => {
+                    let last = line.contains(text);
+                    lines.push(line);
+                    if last {
+                        return lines;
+                    }
+                }
+                Err(error) => panic!("no line with {text:?} from refserve dev: {error}"),
+            }
+        }
+    }
+
     fn entry(&self, key: &str) -> PathBuf {
         self.scratch
             .path()
@@ -350,6 +368,44 @@ async fn invalid_content_keeps_the_last_good_table_and_names_the_file_and_field(
     dev.line_with("rendered in");
     let reply = dev.client().get("/api/reference/select.json", &[]).await;
     assert!(reply.headers.get("refserve-content-error").is_none());
+}
+
+#[tokio::test]
+async fn a_file_name_cannot_forge_or_hide_a_line_of_the_log() {
+    let dev = Dev::start("dev-log-names", |_| {});
+    dev.line_with("rendered in");
+    // A name that, printed raw, ends its line, prints one of refserve's
+    // (a name holds no `/`: that of a render with no file named), and
+    // erases the terminal line it is on.
+    let forged = "refserve dev: rendered in 1 ms → 0 pages reloaded";
+    let name = format!("x\r\n{forged}\u{1b}[2K\u{202e}.md");
+    let methods = dev.scratch.path().join("content/methods");
+    std::fs::write(methods.join(&name), "+++\n+++\n").expect("write");
+    let lines = dev.lines_through("not rendered");
+    for line in &lines {
+        assert!(
+            line.starts_with("error: ") || line.starts_with("refserve dev: "),
+            "every line is refserve's own: {lines:#?}"
+        );
+        assert!(
+            !line.starts_with(forged) && !line.contains(['\r', '\u{1b}', '\u{202e}']),
+            "{lines:#?}"
+        );
+    }
+    let escaped = format!("x\\r\\n{forged}\\u{{1b}}[2K\\u{{202e}}.md");
+    let summary = lines.last().expect("the line of the change");
+    assert!(
+        summary.contains(&format!("methods/{escaped} changed → not rendered")),
+        "the name, escaped as Rust escapes it: {summary}"
+    );
+    // The content error names the file too, and stays one line.
+    let errors: Vec<&String> = lines
+        .iter()
+        .filter(|line| line.starts_with("error: "))
+        .collect();
+    assert_eq!(errors.len(), 1, "{errors:#?}");
+    let named = format!("error: content/methods/{escaped}: is not a method file");
+    assert!(errors[0].starts_with(&named), "{}", errors[0]);
 }
 
 #[tokio::test]

@@ -139,7 +139,7 @@ async fn every_documented_code_is_reachable() {
         &'a str,
     );
     let long_query = format!("/search?q={}", "a".repeat(201));
-    let cases: [Case; 10] = [
+    let cases: [Case; 11] = [
         (http::Method::GET, "/nope", &[], 404, "not_found"),
         (
             http::Method::GET,
@@ -171,6 +171,13 @@ async fn every_documented_code_is_reachable() {
             406,
             "not_acceptable",
         ),
+        (
+            http::Method::GET,
+            "/api/reference.json",
+            &[("if-match", "\"nope\"")],
+            412,
+            "precondition_failed",
+        ),
         (http::Method::GET, "/search?q=", &[], 400, "query_missing"),
         (http::Method::GET, &long_query, &[], 400, "query_too_long"),
         (
@@ -190,11 +197,19 @@ async fn every_documented_code_is_reachable() {
     }
     // `method_removed` answers only at a removed method's page, which the
     // shipped content has none of: tests/lifecycle.rs reaches it. `busy`
-    // needs a full memory budget: tests/search.rs fills one.
+    // needs a full memory budget: tests/search.rs fills one. `bad_host` and
+    // `unsupported_transfer_coding` need requests no HTTP client sends:
+    // tests/hostile.rs writes them.
     use refserve::errors::ErrorKind;
+    let elsewhere = [
+        ErrorKind::MethodRemoved,
+        ErrorKind::BadHost,
+        ErrorKind::UnsupportedTransferCoding,
+        ErrorKind::Busy,
+    ];
     let all: Vec<&str> = ErrorKind::ALL
         .iter()
-        .filter(|k| ![ErrorKind::MethodRemoved, ErrorKind::Busy].contains(k))
+        .filter(|k| !elsewhere.contains(k))
         .map(|k| k.code())
         .collect();
     assert_eq!(codes, all, "every ErrorKind has a case here");

@@ -130,6 +130,7 @@ fn requests() -> Vec<Asked> {
         ("/API/Select/", &[][..]),
         ("/api", &[][..]),
         ("/api/reference.json", &[("accept", "text/html")][..]),
+        ("/api/reference.json", &[("if-match", "\"nope\"")][..]),
         (
             "/api/select",
             &[("accept-encoding", "identity;q=0, *;q=0")][..],

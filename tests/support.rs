@@ -173,6 +173,58 @@ impl Reply {
         }
     }
 
+    /// The HTTP/1 responses in `bytes`, all a connection sent until it
+    /// closed, in order: each head parsed and its body taken by its
+    /// `Content-Length` (refserve's bodies are whole; the answer to a HEAD
+    /// is not read here).
+    pub fn parse_all(mut bytes: &[u8]) -> Vec<Reply> {
+        let mut replies = Vec::new();
+        while !bytes.is_empty() {
+            let end = bytes
+                .windows(4)
+                .position(|window| window == b"\r\n\r\n")
+                .unwrap_or_else(|| panic!("a complete head in {bytes:?}"));
+            let head = std::str::from_utf8(&bytes[..end]).expect("an ASCII head");
+            let mut lines = head.split("\r\n");
+            let status_line = lines.next().unwrap_or_default();
+            let status = status_line
+                .strip_prefix("HTTP/1.1 ")
+                .or_else(|| status_line.strip_prefix("HTTP/1.0 "))
+                .and_then(|rest| rest.get(..3))
+                .and_then(|code| code.parse().ok())
+                .unwrap_or_else(|| panic!("an HTTP/1 status line: {status_line:?}"));
+            let mut headers = HeaderMap::new();
+            for line in lines {
+                let (name, value) = line
+                    .split_once(':')
+                    .unwrap_or_else(|| panic!("a header line: {line:?}"));
+                headers.append(
+                    http::HeaderName::from_bytes(name.as_bytes()).expect("a header name"),
+                    http::HeaderValue::from_str(value.trim()).expect("a header value"),
+                );
+            }
+            let length: usize = headers.get("content-length").map_or(0, |length| {
+                length
+                    .to_str()
+                    .ok()
+                    .and_then(|l| l.parse().ok())
+                    .expect("a length")
+            });
+            let rest = &bytes[end + 4..];
+            assert!(
+                rest.len() >= length,
+                "a whole body of {length} bytes in {rest:?}"
+            );
+            replies.push(Reply {
+                status,
+                headers,
+                body: rest[..length].to_vec(),
+            });
+            bytes = &rest[length..];
+        }
+        replies
+    }
+
     /// `error.hint` of an ErrorResponse ("" when there is none).
     pub fn hint(&self) -> String {
         self.json()["error"]["hint"]

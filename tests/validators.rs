@@ -73,8 +73,17 @@ async fn schemathesis_finds_no_failure() {
     // Run in a scratch directory: Schemathesis and Hypothesis write their
     // caches (.schemathesis/, .hypothesis/) into the working directory.
     let dir = Scratch::new("schemathesis");
+    // A well-formed `If-Match` that names no current ETag is answered 412
+    // (RFC 9110 §13.1.1), as the description says: among the answers to
+    // a request the schema allows, beside Schemathesis's own.
+    let config = dir.write(
+        "schemathesis.toml",
+        "[checks.positive_data_acceptance]\n\
+         expected-statuses = [\"2xx\", \"3xx\", \"401\", \"403\", \"404\", \"409\", \"412\", \"429\", \"5xx\"]\n",
+    );
     let server = start_server().await;
     let mut command = python_tool("schemathesis");
+    command.arg("--config-file").arg(&config);
     command.args(["--no-color", "run"]);
     command.arg(format!("{}/openapi.json", server.origin));
     command.args(["--url", &server.origin, "--checks", "all"]);

@@ -1,6 +1,6 @@
 //! The error vocabulary: every way a request can fail, with its HTTP status,
-//! its stable `error.code`, how long caches may keep the answer and when to
-//! ask again.
+//! its stable `error.code`, how long caches may keep the answer, when to
+//! ask again and whether the connection stays open after it.
 //!
 //! The texts (`message`, `hint`) live in `content/errors.json`; the pipeline
 //! (`src/pipeline/`) checks that every kind has its text and renders each ErrorResponse body (section 2.4
@@ -34,6 +34,9 @@ pub enum ErrorKind {
     MethodNotAllowed,
     /// `Accept` or `Accept-Encoding` rules out every representation.
     NotAcceptable,
+    /// `If-Match` names no current entity tag of the representation
+    /// (RFC 9110 §13.1.1): 412.
+    PreconditionFailed,
     /// `/search` without a query: no `q`, or one of spaces alone.
     QueryMissing,
     /// `/search` with a query longer than the server reads
@@ -42,6 +45,13 @@ pub enum ErrorKind {
     /// `/search` with a query string it does not take: another parameter,
     /// `q` twice, or a `q` that is not percent-encoded UTF-8.
     QueryInvalid,
+    /// An HTTP/1.1 request without `Host`, or an HTTP/1 request with more
+    /// than one (RFC 9112 §3.2): 400, and the connection closed.
+    BadHost,
+    /// A request whose `Transfer-Encoding` names a coding other than one
+    /// `chunked` (RFC 9112 §6.1): 501, and the connection closed, as the
+    /// body's framing cannot be read.
+    UnsupportedTransferCoding,
     /// `/search` when the memory budget cannot hold its answer (503, with
     /// `Retry-After`).
     Busy,
@@ -55,7 +65,7 @@ pub const MAX_PATH_LEN: usize = 2048;
 
 impl ErrorKind {
     /// Every kind, in documentation order.
-    pub const ALL: [ErrorKind; 12] = [
+    pub const ALL: [ErrorKind; 15] = [
         ErrorKind::NotFound,
         ErrorKind::ReferenceNotFound,
         ErrorKind::MethodRemoved,
@@ -64,9 +74,12 @@ impl ErrorKind {
         ErrorKind::UriTooLong,
         ErrorKind::MethodNotAllowed,
         ErrorKind::NotAcceptable,
+        ErrorKind::PreconditionFailed,
         ErrorKind::QueryMissing,
         ErrorKind::QueryTooLong,
         ErrorKind::QueryInvalid,
+        ErrorKind::BadHost,
+        ErrorKind::UnsupportedTransferCoding,
         ErrorKind::Busy,
     ];
 
@@ -86,9 +99,12 @@ impl ErrorKind {
             ErrorKind::UriTooLong => "uri_too_long",
             ErrorKind::MethodNotAllowed => "method_not_allowed",
             ErrorKind::NotAcceptable => "not_acceptable",
+            ErrorKind::PreconditionFailed => "precondition_failed",
             ErrorKind::QueryMissing => "query_missing",
             ErrorKind::QueryTooLong => "query_too_long",
             ErrorKind::QueryInvalid => "query_invalid",
+            ErrorKind::BadHost => "bad_host",
+            ErrorKind::UnsupportedTransferCoding => "unsupported_transfer_coding",
             ErrorKind::Busy => "busy",
         }
     }
@@ -102,10 +118,13 @@ impl ErrorKind {
             | ErrorKind::NameTooLong
             | ErrorKind::QueryMissing
             | ErrorKind::QueryTooLong
-            | ErrorKind::QueryInvalid => 400,
+            | ErrorKind::QueryInvalid
+            | ErrorKind::BadHost => 400,
             ErrorKind::UriTooLong => 414,
             ErrorKind::MethodNotAllowed => 405,
             ErrorKind::NotAcceptable => 406,
+            ErrorKind::PreconditionFailed => 412,
+            ErrorKind::UnsupportedTransferCoding => 501,
             ErrorKind::Busy => 503,
         }
     }
@@ -119,10 +138,13 @@ impl ErrorKind {
             | ErrorKind::NameTooLong
             | ErrorKind::QueryMissing
             | ErrorKind::QueryTooLong
-            | ErrorKind::QueryInvalid => "Bad Request",
+            | ErrorKind::QueryInvalid
+            | ErrorKind::BadHost => "Bad Request",
             ErrorKind::UriTooLong => "URI Too Long",
             ErrorKind::MethodNotAllowed => "Method Not Allowed",
             ErrorKind::NotAcceptable => "Not Acceptable",
+            ErrorKind::PreconditionFailed => "Precondition Failed",
+            ErrorKind::UnsupportedTransferCoding => "Not Implemented",
             ErrorKind::Busy => "Service Unavailable",
         }
     }
@@ -142,8 +164,25 @@ impl ErrorKind {
             | ErrorKind::QueryMissing
             | ErrorKind::QueryTooLong
             | ErrorKind::QueryInvalid => "public, max-age=60",
-            ErrorKind::MethodNotAllowed | ErrorKind::NotAcceptable | ErrorKind::Busy => "no-store",
+            ErrorKind::MethodNotAllowed
+            | ErrorKind::NotAcceptable
+            | ErrorKind::PreconditionFailed
+            | ErrorKind::BadHost
+            | ErrorKind::UnsupportedTransferCoding
+            | ErrorKind::Busy => "no-store",
         }
+    }
+
+    /// Whether the answer closes its HTTP/1 connection (`Connection:
+    /// close`): the request's framing or its `Host` cannot be trusted, so
+    /// nothing the client sends after it is read as a request (RFC 9112
+    /// §6.1, §3.2). Both are refused on HTTP/1 alone: HTTP/2 has no
+    /// `Transfer-Encoding` and names the authority in `:authority`.
+    pub const fn closes_connection(self) -> bool {
+        matches!(
+            self,
+            ErrorKind::BadHost | ErrorKind::UnsupportedTransferCoding
+        )
     }
 
     /// `Retry-After` for the error, in seconds: when asking again may

@@ -38,7 +38,9 @@
 //!   backlog.
 //!
 //! Each change is logged as `<files> changed → rendered in N ms → M pages
-//! reloaded`; the page shows the new render in place (`reload.js`
+//! reloaded`, the control characters of a file's name (and of a content
+//! error) escaped as Rust escapes them (`\n`, `\u{1b}`), so that no name
+//! forges a line; the page shows the new render in place (`reload.js`
 //! fetches it and swaps it in, which is quicker than a reload).
 //!
 //! One file per concern: `preview.rs` (what is served and whom it tells),

@@ -46,20 +46,28 @@ pub(crate) struct Preview {
 }
 
 impl Preview {
-    /// Load, validate and render the content directory.
+    /// Load, validate and render the content directory. What does not
+    /// build is told one error a line, each [`logged`]: the content's
+    /// errors quote what the directory holds (a file's name among it),
+    /// and the message is logged, sent to the pages and put in a header
+    /// as it is.
     pub(crate) fn render(&self) -> Result<Table, String> {
         let date = refserve_pipeline::dates::newest(&self.root, &[&self.dir]);
         let catalog =
             refserve_pipeline::content::load(&self.root, &self.dir, self.base_url.clone(), date)
-                .map_err(|e| e.to_string())?;
+                .map_err(|errors| {
+                    let lines: Vec<String> =
+                        errors.0.iter().map(|e| logged(&e.to_string())).collect();
+                    lines.join("\n")
+                })?;
         let table = refserve_pipeline::preview(&catalog);
-        table.check().map_err(|e| e.to_string())?;
+        table.check().map_err(|e| logged(&e.to_string()))?;
         Ok(table)
     }
 
     /// Serve a render's outcome (or keep the last good table and show its
     /// error), tell every open page, and log it with the names of the
-    /// `changed` files (none for the first render).
+    /// `changed` files (none for the first render), [`logged`].
     pub(crate) fn apply(
         &self,
         outcome: Result<Table, String>,
@@ -68,7 +76,7 @@ impl Preview {
     ) {
         let took = took.as_millis();
         let changed = changed
-            .map(|names| format!("{names} changed → "))
+            .map(|names| format!("{} changed → ", logged(names)))
             .unwrap_or_default();
         match outcome {
             Ok(table) => {
@@ -87,7 +95,7 @@ impl Preview {
                 eprintln!("refserve dev: {changed}rendered in {took} ms → {reloaded} reloaded");
             }
             Err(message) => {
-                // Content errors come one a line.
+                // Content errors come one a line, escaped by `render`.
                 for line in message.lines() {
                     eprintln!("error: {line}");
                 }
@@ -251,6 +259,25 @@ fn content_error(problem: &str) -> HeaderValue {
     HeaderValue::try_from(value).expect("visible ASCII and spaces make a header value")
 }
 
+/// `text` as one line of the log: every character Rust's `escape_debug`
+/// escapes (control characters, line and paragraph separators, bidi
+/// controls, a backslash) written as it writes them (`\n`, `\u{1b}`), but
+/// quotes, which are harmless in a line. The names of the files changed
+/// and the content errors (which quote names and values) are the content
+/// directory's, which anything may write in: so no name can end a line of
+/// the log and begin one that looks like refserve's, move the cursor over
+/// one or reorder what a terminal shows.
+fn logged(text: &str) -> String {
+    let mut line = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '"' | '\'' => line.push(c),
+            c => line.extend(c.escape_debug()),
+        }
+    }
+    line
+}
+
 /// `1 page`, `2 pages`.
 fn pages(count: usize) -> String {
     match count {
@@ -272,4 +299,22 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     mutex
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn what_the_log_writes_of_a_name_is_one_line_of_visible_text() {
+        assert_eq!(
+            logged("methods/a\r\nrefserve dev: b\u{1b}[2K\u{202e}\\'\".md"),
+            "methods/a\\r\\nrefserve dev: b\\u{1b}[2K\\u{202e}\\\\'\".md"
+        );
+        assert_eq!(
+            logged("content/methods/select.md: field `name`"),
+            "content/methods/select.md: field `name`"
+        );
+        assert_eq!(logged("é"), "é");
+    }
 }

@@ -66,7 +66,8 @@ fn info(catalog: &Catalog) -> Value {
          Every body is rendered when the service is built, so responses are identical for \
          identical requests and cheap to cache. Successful responses carry a strong `ETag` \
          and `Last-Modified`; send them back in `If-None-Match` or `If-Modified-Since` and an \
-         unchanged resource answers `304 Not Modified`. Bodies are sent in `br`, `gzip` or \
+         unchanged resource answers `304 Not Modified`; an `If-Match` that names no current \
+         `ETag` is answered `412 Precondition Failed`. Bodies are sent in `br`, `gzip` or \
          identity coding according to `Accept-Encoding`.\n\n\
          No authentication is needed and none is accepted. Every endpoint also answers `HEAD` \
          (the same headers, no body) and `OPTIONS` (`204` with `Allow`); any other method is \
@@ -104,7 +105,11 @@ fn list_operation(catalog: &Catalog) -> Value {
              pagination and no query parameter.",
             catalog.entries.len()
         ),
-        "parameters": [ref_to("parameters", "IfNoneMatch"), ref_to("parameters", "IfModifiedSince")],
+        "parameters": [
+            ref_to("parameters", "IfMatch"),
+            ref_to("parameters", "IfNoneMatch"),
+            ref_to("parameters", "IfModifiedSince"),
+        ],
         "responses": {
             "200": {
                 "description": "The whole catalog.",
@@ -119,6 +124,7 @@ fn list_operation(catalog: &Catalog) -> Value {
             },
             "304": ref_to("responses", "NotModified"),
             "406": ref_to("responses", "NotAcceptable"),
+            "412": ref_to("responses", "PreconditionFailed"),
             "default": ref_to("responses", "Error"),
         },
     })
@@ -145,6 +151,7 @@ fn get_operation(catalog: &Catalog) -> Value {
              first, and a query string is ignored.",
         "parameters": [
             ref_to("parameters", "Name"),
+            ref_to("parameters", "IfMatch"),
             ref_to("parameters", "IfNoneMatch"),
             ref_to("parameters", "IfModifiedSince"),
         ],
@@ -167,6 +174,7 @@ fn get_operation(catalog: &Catalog) -> Value {
                 "content": error_content(not_found),
             },
             "406": ref_to("responses", "NotAcceptable"),
+            "412": ref_to("responses", "PreconditionFailed"),
             "default": ref_to("responses", "Error"),
         },
     })

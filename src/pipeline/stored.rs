@@ -163,6 +163,9 @@ fn variant(
     if let Some(seconds) = resource.error.and_then(ErrorKind::retry_after) {
         sent.push(("retry-after", seconds.into()));
     }
+    if resource.error.is_some_and(ErrorKind::closes_connection) {
+        sent.push(("connection", "close".into()));
+    }
     match resource.error {
         None => sent.extend([
             ("etag", etag.clone()),

@@ -1,8 +1,38 @@
-//! Conditional requests (RFC 9110 §13): when a GET or HEAD may be answered
-//! with 304 Not Modified instead of the body.
+//! Conditional requests (RFC 9110 §13): when a GET or HEAD is answered
+//! with 412 Precondition Failed, or with 304 Not Modified instead of the
+//! body.
 //!
 //! Pure functions over header bytes; nothing allocates. Preconditions are
-//! evaluated only for responses that would otherwise be 200 (§13.2.1).
+//! evaluated only for responses that would otherwise be 200 (§13.2.1), in
+//! the order of §13.2.2 (`fields.rs` reads them so): `If-Match` first,
+//! then `If-None-Match`, and `If-Modified-Since` when there is no
+//! `If-None-Match`. `If-Unmodified-Since` is not read.
+
+/// What the preconditions decide for a response that would be 200.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Precondition {
+    /// The body, as without preconditions.
+    Send,
+    /// 304: the client's copy is current.
+    NotModified,
+    /// 412: `If-Match` matches no current representation.
+    Failed,
+}
+
+/// Whether `If-Match` (§13.1.1) matches the selected variant's `etag`,
+/// which lets the request proceed; when it does not, the answer is 412.
+///
+/// `fields` are the values of every `If-Match` line. `*` matches any
+/// current representation (there is one: preconditions are evaluated for
+/// a 200 alone). Entity tags are compared strongly (§8.8.3.2): a weak tag
+/// matches nothing. Malformed members match nothing.
+pub fn strong_match<'a>(fields: impl IntoIterator<Item = &'a [u8]>, etag: &[u8]) -> bool {
+    let ours = strong(etag);
+    fields
+        .into_iter()
+        .flat_map(entity_tags)
+        .any(|member| member == b"*" || (ours.is_some() && strong(member) == ours))
+}
 
 /// Whether `If-None-Match` (§13.1.2) matches the selected variant's `etag`,
 /// which means the client's copy is current and the answer is 304.
@@ -18,10 +48,10 @@ pub fn none_match<'a>(fields: impl IntoIterator<Item = &'a [u8]>, etag: &[u8]) -
         .any(|member| member == b"*" || (opaque(member) == ours && ours.is_some()))
 }
 
-/// The members of an `If-None-Match` list: entity tags (`"…"`, `W/"…"`),
-/// `*`, or anything else up to the next comma. An entity tag runs to its
-/// closing quote whatever it holds: `,` and `\\` are ordinary characters in
-/// it (§8.8.3), unlike in a quoted-string.
+/// The members of an `If-Match` or `If-None-Match` list: entity tags
+/// (`"…"`, `W/"…"`), `*`, or anything else up to the next comma. An
+/// entity tag runs to its closing quote whatever it holds: `,` and `\\`
+/// are ordinary characters in it (§8.8.3), unlike in a quoted-string.
 fn entity_tags(field: &[u8]) -> impl Iterator<Item = &[u8]> {
     let mut rest = field;
     std::iter::from_fn(move || {
@@ -81,6 +111,15 @@ fn opaque(tag: &[u8]) -> Option<&[u8]> {
     }
 }
 
+/// The opaque tag of a strong entity tag; `None` for a weak or malformed
+/// one.
+fn strong(tag: &[u8]) -> Option<&[u8]> {
+    match tag {
+        [b'W', b'/', ..] => None,
+        _ => opaque(tag),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -125,6 +164,29 @@ mod tests {
         ] {
             assert!(!matches(header), "{header:?}");
         }
+    }
+
+    #[test]
+    fn if_match_compares_strongly() {
+        let strongly = |header: &str| strong_match([header.as_bytes()], ETAG);
+        for header in ["\"0123abcd-br\"", "\"x\", \"0123abcd-br\"", "*", "\"x\", *"] {
+            assert!(strongly(header), "{header}");
+        }
+        for header in [
+            "W/\"0123abcd-br\"",
+            "\"0123abcd-gzip\"",
+            "0123abcd-br",
+            "\"0123abcd-br",
+            "",
+        ] {
+            assert!(!strongly(header), "{header}");
+        }
+        let lines: [&[u8]; 2] = [b"\"a\"", ETAG];
+        assert!(strong_match(lines, ETAG));
+        assert!(
+            !strong_match([&b"W/\"a\""[..]], b"W/\"a\""),
+            "weak never matches"
+        );
     }
 
     #[test]

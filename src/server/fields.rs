@@ -1,16 +1,17 @@
 //! The request's header fields that negotiation and preconditions read,
 //! found in one pass over its headers, and what they decide: the media
 //! type `Accept` chooses, the weights `Accept-Encoding` gives each coding,
-//! the dictionary `Available-Dictionary` names, and whether
-//! `If-None-Match` or `If-Modified-Since` makes an answer fresh. The
-//! table's routes (`respond.rs`) and `/search` read them alike.
+//! the dictionary `Available-Dictionary` names, and what the
+//! preconditions decide: `If-Match` fails (412), or `If-None-Match` or
+//! `If-Modified-Since` makes an answer fresh (304). The table's routes
+//! (`respond.rs`) and `/search` read them alike.
 //!
 //! One pass costs less than the lookups it replaces (a browser's fourteen
 //! headers included): a field on one line, the common case, is read as
 //! found, one on several lines from the map again, and a field the request
 //! lacks costs no lookup.
 
-use crate::conditional;
+use crate::conditional::{self, Precondition};
 use crate::negotiate::{
     common_index, held_dictionary, negotiate_media_type, AcceptEncoding, Coding, MediaType,
     Quality, ACCEPT_ABSENT, COMMON_ACCEPTS, COMMON_ACCEPT_ENCODINGS,
@@ -26,6 +27,7 @@ pub struct Fields<'h> {
     headers: &'h HeaderMap,
     accept: Field<'h>,
     accept_encoding: Field<'h>,
+    if_match: Field<'h>,
     if_none_match: Field<'h>,
     if_modified_since: Field<'h>,
     available_dictionary: Field<'h>,
@@ -48,6 +50,7 @@ impl<'h> Fields<'h> {
             headers,
             accept: Field::Absent,
             accept_encoding: Field::Absent,
+            if_match: Field::Absent,
             if_none_match: Field::Absent,
             if_modified_since: Field::Absent,
             available_dictionary: Field::Absent,
@@ -57,6 +60,8 @@ impl<'h> Fields<'h> {
                 &mut fields.accept
             } else if name == header::ACCEPT_ENCODING {
                 &mut fields.accept_encoding
+            } else if name == header::IF_MATCH {
+                &mut fields.if_match
             } else if name == header::IF_NONE_MATCH {
                 &mut fields.if_none_match
             } else if name == header::IF_MODIFIED_SINCE {
@@ -120,10 +125,31 @@ impl<'h> Fields<'h> {
         held_dictionary(lines, &table.dictionaries).map(|i| &table.dictionaries[i])
     }
 
+    /// What the preconditions decide for an answer that would be 200 with
+    /// the variant tagged `etag`, in the order of RFC 9110 §13.2.2:
+    /// `If-Match` when present (412 unless it matches), then freshness.
+    pub fn precondition(&self, etag: &[u8], last_modified_unix: u64) -> Precondition {
+        let proceeds = match self.if_match {
+            Field::Absent => true,
+            Field::One(tags) => conditional::strong_match([tags.as_bytes()], etag),
+            Field::Several(_) => {
+                let lines = self.headers.get_all(header::IF_MATCH);
+                conditional::strong_match(lines.into_iter().map(HeaderValue::as_bytes), etag)
+            }
+        };
+        if !proceeds {
+            Precondition::Failed
+        } else if self.is_fresh(etag, last_modified_unix) {
+            Precondition::NotModified
+        } else {
+            Precondition::Send
+        }
+    }
+
     /// Whether the client's copy, tagged `etag`, is current (RFC 9110
     /// §13.2.2): `If-None-Match` decides when present; otherwise
     /// `If-Modified-Since` (its first line) against `last_modified_unix`.
-    pub fn is_fresh(&self, etag: &[u8], last_modified_unix: u64) -> bool {
+    fn is_fresh(&self, etag: &[u8], last_modified_unix: u64) -> bool {
         match (self.if_none_match, self.if_modified_since) {
             (Field::One(tags), _) => conditional::none_match([tags.as_bytes()], etag),
             (Field::Several(_), _) => {

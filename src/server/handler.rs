@@ -2,6 +2,11 @@
 //! table's routes (documents, pages, `/healthz`, with every error they
 //! explain), `/search` and `/mcp` (`/mcp/` too: `mcp::is_endpoint`).
 //!
+//! Before it is routed, a request is held to the HTTP/1 message's rules
+//! hyper lets through (`message.rs`): a transfer coding refserve cannot
+//! read gets 501, a missing or repeated `Host` 400, each from the table and
+//! closing the connection.
+//!
 //! Every way of serving answers through [`Handler::answer`]: the
 //! connection layer (`connection.rs`, which adds HSTS, the drain's
 //! `Connection: close`, metrics and the access log), `refserve dev` (which
@@ -16,12 +21,15 @@
 //! own, so that the common request's answer stays small.
 
 use crate::activity::{Activity, Open};
+use crate::errors::ErrorKind;
 use crate::mcp::{self, Policy};
+use crate::message;
 use crate::negotiate::Coding;
 use crate::respond::{self, Body};
 use crate::search_page;
-use crate::table::Tables;
+use crate::table::{Table, Tables};
 use bytes::Bytes;
+use http::request::Parts;
 use http::{Request, Response};
 use std::future::Future;
 use std::pin::Pin;
@@ -71,6 +79,9 @@ impl Handler {
     {
         let (request, body) = request.into_parts();
         let table = self.tables.current();
+        if let Some(kind) = message::refusal(request.version, &request.headers) {
+            return Answer::Now(refused(&table, kind, &request, activity));
+        }
         if mcp::is_endpoint(request.uri.path()) {
             let mut open = Open::receiving(activity);
             let policy = Arc::clone(&self.mcp);
@@ -110,6 +121,21 @@ impl Handler {
             response: selection.into_response(),
             open,
         })
+    }
+}
+
+/// The answer to a request refused before it is routed: the error `kind`
+/// from the table. Out of line, as it is rare: [`Handler::answer`], inlined
+/// into every connection's service, stays small.
+#[cold]
+#[inline(never)]
+fn refused(table: &Table, kind: ErrorKind, request: &Parts, activity: &Arc<Activity>) -> Answered {
+    let path = request.uri.path();
+    let selection = respond::refused(table, kind, &request.method, path, &request.headers);
+    Answered {
+        coding: selection.coding(),
+        response: selection.into_response(),
+        open: Open::begin(activity),
     }
 }
 

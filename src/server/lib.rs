@@ -8,7 +8,8 @@
 //! the content changes.
 //!
 //! - [`negotiate`]: `Accept` and `Accept-Encoding` (RFC 9110 §12).
-//! - [`conditional`]: `If-None-Match` and `If-Modified-Since` (RFC 9110 §13).
+//! - [`conditional`]: `If-Match`, `If-None-Match` and `If-Modified-Since`
+//!   (RFC 9110 §13).
 //! - [`route`]: path → resource or error.
 //! - [`table`]: the response table, and the handle a server answers from.
 //! - [`errors`]: error kinds, statuses and codes.
@@ -18,6 +19,8 @@
 //! - [`respond`]: the whole request → response selection, without I/O.
 //! - [`handler`]: the one handler every way of serving answers through:
 //!   the table's routes and `/mcp`.
+//! - `message.rs`: the HTTP/1 message's rules hyper lets through
+//!   (`Transfer-Encoding`, `Host`), checked before a request is routed.
 //! - [`mcp`]: `/mcp`, the Model Context Protocol endpoint for agents.
 //! - [`search`]: a query ranked against the table's search index, for
 //!   MCP's `search` tool and `/search`.
@@ -52,6 +55,7 @@ pub mod export;
 mod fields;
 pub mod handler;
 pub mod mcp;
+mod message;
 pub mod metrics;
 pub mod respond;
 pub mod route;

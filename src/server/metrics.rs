@@ -31,13 +31,13 @@ const PROTOCOLS: [&str; 3] = ["HTTP/1.0", "HTTP/1.1", "HTTP/2"];
 const METHODS: [&str; 5] = ["GET", "HEAD", "OPTIONS", "POST", "other"];
 /// The status codes refserve answers with (hyper's own 400 and 431 for
 /// requests it cannot parse close the connection with reason `error`).
-pub const STATUSES: [u16; 17] = [
-    200, 202, 204, 303, 304, 308, 400, 403, 404, 405, 406, 408, 410, 413, 414, 415, 503,
+pub const STATUSES: [u16; 19] = [
+    200, 202, 204, 303, 304, 308, 400, 403, 404, 405, 406, 408, 410, 412, 413, 414, 415, 501, 503,
 ];
 /// The `status` label's values: [`STATUSES`], then any other.
 const STATUS_LABELS: [&str; STATUSES.len() + 1] = [
     "200", "202", "204", "303", "304", "308", "400", "403", "404", "405", "406", "408", "410",
-    "413", "414", "415", "503", "other",
+    "412", "413", "414", "415", "501", "503", "other",
 ];
 /// Upper bounds of the response-time buckets, in seconds: from 50 µs, as a
 /// precomputed answer takes microseconds, to 10 s, a client reading slowly.

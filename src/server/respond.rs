@@ -12,6 +12,7 @@
 //! [`respond`] does both. The hyper service, the benchmarks and the fuzz
 //! targets all go through here.
 
+use crate::conditional::Precondition;
 use crate::errors::ErrorKind;
 use crate::fields::Fields;
 use crate::headers;
@@ -96,12 +97,28 @@ pub fn page_error<'t>(
     failure(table, kind, resource, &Fields::of(headers), head)
 }
 
+/// The error `kind` for a request refused before it is routed
+/// (`message.rs`), as its path's other errors are answered: the
+/// ErrorResponse on API paths, negotiated elsewhere; without its body to
+/// HEAD.
+pub fn refused<'t>(
+    table: &'t Table,
+    kind: ErrorKind,
+    method: &Method,
+    path: &str,
+    headers: &HeaderMap,
+) -> Selection<'t> {
+    let resource = error_for(table, path, kind);
+    let head = *method == Method::HEAD;
+    failure(table, kind, resource, &Fields::of(headers), head)
+}
+
 /// Select the response to a request from `table` and assemble it.
 pub fn respond(table: &Table, method: &Method, path: &str, headers: &HeaderMap) -> Response<Body> {
     select(table, method, path, headers).into_response()
 }
 
-/// 200, 304 or 406 for an existing resource.
+/// 200, 304, 406 or 412 for an existing resource.
 fn found<'t>(
     table: &'t Table,
     resource: &'t Resource,
@@ -125,8 +142,14 @@ fn found<'t>(
     let Some(variant) = choose_variant(table, representation, fields) else {
         return not_acceptable();
     };
-    if is_fresh(table, variant, fields) {
-        return Selection::NotModified { variant };
+    match fields.precondition(variant.etag.as_bytes(), table.last_modified_unix) {
+        Precondition::Send => {}
+        Precondition::NotModified => return Selection::NotModified { variant },
+        Precondition::Failed => {
+            let kind = ErrorKind::PreconditionFailed;
+            let resource = error_about(table, resource, kind);
+            return failure(table, kind, resource, fields, head);
+        }
     }
     Selection::Body {
         status: StatusCode::OK,
@@ -199,11 +222,6 @@ fn choose_variant<'t>(
         }
     });
     best(weights).map(|i| &representation.variants[i])
-}
-
-/// Whether the client's copy of `variant` is current.
-fn is_fresh(table: &Table, variant: &Variant, fields: &Fields) -> bool {
-    fields.is_fresh(variant.etag.as_bytes(), table.last_modified_unix)
 }
 
 impl Selection<'_> {

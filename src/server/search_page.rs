@@ -20,9 +20,10 @@
 //! - every answer has a strong `ETag` made of the table's content hash,
 //!   the representation and the normalised query, `Last-Modified`,
 //!   `Vary: Accept` and a `Cache-Control` a CDN keeps it by, and
-//!   `X-Robots-Tag: noindex`; `If-None-Match` (then `If-Modified-Since`)
-//!   gives `304` before anything is searched (negotiation and
-//!   preconditions read as the table's routes read them, `fields.rs`);
+//!   `X-Robots-Tag: noindex`; `If-Match` that names another tag gives
+//!   `412`, `If-None-Match` (then `If-Modified-Since`) `304`, before
+//!   anything is searched (negotiation and preconditions read as the
+//!   table's routes read them, `fields.rs`);
 //! - `HEAD` gets the headers alone, `OPTIONS` a preflight, any other
 //!   method the pages' `405`.
 
@@ -30,6 +31,7 @@ mod assemble;
 mod query;
 
 use crate::budget::Budget;
+use crate::conditional::Precondition;
 use crate::errors::ErrorKind;
 use crate::fields::Fields;
 use crate::negotiate::Coding;
@@ -93,8 +95,13 @@ pub fn answer(
     }
     let stored = stored_headers(table, form);
     let etag = etag(table, form, &query);
-    if fields.is_fresh(etag.as_bytes(), table.last_modified_unix) {
-        return (not_modified(stored, etag), Coding::Identity);
+    match fields.precondition(etag.as_bytes(), table.last_modified_unix) {
+        Precondition::Send => {}
+        Precondition::NotModified => return (not_modified(stored, etag), Coding::Identity),
+        Precondition::Failed => {
+            let kind = ErrorKind::PreconditionFailed;
+            return sent(respond::page_error(table, kind, headers, head));
+        }
     }
     let terms = query_terms(&table.mcp.index, &query);
     let found = found(table, &terms);

@@ -22,7 +22,8 @@ fn headers(catalog: &Catalog) -> Value {
     let last_modified = httpdate::fmt_http_date(
         std::time::UNIX_EPOCH + std::time::Duration::from_secs(catalog.last_modified),
     );
-    // `public, max-age=60` for 400, 404 and 414; `no-store` for 405 and 406.
+    // `public, max-age=60` for 400, 404, 410 and 414; `no-store` for 400
+    // (`bad_host`), 405, 406, 412, 501 and 503.
     let mut grouped: Vec<(&str, Vec<u16>)> = Vec::new();
     for kind in ErrorKind::ALL {
         let statuses = match grouped.iter_mut().find(|(p, _)| *p == kind.cache_control()) {
@@ -113,6 +114,15 @@ fn parameters(catalog: &Catalog) -> Value {
             "schema": { "type": "string", "pattern": NAME_PATTERN, "maxLength": MAX_NAME_LEN },
             "example": example,
         },
+        "IfMatch": {
+            "name": "If-Match",
+            "in": "header",
+            "required": false,
+            "description": "Entity tags (a list, or `*`). When none matches the current \
+                 representation (strong comparison: a `W/` tag never does), the answer is 412, \
+                 whatever `If-None-Match` says.",
+            "schema": { "type": "string" },
+        },
         "IfNoneMatch": {
             "name": "If-None-Match",
             "in": "header",
@@ -161,6 +171,12 @@ fn responses(catalog: &Catalog) -> Value {
              content coding, identity included (code `not_acceptable`). Caches do not store \
              this answer.",
             &[ErrorKind::NotAcceptable],
+        ),
+        "PreconditionFailed": error_response(
+            catalog,
+            "`If-Match` names no entity tag of the representation that would be sent (code \
+             `precondition_failed`). Caches do not store this answer.",
+            &[ErrorKind::PreconditionFailed],
         ),
         "Error": error_response(
             catalog,

@@ -83,6 +83,7 @@ pub(super) fn operation(catalog: &Catalog) -> Value {
                 },
                 "example": "count rows",
             },
+            ref_to("parameters", "IfMatch"),
             ref_to("parameters", "IfNoneMatch"),
             ref_to("parameters", "IfModifiedSince"),
         ],
@@ -125,6 +126,7 @@ pub(super) fn operation(catalog: &Catalog) -> Value {
                 "content": error_content(invalid),
             },
             "406": ref_to("responses", "NotAcceptable"),
+            "412": ref_to("responses", "PreconditionFailed"),
             "503": {
                 "description": "The server's memory budget cannot hold the answer now \
                      (`busy`); retry after `Retry-After` seconds. Caches do not store it.",
