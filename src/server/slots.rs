@@ -201,8 +201,13 @@ mod tests {
             }
         });
         // The idle connection is asked to close, and closes.
-        idle.evicted().await;
+        let asked = tokio::time::timeout(Duration::from_secs(5), idle.evicted()).await;
+        assert!(asked.is_ok(), "the idle connection was asked to close");
         drop(slot);
-        taking.await.expect("the newcomer got the slot");
+        let taken = tokio::time::timeout(Duration::from_secs(5), taking).await;
+        assert!(
+            matches!(taken, Ok(Ok(()))),
+            "the newcomer got the evicted slot"
+        );
     }
 }
