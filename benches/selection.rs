@@ -22,11 +22,7 @@ fn negotiation(c: &mut Criterion) {
     c.bench_function("negotiate_encoding/browser", |b| {
         b.iter(|| negotiate_encoding([black_box(BROWSER_ACCEPT_ENCODING.as_bytes())], offered))
     });
-    let json = [MediaType {
-        kind: "application",
-        subtype: "json",
-        charset: None,
-    }];
+    let json = [MediaType::JSON];
     c.bench_function("negotiate_media_type/browser", |b| {
         b.iter(|| negotiate_media_type([black_box(BROWSER_ACCEPT.as_bytes())], &json))
     });

@@ -3,6 +3,8 @@
 //! answers from it) both speak. Pure functions and plain types; nothing
 //! here does I/O or knows the content.
 //!
+//! - [`address`]: every address the site serves, written and parsed.
+//! - [`media`]: the media types served, defined once.
 //! - [`errors`]: the error kinds, their statuses and codes.
 //! - [`headers`]: header values every response of a kind carries.
 //! - [`negotiate`]: `Accept`, `Accept-Encoding` and `Available-Dictionary`
@@ -23,11 +25,13 @@
 //! The arrows run one way: the pipeline and the server depend on this
 //! crate, and it depends on nothing of theirs.
 
+pub mod address;
 pub mod errors;
 pub mod escape;
 mod fnv;
 pub mod headers;
 pub mod mcp;
+pub mod media;
 pub mod negotiate;
 pub mod search;
 pub mod search_page;

@@ -11,15 +11,13 @@
 //! `Content-Length` and `ETag` is stored here too.
 
 use crate::mcp::{json_text, Members};
-use crate::negotiate::{MediaType, COMMON_ACCEPTS};
+use crate::media::MediaType;
+use crate::negotiate::COMMON_ACCEPTS;
 use crate::table::{body, map, value, Resource};
 use bytes::Bytes;
 use http::{HeaderMap, HeaderValue};
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
-
-/// The path.
-pub const PATH: &str = "/search";
 
 /// The one query parameter: the words searched for.
 pub const PARAMETER: &str = "q";
@@ -55,23 +53,7 @@ impl Form {
 }
 
 /// The media types of [`Form::ALL`], in that order.
-pub const MEDIA_TYPES: [MediaType; 3] = [
-    MediaType {
-        kind: "text",
-        subtype: "html",
-        charset: Some("utf-8"),
-    },
-    MediaType {
-        kind: "text",
-        subtype: "markdown",
-        charset: Some("utf-8"),
-    },
-    MediaType {
-        kind: "application",
-        subtype: "json",
-        charset: None,
-    },
-];
+pub const MEDIA_TYPES: [MediaType; 3] = [MediaType::HTML, MediaType::MARKDOWN, MediaType::JSON];
 
 /// Everything `/search` answers from.
 #[derive(Debug, Serialize, Deserialize)]
@@ -95,7 +77,7 @@ pub struct SearchPage {
     /// answer's `meta.methods` when nothing matches).
     #[serde(with = "json_text")]
     pub names: Box<RawValue>,
-    /// What a static host serves at [`PATH`] instead (`refserve export`):
+    /// What a static host serves at `/search` instead (`refserve export`):
     /// a page that says search needs the server, and links the index. One
     /// of the table's stored resources (`Table::stored`), never routed to.
     pub exported: Resource,

@@ -501,7 +501,7 @@ fn smallest_decoding(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::site::Media;
+    use crate::media::MediaType;
 
     /// A few small bodies that share text, one compressed against a
     /// dictionary too.
@@ -511,13 +511,13 @@ mod tests {
                 .map(|i| format!("<p>Row {i} of the table, selected with a condition.</p>\n"))
                 .collect::<String>()
         };
-        let mut page = Body::new(Media::HTML, text(40));
+        let mut page = Body::new(MediaType::HTML, text(40));
         page.with_dictionary = true;
         let bodies = vec![
             page,
-            Body::new(Media::MARKDOWN, text(30)),
-            Body::new(Media::MARKDOWN, text(30)),
-            Body::new(Media::JSON, "{}"),
+            Body::new(MediaType::MARKDOWN, text(30)),
+            Body::new(MediaType::MARKDOWN, text(30)),
+            Body::new(MediaType::JSON, "{}"),
         ];
         let bytes = text(50).into_bytes();
         let hash: [u8; 32] = Sha256::digest(&bytes).into();

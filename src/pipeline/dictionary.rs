@@ -20,7 +20,9 @@
 //! when idle), so the pages' bodies do not depend on the dictionary's
 //! address and the dictionary can be one of them.
 
-use crate::site::{Body, Media, Resource};
+use crate::address::Address;
+use crate::media::MediaType;
+use crate::site::{Body, Resource};
 use crate::table::ErrorBodies;
 use sha2::{Digest, Sha256};
 
@@ -61,7 +63,7 @@ pub fn attach(
         .clone();
     let hash: [u8; 32] = Sha256::digest(&bytes).into();
     let name: String = hash[..8].iter().map(|b| format!("{b:02x}")).collect();
-    let path = format!("/dictionaries/{name}");
+    let path = Address::Dictionary(&name).to_string();
     let link = format!("<{path}>; rel=\"compression-dictionary\"");
     for resource in resources.iter_mut() {
         // A removed method's page is an error's: it names the dictionary,
@@ -84,7 +86,7 @@ pub fn attach(
         id: path.clone(),
         representations: vec![Body {
             headers: vec![("use-as-dictionary", use_as_dictionary)],
-            ..Body::new(Media::OCTET_STREAM, bytes.clone())
+            ..Body::new(MediaType::OCTET_STREAM, bytes.clone())
         }],
         cache_control: CACHE_CONTROL,
         error: None,
@@ -106,7 +108,7 @@ fn html(resource: &Resource) -> Option<&Body> {
     resource
         .representations
         .iter()
-        .find(|body| body.media == Media::HTML)
+        .find(|body| body.media == MediaType::HTML)
 }
 
 /// The HTML representation of `resource`, if it has one, to change.
@@ -114,5 +116,5 @@ fn html_mut(resource: &mut Resource) -> Option<&mut Body> {
     resource
         .representations
         .iter_mut()
-        .find(|body| body.media == Media::HTML)
+        .find(|body| body.media == MediaType::HTML)
 }

@@ -46,7 +46,7 @@ mod stored;
 // the table answers ahead of time for the most common requests), the
 // escaping of text, the table itself and what `/mcp` and `/search` answer
 // from.
-use refserve_core::{errors, escape, headers, mcp, negotiate, search_page, table};
+use refserve_core::{address, errors, escape, headers, mcp, media, negotiate, search_page, table};
 
 pub use compress::{Cache, Encoding};
 pub use content::{Catalog, ContentError, ContentErrors};

@@ -4,7 +4,8 @@
 //! origin. Production pages have neither: [`inject`] runs on the preview's
 //! resources alone, after they are rendered like any others.
 
-use crate::site::{Media, Resource};
+use crate::media::MediaType;
+use crate::site::Resource;
 
 /// Text escaped for HTML as the pages escape it: for the page `refserve
 /// dev` shows before the content has rendered once.
@@ -28,7 +29,7 @@ pub fn inject<'r>(resources: impl IntoIterator<Item = &'r mut Resource>) {
     let html = resources
         .into_iter()
         .flat_map(|resource| &mut resource.representations)
-        .filter(|body| body.media == Media::HTML);
+        .filter(|body| body.media == MediaType::HTML);
     for body in html {
         let end = body
             .bytes

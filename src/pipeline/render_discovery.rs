@@ -23,29 +23,15 @@
 //!
 //! The api-catalog (`render_json::api_catalog`) links both.
 
+use crate::address::{Address, View};
 use crate::content::Catalog;
 use crate::mcp::{HANDSHAKE_VERSIONS, MODERN_VERSION};
 use crate::render_json::finish;
 use crate::render_markdown::escape;
-use crate::site::Media;
 use serde::Serialize;
 use serde_json::json;
 use sha2::{Digest, Sha256};
 use std::fmt::Write as _;
-
-/// The skills index, where the RFC puts it.
-pub const SKILLS_INDEX_PATH: &str = "/.well-known/agent-skills/index.json";
-
-/// The server card: `/mcp` and the suffix SEP-2127 reserves.
-pub const SERVER_CARD_PATH: &str = "/mcp/server-card";
-
-/// The server card's media type, `application/mcp-server-card+json`.
-pub const SERVER_CARD_MEDIA: Media = Media {
-    kind: "application",
-    subtype: "mcp-server-card+json",
-    charset: None,
-    extra: "",
-};
 
 /// The `$schema` of the skills index, v0.2.0 (an identifier clients match).
 const SKILLS_INDEX_SCHEMA: &str = "https://schemas.agentskills.io/discovery/0.2.0/schema.json";
@@ -85,11 +71,6 @@ fn skill_name_of(title: &str) -> String {
     } else {
         name.to_string()
     }
-}
-
-/// Where the skill is served: `/.well-known/agent-skills/<name>/SKILL.md`.
-pub fn skill_path(catalog: &Catalog) -> String {
-    format!("/.well-known/agent-skills/{}/SKILL.md", skill_name(catalog))
 }
 
 /// What the skill is for, in the index and in its front matter alike.
@@ -192,7 +173,7 @@ pub fn skills_index(catalog: &Catalog, skill: &str) -> String {
             "name": skill_name(catalog),
             "type": "skill-md",
             "description": skill_description(catalog),
-            "url": skill_path(catalog),
+            "url": Address::Skill(&skill_name(catalog)).to_string(),
             "digest": digest(skill.as_bytes()),
         }],
     });
@@ -237,10 +218,10 @@ pub fn server_card(catalog: &Catalog) -> String {
         title: (title.chars().count() <= MAX_CARD_TEXT).then_some(title.as_str()),
         description: "Search this method reference, list its methods and read each one's \
             signatures and examples.",
-        website_url: format!("{base}/"),
+        website_url: Address::Home(View::Page).url(base),
         remotes: [Remote {
             transport: "streamable-http",
-            url: format!("{base}/mcp"),
+            url: Address::Mcp.url(base),
             supported_protocol_versions: protocol_versions(),
         }],
     };

@@ -10,15 +10,12 @@
 //! none). The feed is `updated` on its newest mark's day; without marks
 //! (an empty feed is valid) on the day of the build.
 
+use crate::address::{Address, View};
 use crate::content::{Catalog, Entry, Mark, Stage};
 use crate::escape::html as escape;
 use crate::render_crawlers::iso_date;
-use crate::render_json::page_path;
 use crate::render_markdown::page_of;
 use std::fmt::Write as _;
-
-/// Where the feed is served.
-pub const PATH: &str = "/changes.atom";
 
 /// One entry of the feed: a method's mark.
 struct Change<'a> {
@@ -60,11 +57,13 @@ pub fn changes(catalog: &Catalog) -> String {
          <title>{title}: changes</title>\n\
          <subtitle>The methods that came into the library, were deprecated or were removed, \
          with their versions and days, newest first.</subtitle>\n\
-         <id>{base}{PATH}</id>\n\
-         <link rel=\"self\" type=\"application/atom+xml\" href=\"{base}{PATH}\"/>\n\
-         <link rel=\"alternate\" type=\"text/html\" href=\"{base}/\"/>\n\
+         <id>{feed}</id>\n\
+         <link rel=\"self\" type=\"application/atom+xml\" href=\"{feed}\"/>\n\
+         <link rel=\"alternate\" type=\"text/html\" href=\"{home}\"/>\n\
          <updated>{updated}</updated>\n\
-         <author><name>{title}</name></author>\n"
+         <author><name>{title}</name></author>\n",
+        feed = Address::Feed.url(&base),
+        home = Address::Home(View::Page).url(&base),
     );
     for change in &changes {
         xml.push_str(&entry(&base, change));
@@ -90,7 +89,7 @@ fn entry(base: &str, change: &Change) -> String {
                 "The method {key} is available since version {version} of the library ({}).",
                 mark.date
             ),
-            page_path(entry),
+            page_of(&entry.key),
         ),
         Stage::Deprecated => (
             format!("{key} deprecated in {version}"),
@@ -99,7 +98,7 @@ fn entry(base: &str, change: &Change) -> String {
                 mark.date,
                 instead("")
             ),
-            page_path(entry),
+            page_of(&entry.key),
         ),
         Stage::Removed => (
             format!("{key} removed in {version}"),
@@ -110,18 +109,19 @@ fn entry(base: &str, change: &Change) -> String {
             ),
             match &mark.successor {
                 Some(successor) => page_of(successor),
-                None => "/api/".to_string(),
+                None => Address::Methods(View::Page).to_string(),
             },
         ),
     };
     let mut xml = String::new();
     let _ = write!(
         xml,
-        "<entry>\n<title>{title}</title>\n<id>{base}{PATH}#{key}-{}</id>\n\
+        "<entry>\n<title>{title}</title>\n<id>{base}{feed}#{key}-{}</id>\n\
          <link rel=\"alternate\" type=\"text/html\" href=\"{base}{link}\"/>\n\
          <updated>{}</updated>\n<summary>{summary}</summary>\n</entry>\n",
         stage.field(),
-        timestamp(mark.date)
+        timestamp(mark.date),
+        feed = Address::Feed,
     );
     xml
 }

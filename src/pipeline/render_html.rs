@@ -6,15 +6,17 @@
 //! layout is readable on a phone and a desktop, follows the system's light
 //! or dark scheme, and has landmarks, a skip link and visible focus.
 
+use crate::address::{Address, View};
 use crate::content::Catalog;
 use crate::highlight;
-use crate::search_page::{MAX_QUERY_CHARS, PARAMETER, PATH};
+use crate::search_page::{MAX_QUERY_CHARS, PARAMETER};
 use pulldown_cmark::{
     html, CodeBlockKind, CowStr, Event, HeadingLevel, Options, Parser, Tag, TagEnd,
 };
 use sha2::{Digest, Sha256};
 
 /// What the layout needs to know about a page besides its Markdown.
+#[derive(Clone, Copy)]
 pub struct Page<'a> {
     /// The `<title>` (the site's title is appended).
     pub title: &'a str,
@@ -156,11 +158,13 @@ pub fn layout(catalog: &Catalog, page: &Page, main: &str, query: Option<&str>) -
     };
     format!(
         "{head}<style>{STYLE}</style>\n</head>\n<body>\n<a class=\"skip\" href=\"#main\">Skip to content</a>\n\
-         <header>\n<nav aria-label=\"Site\"><a href=\"/\">{}</a><a href=\"/api/\">Methods</a><a href=\"/api/reference.json\">JSON</a>\
+         <header>\n<nav aria-label=\"Site\"><a href=\"/\">{}</a><a href=\"{methods}\">Methods</a><a href=\"{collection}\">JSON</a>\
          <a href=\"/openapi.json\">OpenAPI</a><a href=\"/llms.txt\">llms.txt</a></nav>\n{}</header>\n\
          {content}<footer>\n<p>Read-only documentation{footer_twin}</p>\n</footer>\n</body>\n</html>\n",
         escape(site),
         search_form(query),
+        methods = Address::Methods(View::Page),
+        collection = Address::Collection,
     )
 }
 
@@ -171,11 +175,12 @@ fn search_form(query: Option<&str>) -> String {
         .map(|query| format!(" value=\"{}\"", escape(query)))
         .unwrap_or_default();
     format!(
-        "<form class=\"search\" role=\"search\" method=\"get\" action=\"{PATH}\">\
+        "<form class=\"search\" role=\"search\" method=\"get\" action=\"{search}\">\
          <label class=\"hidden\" for=\"search-query\">Search the methods</label>\
          <input id=\"search-query\" type=\"search\" name=\"{PARAMETER}\" required \
          maxlength=\"{MAX_QUERY_CHARS}\" placeholder=\"e.g. count rows\" enterkeyhint=\"search\"{value}>\
-         <button type=\"submit\">Search</button></form>\n"
+         <button type=\"submit\">Search</button></form>\n",
+        search = Address::Search,
     )
 }
 
@@ -192,7 +197,8 @@ fn methods_nav(catalog: &Catalog, current: &str) -> String {
                 ""
             };
             html.push_str(&format!(
-                "<li><a href=\"/api/{key}\"{mark}>{key}</a></li>\n"
+                "<li><a href=\"{}\"{mark}>{key}</a></li>\n",
+                Address::Method(key, View::Page)
             ));
         }
         html.push_str("</ul></li>\n");

@@ -4,8 +4,10 @@
 //! Pure functions from the catalog to text; serde_json does the escaping.
 //! Bodies are compact (the smallest bytes on the wire) and end in a newline.
 
+use crate::address::{Address, View};
 use crate::content::{Catalog, Entry, Mark, Stage};
-use crate::render_discovery;
+use crate::media::MediaType;
+use crate::render_markdown::page_of;
 use serde_json::{json, Map, Value};
 
 /// `GET /api/reference.json`: `{"data": [Reference…], "meta": {"count": N}}`,
@@ -72,7 +74,7 @@ pub fn reference(catalog: &Catalog, entry: &Entry) -> Value {
         json!(documentation_url(catalog, entry)),
     );
     object.insert("desc".into(), json!(entry.description));
-    object.insert("url".into(), json!(page_path(entry)));
+    object.insert("url".into(), json!(page_of(&entry.key)));
     for (stage, mark) in entry.lifecycle.marks() {
         // A removed method has no Reference; its mark is not written.
         if stage != Stage::Removed {
@@ -102,14 +104,9 @@ pub fn lifecycle_mark(mark: &Mark) -> Value {
     Value::Object(object)
 }
 
-/// `/api/<key>`: the path of an entry's human-readable page.
-pub fn page_path(entry: &Entry) -> String {
-    format!("/api/{}", entry.key)
-}
-
-/// `{base_url}/api/<key>`.
+/// The absolute URL of an entry's human-readable page.
 pub fn documentation_url(catalog: &Catalog, entry: &Entry) -> String {
-    format!("{}{}", catalog.base_url, page_path(entry))
+    Address::Method(&entry.key, View::Page).url(&catalog.base_url)
 }
 
 /// `value` as every JSON document is served: compact, with a final line
@@ -126,32 +123,33 @@ pub fn finish(value: &Value) -> String {
 /// machines, the Agent Skills index whose skill explains both (service-meta,
 /// RFC 8631).
 pub fn api_catalog(catalog: &Catalog) -> String {
-    let base = &catalog.base_url;
-    let skills = json!([{
-        "href": format!("{base}{}", render_discovery::SKILLS_INDEX_PATH),
-        "type": "application/json",
+    let url = |address: Address| address.url(&catalog.base_url);
+    let json = MediaType::JSON.essence();
+    let skills = json!([{ "href": url(Address::SkillsIndex), "type": json }]);
+    let doc = json!([{
+        "href": url(Address::Home(View::Page)),
+        "type": MediaType::HTML.essence(),
     }]);
-    let doc = json!([{ "href": format!("{base}/"), "type": "text/html" }]);
     finish(&json!({
         "linkset": [
             {
-                "anchor": format!("{base}/.well-known/api-catalog"),
+                "anchor": url(Address::ApiCatalog),
                 "item": [
-                    { "href": format!("{base}/api/reference.json") },
-                    { "href": format!("{base}/mcp") },
+                    { "href": url(Address::Collection) },
+                    { "href": url(Address::Mcp) },
                 ]
             },
             {
-                "anchor": format!("{base}/api/reference.json"),
-                "service-desc": [{ "href": format!("{base}/openapi.json"), "type": "application/json" }],
+                "anchor": url(Address::Collection),
+                "service-desc": [{ "href": url(Address::OpenApi), "type": json }],
                 "service-doc": doc,
                 "service-meta": skills,
             },
             {
-                "anchor": format!("{base}/mcp"),
+                "anchor": url(Address::Mcp),
                 "service-desc": [{
-                    "href": format!("{base}{}", render_discovery::SERVER_CARD_PATH),
-                    "type": render_discovery::SERVER_CARD_MEDIA.content_type(),
+                    "href": url(Address::ServerCard),
+                    "type": MediaType::SERVER_CARD.content_type(),
                 }],
                 "service-doc": doc,
                 "service-meta": skills,

@@ -3,9 +3,9 @@
 //! (`render_markdown.rs`). Links are absolute: an agent reads the file
 //! away from the site.
 
+use crate::address::{Address, View};
 use crate::content::Catalog;
-use crate::render_feed;
-use crate::render_markdown::{escape, method, method_list, page_of};
+use crate::render_markdown::{escape, method, method_list};
 use std::fmt::Write as _;
 
 /// `/llms.txt` in the llmstxt.org format: title, summary, instructions for
@@ -23,50 +23,63 @@ pub fn llms(catalog: &Catalog) -> String {
         "{}\n\n\
          How to read it:\n\n\
          - Every page has a Markdown twin: add `.md` to its path, or send `Accept: text/markdown`.\n\
-         - The same facts as JSON: `GET {base}/api/reference.json` for all methods, \
-         `GET {base}/api/reference/{{name}}.json` for one (`name` is lowercase, like `select`).\n\
+         - The same facts as JSON: `GET {collection}` for all methods, \
+         `GET {document}` for one (`name` is lowercase, like `select`).\n\
          - Errors are JSON objects with `error.code`, `error.message` and `error.hint`.\n\
          - Send `Accept-Encoding: br` or `gzip` for smaller responses, and `If-None-Match` with the \
          `ETag` you got to revalidate.\n\
-         - Over MCP: add `{base}/mcp` as a Streamable HTTP server; its tools `search`, `get_method` \
+         - Over MCP: add `{mcp}` as a Streamable HTTP server; its tools `search`, `get_method` \
          and `list_methods` answer from the same reference.\n\n",
-        escape(&site.about)
+        escape(&site.about),
+        collection = Address::Collection.url(base),
+        document = Address::Document("{name}").url(base),
+        mcp = Address::Mcp.url(base),
     );
     for group in &site.groups {
         let _ = write!(md, "## {}\n\n", escape(&group.name));
-        let markdown_of = |key: &str| format!("{base}{}.md", page_of(key));
+        let markdown_of = |key: &str| Address::Method(key, View::Markdown).url(base);
         md.push_str(&method_list(catalog, group, &markdown_of, |e| {
             format!("[{}]({})", e.key, markdown_of(&e.key))
         }));
         md.push('\n');
     }
     md.push_str("## API\n\n");
-    let _ = writeln!(md, "- [OpenAPI description]({base}/openapi.json): the JSON endpoints, their schemas and errors");
+    let url = |address: Address| address.url(base);
     let _ = writeln!(
         md,
-        "- [All method references]({base}/api/reference.json): one JSON document"
+        "- [OpenAPI description]({}): the JSON endpoints, their schemas and errors",
+        url(Address::OpenApi)
     );
     let _ = writeln!(
         md,
-        "- [API catalog]({base}/.well-known/api-catalog): RFC 9727 linkset"
+        "- [All method references]({}): one JSON document",
+        url(Address::Collection)
     );
     let _ = writeln!(
         md,
-        "- [Changes]({base}{}): Atom feed of the methods that came in, were deprecated or were removed, with their versions and days",
-        render_feed::PATH
+        "- [API catalog]({}): RFC 9727 linkset",
+        url(Address::ApiCatalog)
     );
     let _ = writeln!(
         md,
-        "- MCP endpoint: `{base}/mcp`, the Model Context Protocol over Streamable HTTP (POST only, so not a link): tools `search`, `get_method`, `list_methods`\n"
+        "- [Changes]({}): Atom feed of the methods that came in, were deprecated or were removed, with their versions and days",
+        url(Address::Feed)
+    );
+    let _ = writeln!(
+        md,
+        "- MCP endpoint: `{}`, the Model Context Protocol over Streamable HTTP (POST only, so not a link): tools `search`, `get_method`, `list_methods`\n",
+        url(Address::Mcp)
     );
     md.push_str("## Optional\n\n");
     let _ = writeln!(
         md,
-        "- [Full reference]({base}/llms-full.txt): every method page in one Markdown document"
+        "- [Full reference]({}): every method page in one Markdown document",
+        url(Address::LlmsFull)
     );
     let _ = writeln!(
         md,
-        "- [Homepage]({base}/index.md): overview and quick start"
+        "- [Homepage]({}): overview and quick start",
+        url(Address::Home(View::Markdown))
     );
     md
 }

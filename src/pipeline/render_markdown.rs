@@ -7,9 +7,8 @@
 //! Links are root-relative (they work on any host and through any CDN),
 //! except where a caller asks for absolute ones (`llms.txt`, `render_llms.rs`).
 
+use crate::address::{Address, View};
 use crate::content::{Catalog, Entry, Group, Inline, Paragraph};
-use crate::render_feed;
-use crate::render_json::page_path;
 use std::fmt::Write as _;
 
 /// The homepage `/` (and `/index.md`).
@@ -26,16 +25,45 @@ pub fn home(catalog: &Catalog) -> String {
     md.push_str("List every method as JSON, then fetch one, then read its page as Markdown:\n\n");
     let _ = write!(
         md,
-        "```sh\ncurl --compressed {base}/api/reference.json\ncurl --compressed {base}/api/reference/select.json\n\
-         curl -H 'Accept: text/markdown' {base}/api/select\n```\n\n"
+        "```sh\ncurl --compressed {}\ncurl --compressed {}\n\
+         curl -H 'Accept: text/markdown' {}\n```\n\n",
+        Address::Collection.url(base),
+        Address::Document("select").url(base),
+        Address::Method("select", View::Page).url(base),
     );
     md.push_str("## Endpoints\n\n");
     md.push_str("| Method and path | Answer |\n| --- | --- |\n");
-    md.push_str("| `GET /api/reference.json` | Every method reference, in catalog order, with `meta.count` |\n");
-    md.push_str("| `GET /api/reference/{name}.json` | One method reference; `name` is lowercase, like `select` |\n");
-    md.push_str("| `GET /api/{name}` | The method's page: HTML, or Markdown with `Accept: text/markdown` |\n");
-    md.push_str("| `GET /api/{name}.md` | The method's page as Markdown |\n");
-    md.push_str("| `POST /mcp` | The Model Context Protocol endpoint for agents (below) |\n\n");
+    let endpoints = [
+        (
+            "GET",
+            Address::Collection,
+            "Every method reference, in catalog order, with `meta.count`",
+        ),
+        (
+            "GET",
+            Address::Document("{name}"),
+            "One method reference; `name` is lowercase, like `select`",
+        ),
+        (
+            "GET",
+            Address::Method("{name}", View::Page),
+            "The method's page: HTML, or Markdown with `Accept: text/markdown`",
+        ),
+        (
+            "GET",
+            Address::Method("{name}", View::Markdown),
+            "The method's page as Markdown",
+        ),
+        (
+            "POST",
+            Address::Mcp,
+            "The Model Context Protocol endpoint for agents (below)",
+        ),
+    ];
+    for (method, address, answer) in endpoints {
+        let _ = writeln!(md, "| `{method} {address}` | {answer} |");
+    }
+    md.push('\n');
     md.push_str("Responses are compressed with Brotli or gzip when the client allows it, carry an `ETag` for ");
     md.push_str(
         "revalidation, and errors come back as JSON with a `code`, a `message` and a `hint`.\n\n",
@@ -53,13 +81,14 @@ pub fn home(catalog: &Catalog) -> String {
 
 /// How an agent reaches `/mcp`: what it offers and a client's entry for it.
 fn mcp_howto(base: &str) -> String {
+    let mcp = Address::Mcp.url(base);
     format!(
-        "Agents that speak the Model Context Protocol can use `{base}/mcp` (Streamable HTTP, \
+        "Agents that speak the Model Context Protocol can use `{mcp}` (Streamable HTTP, \
          no session, no sign-in). Its tools: `search` finds the methods for a task asked in \
          plain words, `get_method` gives one method's whole reference, `list_methods` all of \
          them at a glance; every method page and `llms.txt` are resources. Most clients take \
          an entry like this in their MCP settings:\n\n\
-         ```json\n{{\n  \"mcpServers\": {{\n    \"method-reference\": {{ \"type\": \"http\", \"url\": \"{base}/mcp\" }}\n  }}\n}}\n```\n\n"
+         ```json\n{{\n  \"mcpServers\": {{\n    \"method-reference\": {{ \"type\": \"http\", \"url\": \"{mcp}\" }}\n  }}\n}}\n```\n\n"
     )
 }
 
@@ -89,7 +118,7 @@ pub fn groups(catalog: &Catalog, level: &str) -> String {
             escape(&group.summary)
         );
         md.push_str(&method_list(catalog, group, &page_of, |e| {
-            format!("[`{}`]({})", e.key, page_path(e))
+            format!("[`{}`]({})", e.key, page_of(&e.key))
         }));
         md.push('\n');
     }
@@ -97,24 +126,24 @@ pub fn groups(catalog: &Catalog, level: &str) -> String {
 }
 
 /// The machine-readable resources, as listed on the homepage and in `llms.txt`.
-const RESOURCES: [(&str, &str); 8] = [
+const RESOURCES: [(Address, &str); 8] = [
     (
-        "/openapi.json",
+        Address::OpenApi,
         "OpenAPI 3.1 description of the JSON endpoints",
     ),
-    ("/api/reference.json", "the whole reference as JSON"),
-    ("/llms.txt", "index for AI agents"),
+    (Address::Collection, "the whole reference as JSON"),
+    (Address::Llms, "index for AI agents"),
     (
-        "/llms-full.txt",
+        Address::LlmsFull,
         "the whole reference as one Markdown document",
     ),
-    ("/sitemap.xml", "sitemap of every page"),
-    ("/robots.txt", "crawler policy"),
+    (Address::Sitemap, "sitemap of every page"),
+    (Address::Robots, "crawler policy"),
     (
-        render_feed::PATH,
+        Address::Feed,
         "Atom feed of the methods that came in, were deprecated or were removed",
     ),
-    ("/.well-known/api-catalog", "API catalog (RFC 9727)"),
+    (Address::ApiCatalog, "API catalog (RFC 9727)"),
 ];
 
 /// One method's page `/api/<key>` (and `/api/<key>.md`).
@@ -192,9 +221,9 @@ pub fn method(catalog: &Catalog, entry: &Entry) -> String {
         md,
         "- Previous: [`{}`]({})",
         previous.key,
-        page_path(previous)
+        page_of(&previous.key)
     );
-    let _ = writeln!(md, "- Next: [`{}`]({})", next.key, page_path(next));
+    let _ = writeln!(md, "- Next: [`{}`]({})", next.key, page_of(&next.key));
     md.push_str("- [All methods](/api/)\n");
     md
 }
@@ -325,7 +354,7 @@ fn split_returns(returns: &str) -> (&str, &str) {
 /// The root-relative address of the page of the method `key`, where a
 /// link to it in prose points on the site's pages.
 pub fn page_of(key: &str) -> String {
-    format!("/api/{key}")
+    Address::Method(key, View::Page).to_string()
 }
 
 /// A paragraph of prose as Markdown: its text escaped, its code, emphasis

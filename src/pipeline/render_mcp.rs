@@ -5,12 +5,13 @@
 //! own: a method's Markdown page, its Reference object, `llms.txt` and
 //! `llms-full.txt`.
 
+use crate::address::{Address, View};
 use crate::content::{Catalog, Entry};
 use crate::mcp::{
     answer_key, Answer, Era, Hit, Mcp, Members, DEFAULT_LIMIT, HANDSHAKE_VERSIONS, MODERN_VERSION,
     TOOLS, TTL_MS,
 };
-use crate::render_json::{self, page_path};
+use crate::render_json;
 use crate::render_openapi::reference_schema_alone;
 use crate::search::{self, MAX_QUERY_BYTES};
 use crate::{render_llms, render_markdown};
@@ -338,7 +339,7 @@ fn tools(catalog: &Catalog) -> Vec<Value> {
 
 /// The address of a method's Markdown page.
 fn markdown_uri(catalog: &Catalog, entry: &Entry) -> String {
-    format!("{}{}.md", catalog.base_url, page_path(entry))
+    Address::Method(&entry.key, View::Markdown).url(&catalog.base_url)
 }
 
 /// One resource: its entry in `resources/list` and its text.
@@ -422,8 +423,7 @@ fn summary(catalog: &Catalog, entry: &Entry) -> Value {
 /// signatures and address.
 fn summary_text(catalog: &Catalog, entry: &Entry) -> String {
     let signatures: Vec<String> = entry.signatures.iter().map(|s| format!("`{s}`")).collect();
-    let markdown_of =
-        |key: &str| format!("{}{}.md", catalog.base_url, render_markdown::page_of(key));
+    let markdown_of = |key: &str| Address::Method(key, View::Markdown).url(&catalog.base_url);
     format!(
         "**{}**: {}{}\n   {} — {}\n",
         entry.key,

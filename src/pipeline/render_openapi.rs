@@ -11,10 +11,10 @@
 //! `render_openapi/search.rs` the search and its schemas;
 //! `render_openapi/components.rs` the components they refer to.
 
+use crate::address::Address;
 use crate::content::{Catalog, Entry};
 use crate::errors::ErrorKind;
 use crate::render_json;
-use crate::search_page::PATH;
 use serde_json::{json, Map, Value};
 
 mod components;
@@ -46,9 +46,9 @@ pub fn openapi(catalog: &Catalog) -> String {
             "description": "Machine-readable reference entries of the library's methods: one entry per method, or all of them at once.",
         }, search::tag()],
         "paths": {
-            "/api/reference.json": { "get": list_operation(catalog) },
-            "/api/reference/{name}.json": { "get": get_operation(catalog) },
-            PATH: { "get": search::operation(catalog) },
+            Address::Collection.to_string(): { "get": list_operation(catalog) },
+            Address::Document("{name}").to_string(): { "get": get_operation(catalog) },
+            Address::Search.to_string(): { "get": search::operation(catalog) },
         },
         "components": components(catalog),
     });

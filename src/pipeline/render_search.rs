@@ -10,14 +10,16 @@
 //! filled, and renders nothing. Each method's pieces are its list item,
 //! cut where the line that says why it matched goes.
 
+use crate::address::{Address, View};
 use crate::content::{Catalog, Entry};
 use crate::mcp::Members;
+use crate::media::MediaType;
 use crate::negotiate::{negotiate_media_type, COMMON_ACCEPTS};
 use crate::render_html::{self, Page};
-use crate::render_json::{self, page_path};
+use crate::render_json;
 use crate::render_markdown::{self, page_of};
-use crate::search_page::{Form, Headers, Layout, Method, SearchPage, MEDIA_TYPES, PATH};
-use crate::site::{Body, Media, Resource};
+use crate::search_page::{Form, Headers, Layout, Method, SearchPage, MEDIA_TYPES};
+use crate::site::{Body, Resource};
 use crate::table;
 use bytes::Bytes;
 use http::{HeaderMap, HeaderValue};
@@ -56,8 +58,9 @@ pub fn exported(catalog: &Catalog) -> Resource {
         "# Search\n\nSearch needs the reference's own server, which ranks the {} methods for \
          the words of a query; this copy of the reference is a set of files, which cannot. \
          Every method is listed, grouped by purpose and with a line on what it does, in the \
-         [index of methods](/api/).\n",
-        catalog.entries.len()
+         [index of methods]({}).\n",
+        catalog.entries.len(),
+        Address::Methods(View::Page),
     );
     let page = Page {
         title: "Search",
@@ -68,10 +71,13 @@ pub fn exported(catalog: &Catalog) -> Resource {
         feed: None,
     };
     Resource {
-        id: PATH.to_string(),
+        id: Address::Search.to_string(),
         representations: vec![Body {
             headers: crate::site::html_headers(),
-            ..Body::new(Media::HTML, render_html::page(catalog, &page, &markdown))
+            ..Body::new(
+                MediaType::HTML,
+                render_html::page(catalog, &page, &markdown),
+            )
         }],
         cache_control: crate::site::CACHE_CONTROL,
         error: None,
@@ -143,7 +149,10 @@ fn markdown(catalog: &Catalog, headers: Headers) -> Layout {
         nothing: cut(&format!("No method matches “{HOLE}”.\n\n")),
         suggestions: cut(&format!("Did you mean {HOLE} or {HOLE}?\n\n")),
         every_method: Bytes::from(every_method),
-        end: Bytes::from_static(b"\n[All methods](/api/)\n"),
+        end: Bytes::from(format!(
+            "\n[All methods]({})\n",
+            Address::Methods(View::Page)
+        )),
     }
 }
 
@@ -151,7 +160,7 @@ fn markdown(catalog: &Catalog, headers: Headers) -> Layout {
 /// the line that says why it matched goes, its links, its JSON members and
 /// its page's address.
 fn method(catalog: &Catalog, entry: &Entry) -> Method {
-    let path = page_path(entry);
+    let path = page_of(&entry.key);
     let description = format!(
         "{}{}",
         render_markdown::paragraph(&entry.description_md, &page_of),

@@ -10,8 +10,10 @@
 
 mod discovery;
 
+use crate::address::{Address, View};
 use crate::content::Catalog;
 use crate::errors::ErrorKind;
+use crate::media::MediaType;
 use crate::render_html::{self, Page};
 use crate::render_markdown::Pointer;
 use crate::table::ErrorBodies;
@@ -25,106 +27,11 @@ use crate::{
 /// serving it for a day while it revalidates (a cheap 304 thanks to ETag).
 pub const CACHE_CONTROL: &str = "public, max-age=3600, stale-while-revalidate=86400";
 
-/// A media type as the table stores it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Media {
-    /// Top-level type, lowercase.
-    pub kind: &'static str,
-    /// Subtype, lowercase.
-    pub subtype: &'static str,
-    /// `charset` parameter, if sent.
-    pub charset: Option<&'static str>,
-    /// Further parameters sent in `Content-Type` (`; profile="…"`), not negotiated.
-    pub extra: &'static str,
-}
-
-impl Media {
-    /// `application/json` (UTF-8 by definition, RFC 8259: no charset parameter).
-    pub const JSON: Media = Media {
-        kind: "application",
-        subtype: "json",
-        charset: None,
-        extra: "",
-    };
-    /// `text/html; charset=utf-8`.
-    pub const HTML: Media = Media {
-        kind: "text",
-        subtype: "html",
-        charset: Some("utf-8"),
-        extra: "",
-    };
-    /// `text/markdown; charset=utf-8` (RFC 7763).
-    pub const MARKDOWN: Media = Media {
-        kind: "text",
-        subtype: "markdown",
-        charset: Some("utf-8"),
-        extra: "",
-    };
-    /// `text/plain; charset=utf-8`.
-    pub const TEXT: Media = Media {
-        kind: "text",
-        subtype: "plain",
-        charset: Some("utf-8"),
-        extra: "",
-    };
-    /// `application/xml` (RFC 7303; the document declares its encoding).
-    pub const XML: Media = Media {
-        kind: "application",
-        subtype: "xml",
-        charset: None,
-        extra: "",
-    };
-    /// `application/atom+xml` (RFC 4287; the document declares its encoding).
-    pub const ATOM: Media = Media {
-        kind: "application",
-        subtype: "atom+xml",
-        charset: None,
-        extra: "",
-    };
-    /// `image/svg+xml`.
-    pub const SVG: Media = Media {
-        kind: "image",
-        subtype: "svg+xml",
-        charset: None,
-        extra: "",
-    };
-    /// `application/octet-stream`: bytes for a program (the compression dictionary).
-    pub const OCTET_STREAM: Media = Media {
-        kind: "application",
-        subtype: "octet-stream",
-        charset: None,
-        extra: "",
-    };
-    /// `image/vnd.microsoft.icon`, the ICO format's registered type.
-    pub const ICO: Media = Media {
-        kind: "image",
-        subtype: "vnd.microsoft.icon",
-        charset: None,
-        extra: "",
-    };
-    /// `application/linkset+json` with the API catalog profile (RFC 9264, RFC 9727).
-    pub const LINKSET: Media = Media {
-        kind: "application",
-        subtype: "linkset+json",
-        charset: None,
-        extra: "; profile=\"https://www.rfc-editor.org/info/rfc9727\"",
-    };
-
-    /// The `Content-Type` value.
-    pub fn content_type(&self) -> String {
-        let charset = self
-            .charset
-            .map(|c| format!("; charset={c}"))
-            .unwrap_or_default();
-        format!("{}/{}{charset}{}", self.kind, self.subtype, self.extra)
-    }
-}
-
 /// One representation before compression.
 #[derive(Debug)]
 pub struct Body {
     /// Its media type.
-    pub media: Media,
+    pub media: MediaType,
     /// The identity body.
     pub bytes: Vec<u8>,
     /// Headers sent with it (lowercase names), besides the ones every response has.
@@ -136,7 +43,7 @@ pub struct Body {
 
 impl Body {
     /// A body with no headers of its own.
-    pub fn new(media: Media, bytes: impl Into<Vec<u8>>) -> Body {
+    pub fn new(media: MediaType, bytes: impl Into<Vec<u8>>) -> Body {
         Body {
             media,
             bytes: bytes.into(),
@@ -165,7 +72,10 @@ pub struct Resource {
 pub fn service_desc(catalog: &Catalog) -> (&'static str, String) {
     (
         "link",
-        format!("<{}/openapi.json>; rel=\"service-desc\"", catalog.base_url),
+        format!(
+            "<{}>; rel=\"service-desc\"",
+            Address::OpenApi.url(&catalog.base_url)
+        ),
     )
 }
 
@@ -180,6 +90,49 @@ pub fn html_headers() -> Vec<(&'static str, String)> {
     ]
 }
 
+/// A document at `address`, served with 200 and kept as long as any.
+fn document(address: Address, representations: Vec<Body>) -> Resource {
+    Resource {
+        id: address.to_string(),
+        representations,
+        cache_control: CACHE_CONTROL,
+        error: None,
+    }
+}
+
+/// `Link` to `address` as an alternate representation of type `media`.
+fn alternate(address: Address, media: MediaType) -> String {
+    format!(
+        "<{address}>; rel=\"alternate\"; type=\"{}\"",
+        media.essence()
+    )
+}
+
+/// A page at `at(View::Page)` (HTML, then Markdown) and its Markdown twin
+/// at `at(View::Markdown)`, both sending `links`.
+fn page_and_twin<'k>(
+    catalog: &Catalog,
+    at: impl Fn(View) -> Address<'k>,
+    page: &Page,
+    markdown: String,
+    links: &[String],
+) -> [Resource; 2] {
+    let (path, twin) = (at(View::Page).to_string(), at(View::Markdown).to_string());
+    let page = Page {
+        path: Some(&path),
+        markdown_path: Some(&twin),
+        ..*page
+    };
+    let pair = page_pair(catalog, &page, markdown.clone(), links);
+    [
+        document(at(View::Page), pair),
+        document(
+            at(View::Markdown),
+            vec![markdown_body(MediaType::MARKDOWN, markdown)],
+        ),
+    ]
+}
+
 /// An HTML page and its Markdown source, in that order of preference.
 fn page_pair(catalog: &Catalog, page: &Page, markdown: String, links: &[String]) -> Vec<Body> {
     let mut html_headers = html_headers();
@@ -191,11 +144,11 @@ fn page_pair(catalog: &Catalog, page: &Page, markdown: String, links: &[String])
     vec![
         Body {
             headers: html_headers,
-            ..Body::new(Media::HTML, render_html::page(catalog, page, &markdown))
+            ..Body::new(MediaType::HTML, render_html::page(catalog, page, &markdown))
         },
         Body {
             headers: markdown_headers,
-            ..Body::new(Media::MARKDOWN, markdown)
+            ..Body::new(MediaType::MARKDOWN, markdown)
         },
     ]
 }
@@ -207,7 +160,7 @@ fn markdown_tokens(markdown: &str) -> (&'static str, String) {
 }
 
 /// A Markdown body with its token estimate.
-fn markdown_body(media: Media, markdown: String) -> Body {
+fn markdown_body(media: MediaType, markdown: String) -> Body {
     Body {
         headers: vec![markdown_tokens(&markdown)],
         ..Body::new(media, markdown)
@@ -218,147 +171,138 @@ fn markdown_body(media: Media, markdown: String) -> Body {
 /// removed method's addresses ([`removed`]).
 pub fn resources(catalog: &Catalog) -> Vec<Resource> {
     let base = &catalog.base_url;
-    let resource = |id: &str, representations: Vec<Body>| Resource {
-        id: id.to_string(),
-        representations,
-        cache_control: CACHE_CONTROL,
-        error: None,
-    };
     let api = |text: String| Body {
         headers: vec![service_desc(catalog)],
-        ..Body::new(Media::JSON, text)
+        ..Body::new(MediaType::JSON, text)
     };
-    let mut all = vec![resource(
-        "/api/reference.json",
+    let mut all = vec![document(
+        Address::Collection,
         vec![api(render_json::collection(catalog))],
     )];
     for entry in &catalog.entries {
-        let id = format!("/api/reference/{}.json", entry.key);
-        all.push(resource(
-            &id,
+        all.push(document(
+            Address::Document(&entry.key),
             vec![api(render_json::single(catalog, entry))],
         ));
     }
 
     let home = render_markdown::home(catalog);
+    let feed = Address::Feed.to_string();
     let home_page = Page {
         title: &catalog.site.title,
         description: &catalog.site.summary,
-        path: Some("/"),
-        markdown_path: Some("/index.md"),
+        path: None,
+        markdown_path: None,
         method: None,
-        feed: Some(render_feed::PATH),
+        feed: Some(&feed),
     };
     let home_links = [
-        "</index.md>; rel=\"alternate\"; type=\"text/markdown\"".to_string(),
-        "</llms.txt>; rel=\"describedby\"; type=\"text/plain\"".to_string(),
-        "</.well-known/api-catalog>; rel=\"api-catalog\"".to_string(),
+        alternate(Address::Home(View::Markdown), MediaType::MARKDOWN),
         format!(
-            "<{}>; rel=\"alternate\"; type=\"application/atom+xml\"",
-            render_feed::PATH
+            "<{}>; rel=\"describedby\"; type=\"text/plain\"",
+            Address::Llms
         ),
+        format!("<{}>; rel=\"api-catalog\"", Address::ApiCatalog),
+        alternate(Address::Feed, MediaType::ATOM),
     ];
-    all.push(resource(
-        "/",
-        page_pair(catalog, &home_page, home.clone(), &home_links),
-    ));
-    all.push(resource(
-        "/index.md",
-        vec![markdown_body(Media::MARKDOWN, home)],
+    all.extend(page_and_twin(
+        catalog,
+        Address::Home,
+        &home_page,
+        home,
+        &home_links,
     ));
     let index = render_markdown::methods(catalog);
     let index_page = Page {
         title: "Methods",
         description: "Every documented method of the library, grouped by purpose, with a one-line description.",
-        path: Some("/api/"),
-        markdown_path: Some("/api/index.md"),
+        path: None,
+        markdown_path: None,
         method: None,
         feed: None,
     };
-    let index_links = ["</api/index.md>; rel=\"alternate\"; type=\"text/markdown\"".to_string()];
-    all.push(resource(
-        "/api/",
-        page_pair(catalog, &index_page, index.clone(), &index_links),
-    ));
-    all.push(resource(
-        "/api/index.md",
-        vec![markdown_body(Media::MARKDOWN, index)],
+    let index_links = [alternate(
+        Address::Methods(View::Markdown),
+        MediaType::MARKDOWN,
+    )];
+    all.extend(page_and_twin(
+        catalog,
+        Address::Methods,
+        &index_page,
+        index,
+        &index_links,
     ));
     for entry in &catalog.entries {
-        let path = render_json::page_path(entry);
-        let twin = format!("{path}.md");
-        let markdown = render_markdown::method(catalog, entry);
+        let key = entry.key.as_str();
         let page = Page {
-            title: &entry.key,
+            title: key,
             description: &entry.description,
-            path: Some(&path),
-            markdown_path: Some(&twin),
-            method: Some(&entry.key),
+            path: None,
+            markdown_path: None,
+            method: Some(key),
             feed: None,
         };
         let links = [
-            format!("<{twin}>; rel=\"alternate\"; type=\"text/markdown\""),
-            format!(
-                "</api/reference/{}.json>; rel=\"alternate\"; type=\"application/json\"",
-                entry.key
-            ),
+            alternate(Address::Method(key, View::Markdown), MediaType::MARKDOWN),
+            alternate(Address::Document(key), MediaType::JSON),
         ];
-        all.push(resource(
-            &path,
-            page_pair(catalog, &page, markdown.clone(), &links),
-        ));
-        all.push(resource(
-            &twin,
-            vec![markdown_body(Media::MARKDOWN, markdown)],
-        ));
+        let markdown = render_markdown::method(catalog, entry);
+        let at = |form| Address::Method(key, form);
+        all.extend(page_and_twin(catalog, at, &page, markdown, &links));
     }
 
-    all.push(resource(
-        "/openapi.json",
-        vec![Body::new(Media::JSON, render_openapi::openapi(catalog))],
+    all.push(document(
+        Address::OpenApi,
+        vec![Body::new(MediaType::JSON, render_openapi::openapi(catalog))],
     ));
-    all.push(resource(
-        "/llms.txt",
-        vec![markdown_body(Media::TEXT, render_llms::llms(catalog))],
+    all.push(document(
+        Address::Llms,
+        vec![markdown_body(MediaType::TEXT, render_llms::llms(catalog))],
     ));
-    all.push(resource(
-        "/llms-full.txt",
-        vec![markdown_body(Media::TEXT, render_llms::llms_full(catalog))],
+    all.push(document(
+        Address::LlmsFull,
+        vec![markdown_body(
+            MediaType::TEXT,
+            render_llms::llms_full(catalog),
+        )],
     ));
-    all.push(resource(
-        render_feed::PATH,
-        vec![Body::new(Media::ATOM, render_feed::changes(catalog))],
+    all.push(document(
+        Address::Feed,
+        vec![Body::new(MediaType::ATOM, render_feed::changes(catalog))],
     ));
-    all.push(resource(
-        "/sitemap.xml",
-        vec![Body::new(Media::XML, render_crawlers::sitemap(catalog))],
+    all.push(document(
+        Address::Sitemap,
+        vec![Body::new(MediaType::XML, render_crawlers::sitemap(catalog))],
     ));
-    all.push(resource(
-        "/robots.txt",
-        vec![Body::new(Media::TEXT, render_crawlers::robots(catalog))],
+    all.push(document(
+        Address::Robots,
+        vec![Body::new(MediaType::TEXT, render_crawlers::robots(catalog))],
     ));
-    all.push(resource(
-        "/favicon.svg",
-        vec![Body::new(Media::SVG, render_icon::svg())],
+    all.push(document(
+        Address::IconSvg,
+        vec![Body::new(MediaType::SVG, render_icon::svg())],
     ));
-    all.push(resource(
-        "/favicon.ico",
-        vec![Body::new(Media::ICO, render_icon::ico())],
+    all.push(document(
+        Address::IconIco,
+        vec![Body::new(MediaType::ICO, render_icon::ico())],
     ));
     // For load balancers: never cached, never listed.
     all.push(Resource {
         cache_control: "no-store",
-        ..resource("/healthz", vec![Body::new(Media::TEXT, "ok\n".to_string())])
+        ..document(
+            Address::Health,
+            vec![Body::new(MediaType::TEXT, "ok\n".to_string())],
+        )
     });
     let catalog_link = (
         "link",
-        format!("<{base}/.well-known/api-catalog>; rel=\"api-catalog\""),
+        format!("<{}>; rel=\"api-catalog\"", Address::ApiCatalog.url(base)),
     );
-    all.push(resource(
-        "/.well-known/api-catalog",
+    all.push(document(
+        Address::ApiCatalog,
         vec![Body {
             headers: vec![catalog_link],
-            ..Body::new(Media::LINKSET, render_json::api_catalog(catalog))
+            ..Body::new(MediaType::LINKSET, render_json::api_catalog(catalog))
         }],
     ));
     all.extend(discovery::resources(catalog));
@@ -381,7 +325,7 @@ pub fn errors(catalog: &Catalog) -> Vec<ErrorBodies<Resource>> {
         let error = |id: String, hint: &str| Resource {
             id,
             representations: vec![Body::new(
-                Media::JSON,
+                MediaType::JSON,
                 render_json::error(kind.code(), &text.message, hint),
             )],
             cache_control: kind.cache_control(),
@@ -442,8 +386,8 @@ pub fn removed(catalog: &Catalog) -> Vec<Resource> {
             .removed
             .as_ref()
             .and_then(|m| m.successor.as_deref());
-        let path = render_json::page_path(entry);
-        for id in [format!("{path}.md"), path] {
+        for form in [View::Markdown, View::Page] {
+            let id = Address::Method(&entry.key, form).to_string();
             let texts = (text(gone).message.as_str(), hint.as_str());
             all.push(page_error(
                 catalog,
@@ -456,9 +400,9 @@ pub fn removed(catalog: &Catalog) -> Vec<Resource> {
         let message = &text(unknown).message;
         let hint = text(unknown).hint_for_removed(entry);
         all.push(Resource {
-            id: format!("/api/reference/{}.json", entry.key),
+            id: Address::Document(&entry.key).to_string(),
             representations: vec![Body::new(
-                Media::JSON,
+                MediaType::JSON,
                 render_json::error(unknown.code(), message, &hint),
             )],
             cache_control: unknown.cache_control(),
@@ -489,7 +433,7 @@ fn page_error(
         feed: None,
     };
     let mut representations = vec![Body::new(
-        Media::JSON,
+        MediaType::JSON,
         render_json::error(kind.code(), message, hint),
     )];
     representations.extend(page_pair(catalog, &page, markdown, &[]));

@@ -12,14 +12,14 @@ use crate::content::Catalog;
 use crate::dictionary::Dictionary;
 use crate::errors::ErrorKind;
 use crate::headers;
+use crate::media::MediaType;
 use crate::negotiate::{
-    negotiate_media_type, AcceptEncoding, Coding, MediaType, COMMON_ACCEPTS,
-    COMMON_ACCEPT_ENCODINGS,
+    negotiate_media_type, AcceptEncoding, Coding, COMMON_ACCEPTS, COMMON_ACCEPT_ENCODINGS,
 };
 use crate::render_mcp;
 use crate::render_search;
 use crate::search_page::{Form, Headers as SearchHeaders, SearchPage};
-use crate::site::{self, Body, Media, Resource, CACHE_CONTROL};
+use crate::site::{self, Body, Resource, CACHE_CONTROL};
 use crate::table::{self, ErrorBodies, Index, Representation, Table, Variant};
 use bytes::Bytes;
 use http::{HeaderMap, HeaderName, HeaderValue};
@@ -113,15 +113,7 @@ fn stored_resource(
                 .collect(),
         })
         .collect();
-    let media_types: Vec<MediaType> = resource
-        .representations
-        .iter()
-        .map(|body| MediaType {
-            kind: body.media.kind,
-            subtype: body.media.subtype,
-            charset: body.media.charset,
-        })
-        .collect();
+    let media_types: Vec<MediaType> = resource.representations.iter().map(|b| b.media).collect();
     // The run-time negotiation, done here for the `Accept` values most
     // requests carry.
     let common_choices = COMMON_ACCEPTS.map(|accept| negotiate_media_type([accept], &media_types));
@@ -191,9 +183,9 @@ fn variant(
 /// `Content-Length` and `ETag`.
 fn search_headers(catalog: &Catalog, form: Form, last_modified: &str) -> SearchHeaders {
     let media = match form {
-        Form::Html => Media::HTML,
-        Form::Markdown => Media::MARKDOWN,
-        Form::Json => Media::JSON,
+        Form::Html => MediaType::HTML,
+        Form::Markdown => MediaType::MARKDOWN,
+        Form::Json => MediaType::JSON,
     };
     let noindex = ("x-robots-tag", "noindex".to_string());
     let mut sent = vec![("content-type", media.content_type())];

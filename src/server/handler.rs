@@ -1,6 +1,7 @@
 //! The one handler: a request in, its response out, from a table — the
 //! table's routes (documents, pages, `/healthz`, with every error they
-//! explain), `/search` and `/mcp` (`/mcp/` too: `mcp::is_endpoint`).
+//! explain), `/search` and `/mcp`, as the router names them
+//! (`route::endpoint`).
 //!
 //! Before it is routed, a request is held to the HTTP/1 message's rules
 //! hyper lets through (`message.rs`): a transfer coding refserve cannot
@@ -26,6 +27,7 @@ use crate::mcp::{self, Policy};
 use crate::message;
 use crate::negotiate::Coding;
 use crate::respond::{self, Body};
+use crate::route::{self, Endpoint};
 use crate::search_page;
 use crate::table::{Table, Tables};
 use bytes::Bytes;
@@ -82,7 +84,8 @@ impl Handler {
         if let Some(kind) = message::refusal(request.version, &request.headers) {
             return Answer::Now(refused(&table, kind, &request, activity));
         }
-        if mcp::is_endpoint(request.uri.path()) {
+        let endpoint = route::endpoint(request.uri.path());
+        if endpoint == Endpoint::Mcp {
             let mut open = Open::receiving(activity);
             let policy = Arc::clone(&self.mcp);
             return Answer::Later(Box::pin(async move {
@@ -95,30 +98,27 @@ impl Handler {
             }));
         }
         let open = Open::begin(activity);
-        if request.uri.path() == search_page::PATH {
+        let (response, coding) = if endpoint == Endpoint::Search {
             // The one budget `/mcp` and `/search` hold their answers in.
-            let (response, coding) = search_page::answer(
+            search_page::answer(
                 &table,
                 &self.mcp.budget,
                 &request.method,
                 &request.uri,
                 &request.headers,
+            )
+        } else {
+            let selection = respond::select(
+                &table,
+                &request.method,
+                request.uri.path(),
+                &request.headers,
             );
-            return Answer::Now(Answered {
-                response,
-                coding,
-                open,
-            });
-        }
-        let selection = respond::select(
-            &table,
-            &request.method,
-            request.uri.path(),
-            &request.headers,
-        );
+            (selection.into_response(), selection.coding())
+        };
         Answer::Now(Answered {
-            coding: selection.coding(),
-            response: selection.into_response(),
+            response,
+            coding,
             open,
         })
     }

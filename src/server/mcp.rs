@@ -39,7 +39,7 @@ use crate::activity::Open;
 use crate::budget::Budget;
 use crate::config::Config;
 use crate::errors::ErrorKind;
-use crate::negotiate::{negotiate_media_type, MediaType};
+use crate::negotiate::negotiate_media_type;
 use crate::respond::Body;
 use crate::table::Table;
 use bytes::Bytes;
@@ -47,27 +47,11 @@ use http::header::{self, HeaderMap, HeaderName, HeaderValue};
 use http::request::Parts;
 use http::{Method, Response, StatusCode, Version};
 use http_body_util::{BodyExt as _, Full};
+use refserve_core::media::MediaType;
 use reply::{code, error_reply, Reply};
 use rpc::McpHeaders;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-
-/// The endpoint's path.
-pub const PATH: &str = "/mcp";
-
-/// Whether a request for `path` is one for the endpoint: [`PATH`], or the
-/// same with a trailing slash.
-///
-/// `/mcp/` is answered as `/mcp` rather than redirected or refused: a
-/// client configured with the slash (or joining a base URL and a path)
-/// means this endpoint; a 308 would ask every client to resend its POST
-/// body, which not every HTTP client does, and an error would fail a call
-/// over one character. Nothing else is at `/mcp/` itself (the server card
-/// below it, `/mcp/server-card`, is a document of the table).
-pub fn is_endpoint(path: &str) -> bool {
-    path.strip_prefix(PATH)
-        .is_some_and(|rest| rest.is_empty() || rest == "/")
-}
 
 /// The largest request body read, in bytes: a tool call is a few hundred.
 pub const MAX_BODY: usize = 64 * 1024;
@@ -89,12 +73,6 @@ const ALLOW_HEADERS: &str = "Content-Type, Accept, Authorization, MCP-Protocol-V
 
 /// The response headers a cross-origin script may read.
 const EXPOSE_HEADERS: &str = "MCP-Protocol-Version, Mcp-Session-Id";
-
-const JSON: MediaType = MediaType {
-    kind: "application",
-    subtype: "json",
-    charset: None,
-};
 
 /// Which origins may call `/mcp` from a browser, besides the base URL's.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -363,7 +341,8 @@ fn admit(
         ));
     }
     let accept = headers.get_all(header::ACCEPT);
-    if accept.iter().next().is_some() && negotiate_media_type(&accept, &[JSON]).is_none() {
+    if accept.iter().next().is_some() && negotiate_media_type(&accept, &[MediaType::JSON]).is_none()
+    {
         return Err(refusal(
             StatusCode::NOT_ACCEPTABLE,
             "Every answer is application/json, which Accept does not take.",
@@ -555,14 +534,6 @@ mod tests {
                        allows; retry in a second.";
         let written = error_reply(StatusCode::SERVICE_UNAVAILABLE, None, -32000, message, None);
         assert_eq!(String::from_utf8_lossy(&written.body), BUSY);
-    }
-
-    #[test]
-    fn the_endpoint_is_mcp_with_or_without_its_slash() {
-        assert!(is_endpoint("/mcp") && is_endpoint("/mcp/"));
-        for other in ["/mcp//", "/mcpx", "/mcp/x", "/MCP", "/", "/api/mcp"] {
-            assert!(!is_endpoint(other), "{other}");
-        }
     }
 
     #[test]

@@ -1,6 +1,9 @@
-//! Routing: from a request path to the resource that answers it, or to the
-//! error that explains why none does. Every choice of an error body is
-//! made here ([`ErrorKey`]s: for whom, and which method it suggests).
+//! Routing: from a request path to the part of the server that answers it
+//! ([`endpoint`]: `/mcp`, `/search` or the table), and in the table to the
+//! resource that answers it, or to the error that explains why none does.
+//! Every choice of an error body is made here ([`ErrorKey`]s: for whom,
+//! and which method it suggests). Paths are read with
+//! `refserve_core::address`, which writes them too.
 //!
 //! The common case is one `phf` lookup of the path as sent. Only a miss
 //! pays for more: percent-decoding of unreserved characters (RFC 3986
@@ -15,7 +18,32 @@
 
 use crate::errors::{ErrorKind, MAX_NAME_LEN, MAX_PATH_LEN};
 use crate::table::{ErrorKey, Resource, Table};
+use refserve_core::address::{self, Address};
 use refserve_core::search::typos::edit_distance;
+
+/// The part of the server that answers a path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Endpoint {
+    /// `/mcp` (and `/mcp/`), answered once the request's body has arrived.
+    Mcp,
+    /// `/search`, answered at run time from the table's pieces.
+    Search,
+    /// Everything else: the table's resources and errors ([`route`]).
+    Table,
+}
+
+/// Which part of the server answers `path`, as sent: two comparisons, which
+/// every request pays before the table's lookup.
+#[inline]
+pub fn endpoint(path: &str) -> Endpoint {
+    if Address::Search.is(path) {
+        Endpoint::Search
+    } else if Address::Mcp.is(path) {
+        Endpoint::Mcp
+    } else {
+        Endpoint::Table
+    }
+}
 
 /// Where a path leads, in a table that lives for `'t`.
 #[derive(Debug, Clone, Copy)]
@@ -27,10 +55,6 @@ pub enum Route<'t> {
     /// No resource: the error to answer with, and its body.
     Missing(ErrorKind, &'t Resource),
 }
-
-const ENTRY_PREFIX: &str = "/api/reference/";
-const PAGE_PREFIX: &str = "/api/";
-const ENTRY_SUFFIX: &str = ".json";
 
 /// Route a request path (the query string already removed) in `table`.
 pub fn route<'t>(table: &'t Table, path: &str) -> Route<'t> {
@@ -47,10 +71,7 @@ pub fn route<'t>(table: &'t Table, path: &str) -> Route<'t> {
             return found(resource);
         }
     }
-    if let Some(name) = decoded
-        .strip_prefix(ENTRY_PREFIX)
-        .and_then(|rest| rest.strip_suffix(ENTRY_SUFFIX))
-    {
+    if let Some(Address::Document(name)) = Address::parse(decoded) {
         return unknown_name(table, name);
     }
     let mut canonical = [0u8; MAX_PATH_LEN];
@@ -84,27 +105,20 @@ fn found(resource: &Resource) -> Route<'_> {
 /// The method (its key's index) a missing `/api/<name>` or `/api/<name>.md`
 /// (in canonical form) was probably meant to be.
 fn mistyped_page(table: &Table, canonical: &str) -> Option<usize> {
-    if is_api_path(canonical) {
-        return None;
+    match Address::parse(canonical)? {
+        Address::Method(name, _)
+            if !address::is_for_programs(canonical) && name.len() <= MAX_NAME_LEN =>
+        {
+            suggest(name, &table.keys)
+        }
+        _ => None,
     }
-    let name = canonical.strip_prefix(PAGE_PREFIX)?;
-    let name = name.strip_suffix(".md").unwrap_or(name);
-    if name.contains('/') || name.len() > MAX_NAME_LEN {
-        return None;
-    }
-    suggest(name, &table.keys)
-}
-
-/// Whether errors on `path` are for programs (always an ErrorResponse)
-/// rather than for pages (negotiated among JSON, HTML and Markdown).
-pub fn is_api_path(path: &str) -> bool {
-    path.ends_with(ENTRY_SUFFIX) || path.starts_with(ENTRY_PREFIX)
 }
 
 /// The error resource for `kind` on `path`: JSON for API paths, a
 /// negotiated page elsewhere.
 pub fn error_for<'t>(table: &'t Table, path: &str, kind: ErrorKind) -> &'t Resource {
-    if is_api_path(path) {
+    if address::is_for_programs(path) {
         table.error(ErrorKey::program(kind))
     } else {
         table.error(ErrorKey::page(kind))
@@ -139,7 +153,7 @@ fn with_slash<'b>(path: &str, buffer: &'b mut [u8; MAX_PATH_LEN + 1]) -> &'b str
     std::str::from_utf8(&buffer[..=length]).unwrap_or("/")
 }
 
-/// The error for a name under `/api/reference/` that is not in the table.
+/// The error for a JSON document's name that is not in the table.
 fn unknown_name<'t>(table: &'t Table, name: &str) -> Route<'t> {
     let kind = if !is_name(name) {
         ErrorKind::InvalidName
@@ -259,10 +273,8 @@ mod tests {
 
     #[test]
     fn unreserved_escapes_are_decoded() {
-        assert_eq!(
-            decode("/api/reference/%73elect.json"),
-            "/api/reference/select.json"
-        );
+        let document = Address::Document("select").to_string();
+        assert_eq!(decode(&document.replace('s', "%73")), document);
         assert_eq!(decode("/%41%7a%2D%2e%5F%7E"), "/Az-._~");
     }
 
@@ -283,18 +295,22 @@ mod tests {
     #[test]
     fn canonical_forms() {
         let mut buffer = [0u8; MAX_PATH_LEN];
-        assert_eq!(canonical_form("/API/Select/", &mut buffer), "/api/select");
+        let page = Address::Method("select", address::View::Page).to_string();
+        let shouted = format!("{}/", page.to_ascii_uppercase());
+        assert_eq!(canonical_form(&shouted, &mut buffer), page);
         assert_eq!(canonical_form("//", &mut buffer), "/");
         assert_eq!(canonical_form("/", &mut buffer), "/");
         assert_eq!(canonical_form("/Ä/", &mut buffer), "/Ä");
     }
 
     #[test]
-    fn api_paths() {
-        assert!(is_api_path("/api/reference/x"));
-        assert!(is_api_path("/openapi.json"));
-        assert!(!is_api_path("/api/select"));
-        assert!(!is_api_path("/robots.txt"));
+    fn endpoints_are_named_by_their_paths_as_sent() {
+        assert_eq!(endpoint("/mcp"), Endpoint::Mcp);
+        assert_eq!(endpoint("/mcp/"), Endpoint::Mcp);
+        assert_eq!(endpoint("/search"), Endpoint::Search);
+        for other in ["/search/", "/Search", "/%6Dcp", "/mcp/server-card", "/"] {
+            assert_eq!(endpoint(other), Endpoint::Table, "{other}");
+        }
     }
 
     #[test]

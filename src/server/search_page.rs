@@ -43,11 +43,10 @@ use assemble::Results;
 use http::header::{self, HeaderMap, HeaderName, HeaderValue};
 use http::{Method, Response, StatusCode, Uri};
 use http_body_util::Full;
+use refserve_core::address::Address;
 use refserve_core::headers::fingerprint;
 use refserve_core::search_page::{Form, Headers, MEDIA_TYPES};
 use std::sync::Arc;
-
-pub use refserve_core::search_page::PATH;
 
 /// The most names a search that finds nothing offers as the ones meant.
 const MAX_SUGGESTIONS: usize = 3;
@@ -72,7 +71,10 @@ pub fn answer(
         Method::GET => false,
         Method::HEAD => true,
         Method::OPTIONS => return sent(Selection::Options),
-        _ => return sent(respond::select(table, method, PATH, headers)),
+        _ => {
+            let path = Address::Search.to_string();
+            return sent(respond::select(table, method, &path, headers));
+        }
     };
     let query = match query::query(uri.query()) {
         Ok(query) => query,

@@ -12,17 +12,7 @@ const IMPLIED_CHARSET: &str = "utf-8";
 /// [`negotiate_media_type`]; later offers are ignored.
 pub const MAX_MEDIA_OFFERS: usize = 4;
 
-/// A media type the server offers, split for matching against `Accept`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct MediaType {
-    /// The top-level type, lowercase: `application`.
-    pub kind: &'static str,
-    /// The subtype, lowercase: `json`.
-    pub subtype: &'static str,
-    /// The value of the `charset` parameter the representation is sent with,
-    /// if any (`utf-8` is implied when there is none).
-    pub charset: Option<&'static str>,
-}
+pub use crate::media::MediaType;
 
 /// Choose a representation by media type (RFC 9110 §12.5.1).
 ///
@@ -288,21 +278,9 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
-    const JSON: MediaType = MediaType {
-        kind: "application",
-        subtype: "json",
-        charset: None,
-    };
-    const HTML: MediaType = MediaType {
-        kind: "text",
-        subtype: "html",
-        charset: Some("utf-8"),
-    };
-    const MARKDOWN: MediaType = MediaType {
-        kind: "text",
-        subtype: "markdown",
-        charset: Some("utf-8"),
-    };
+    const JSON: MediaType = MediaType::JSON;
+    const HTML: MediaType = MediaType::HTML;
+    const MARKDOWN: MediaType = MediaType::MARKDOWN;
     const PAGE: [MediaType; 2] = [HTML, MARKDOWN];
 
     fn page(header: &str) -> Option<MediaType> {

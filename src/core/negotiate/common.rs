@@ -122,18 +122,7 @@ mod tests {
     fn no_accept_chooses_as_any_type_does() {
         use crate::negotiate::{negotiate_media_type, MediaType};
         assert_eq!(COMMON_ACCEPTS[ACCEPT_ABSENT], "*/*");
-        let (json, html) = (
-            MediaType {
-                kind: "application",
-                subtype: "json",
-                charset: None,
-            },
-            MediaType {
-                kind: "text",
-                subtype: "html",
-                charset: Some("utf-8"),
-            },
-        );
+        let (json, html) = (MediaType::JSON, MediaType::HTML);
         for offered in [&[json, html][..], &[html, json], &[html]] {
             assert_eq!(
                 negotiate_media_type(None::<&[u8]>, offered),

@@ -189,6 +189,7 @@ mod tests {
     use super::*;
     use crate::search::Matched;
     use http::{HeaderMap, HeaderValue};
+    use refserve_core::address::{Address, View};
     use refserve_core::negotiate::COMMON_ACCEPTS;
     use refserve_core::search::Field;
     use refserve_core::search_page::{Headers, Method};
@@ -230,7 +231,8 @@ mod tests {
                 Bytes::from(format!("[{key}]")),
             ],
             json: serde_json::from_str(&json).expect("an object"),
-            location: HeaderValue::from_static("/api/x"),
+            location: HeaderValue::try_from(Address::Method(key, View::Page).to_string())
+                .expect("a path"),
         }
     }
 
@@ -247,7 +249,7 @@ mod tests {
             methods: vec![method("select"), method("count")],
             names: serde_json::value::to_raw_value(&["select", "count"]).expect("names"),
             exported: Resource {
-                id: "/search".into(),
+                id: Address::Search.to_string(),
                 location: HeaderValue::from_static("/search"),
                 media_types: Vec::new(),
                 representations: Vec::new(),
