@@ -8,10 +8,9 @@
 //!   since its accept, or between requests), once it has closed
 //!   (`slots.rs`). The loop accepts no other meanwhile, so excess clients
 //!   wait in the kernel's listen backlog and no listener runs out of
-//!   descriptors. After each accept it yields, so the new connection reads
-//!   a request already sent before another may push it out as silent: a
-//!   client that opens connections only to hold them, however fast, only
-//!   ever pushes out another such connection.
+//!   descriptors. A client that opens connections only to hold them,
+//!   however fast, only ever pushes out another such connection (see
+//!   [`Connections::settling`]).
 //! - A failed accept (out of descriptors, a connection reset before it was
 //!   accepted) is logged and tried again after a pause, never spun on.
 //! - Shutdown: once the loop's trigger completes, the listeners are closed
@@ -57,6 +56,8 @@ pub struct Connections {
     name: &'static str,
     slots: Arc<Slots>,
     drain: watch::Sender<bool>,
+    /// Whether the loop yields after each accept ([`Connections::settling`]).
+    settles: bool,
 }
 
 impl Connections {
@@ -66,7 +67,19 @@ impl Connections {
             name,
             slots: Slots::new(cap),
             drain: watch::channel(false).0,
+            settles: false,
         }
+    }
+
+    /// After each accept, let the new connection read a request already
+    /// sent before the loop accepts again, which may push it out as silent:
+    /// for a listener whose slots are few and clients may reopen silent
+    /// connections as fast as they are closed (the metrics listener). The
+    /// site's loop does not wait: with its many slots a newcomer is far
+    /// from being the one silent the longest.
+    pub fn settling(mut self) -> Self {
+        self.settles = true;
+        self
     }
 
     /// Accept connections from `listeners` until `shutdown` completes, then
@@ -115,10 +128,10 @@ impl Connections {
                 served.await;
                 drop(slot);
             }));
-            // Let the new connection read a request already sent (tokio
-            // defers a yielding task until after it has polled for I/O)
-            // before the next accept, which may push out a silent one.
-            tokio::task::yield_now().await;
+            // Tokio defers a yielding task until it has polled for I/O.
+            if self.settles {
+                tokio::task::yield_now().await;
+            }
         }
     }
 

@@ -78,7 +78,7 @@ pub async fn serve(listener: TcpListener, metrics: Arc<Metrics>, timeouts: Timeo
             supervise(connection, timeouts, &activity, drain, Protocol::Http1).await;
         }
     };
-    let connections = Connections::new("refserve: metrics listener", MAX_CONNECTIONS);
+    let connections = Connections::new("refserve: metrics listener", MAX_CONNECTIONS).settling();
     let activity = || Arc::new(Activity::new(None, false));
     connections
         .accept(vec![listener], activity, serve, std::future::pending())
