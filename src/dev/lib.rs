@@ -33,9 +33,10 @@
 //!   server's `--header-read-timeout`, `--idle-timeout` and
 //!   `--send-timeout` ([`supervise`]); a page's event stream is a request
 //!   open for as long as the page, written to often enough never to look
-//!   stalled. At most `--max-connections` at once, fewer when the
-//!   open-file limit leaves less room; further clients wait in the listen
-//!   backlog.
+//!   stalled. The server's accept loop takes them (`accept.rs`): at most
+//!   `--max-connections` at once, fewer when the open-file limit leaves
+//!   less room; at the cap the connection idle the longest makes room, and
+//!   further clients wait in the listen backlog.
 //!
 //! Each change is logged as `<files> changed → rendered in N ms → M pages
 //! reloaded`, the control characters of a file's name (and of a content
@@ -55,6 +56,7 @@ use hyper::body::Incoming;
 use hyper::service::service_fn;
 use hyper_util::rt::{TokioExecutor, TokioIo};
 use hyper_util::server::conn::auto;
+use refserve_server::accept::{Accepted, Connections};
 use refserve_server::activity::Activity;
 use refserve_server::config::DevConfig;
 use refserve_server::mcp;
@@ -67,9 +69,9 @@ use std::future::Future;
 use std::pin::Pin;
 use std::sync::{Arc, Mutex, OnceLock};
 use std::task::{Context, Poll};
-use std::time::{Duration, Instant};
-use tokio::net::{TcpListener, TcpStream};
-use tokio::sync::{mpsc, Semaphore};
+use std::time::Instant;
+use tokio::net::TcpListener;
+use tokio::sync::mpsc;
 
 mod events;
 mod preview;
@@ -142,31 +144,14 @@ async fn serve(config: &DevConfig) -> Result<(), String> {
     preview.apply(first, started.elapsed(), None);
     tokio::spawn(watch::rerender(Arc::clone(&preview), changed));
     tokio::spawn(events::keep_alive(Arc::clone(&preview)));
-    // `dev` never drains; the sender lives as long as the accept loop, as
-    // a dropped one would read as a drain.
-    let (_no_drain, drain) = tokio::sync::watch::channel(false);
-    let slots = Arc::new(Semaphore::new(cap));
-    loop {
-        let slot = Arc::clone(&slots)
-            .acquire_owned()
-            .await
-            .expect("the semaphore is never closed");
-        let stream = match listener.accept().await {
-            Ok((stream, _)) => stream,
-            Err(error) => {
-                // Out of descriptors, or a connection reset before accept:
-                // not fatal, but do not spin on it.
-                eprintln!("refserve dev: accept failed: {error}");
-                tokio::time::sleep(Duration::from_millis(50)).await;
-                continue;
-            }
-        };
-        let (preview, drain) = (Arc::clone(&preview), drain.clone());
-        tokio::spawn(async move {
-            serve_connection(preview, stream, drain).await;
-            drop(slot);
-        });
-    }
+    let connections = Connections::new("refserve dev", cap);
+    let activity = || Arc::new(Activity::new(None, false));
+    let serve = |accepted| serve_connection(Arc::clone(&preview), accepted);
+    // `dev` never drains: it serves until the process is stopped.
+    connections
+        .accept(vec![listener], activity, serve, std::future::pending())
+        .await;
+    Ok(())
 }
 
 /// The connections served at once: `max_connections`, or fewer when the
@@ -181,12 +166,13 @@ fn connection_cap(max_connections: usize) -> usize {
 /// Serve one connection as production does ([`supervise`]): each request
 /// open until its response body has been handed over, the connection held
 /// to the preview's timeouts.
-async fn serve_connection(
-    preview: Arc<Preview>,
-    stream: TcpStream,
-    drain: tokio::sync::watch::Receiver<bool>,
-) {
-    let activity = Arc::new(Activity::new(None, false));
+async fn serve_connection(preview: Arc<Preview>, accepted: Accepted) {
+    let Accepted {
+        stream,
+        activity,
+        drain,
+        ..
+    } = accepted;
     let stream = Watched::new(stream, Arc::clone(&activity), Framing::FromPreface);
     let timeouts = preview.timeouts;
     let service = {

@@ -44,6 +44,7 @@
 //! Each connection ends with a [`Close`] reason, and each request is
 //! counted in [`Metrics`] and written to the [`AccessLog`] when they are on.
 
+use crate::accept::Accepted;
 use crate::access_log::{AccessLog, Entry};
 use crate::activity::{Activity, Tracked};
 use crate::config::Config;
@@ -152,19 +153,18 @@ impl Shared {
     }
 }
 
-/// Serve `stream`, doing what `activity` (from [`Shared::activity`]) says,
+/// Serve a connection accepted with an activity from [`Shared::activity`]
 /// until it closes, is closed by a timeout or an eviction, or the drain
-/// (`drain` turns true) closes it. With `tls`, the connection is HTTPS: the
-/// handshake comes first, within the same `--header-read-timeout` as the
-/// first request head, and ALPN picks the protocol. Returns why it closed.
-pub async fn serve(
-    shared: Arc<Shared>,
-    stream: TcpStream,
-    peer: SocketAddr,
-    activity: Arc<Activity>,
-    mut drain: watch::Receiver<bool>,
-    tls: Option<TlsAcceptor>,
-) -> Close {
+/// closes it. With `tls`, the connection is HTTPS: the handshake comes
+/// first, within the same `--header-read-timeout` as the first request
+/// head, and ALPN picks the protocol. Returns why it closed.
+pub async fn serve(shared: Arc<Shared>, accepted: Accepted, tls: Option<TlsAcceptor>) -> Close {
+    let Accepted {
+        stream,
+        peer,
+        activity,
+        mut drain,
+    } = accepted;
     let mut first = [0u8; 1];
     match before_drain(stream.peek(&mut first), &shared, &activity, &mut drain).await {
         Ok(Ok(1..)) => {}

@@ -27,10 +27,12 @@
 //! - [`search_page`]: `GET /search`, the search for people, agents and
 //!   programs: its answers put together from the table's pieces.
 //! - [`budget`]: the memory a client can make refserve hold, counted.
-//! - [`server`] and [`connection`]: the accept loop, each connection's
-//!   protocol, timeouts and the drain; `slots.rs`: the connection cap, and
-//!   room at it; [`watchdog`]: the clocks that close a connection;
-//!   `streams.rs`: HTTP/2 streams, counted from the frames, and bounded.
+//! - [`accept`]: the one accept loop, the site's, the metrics listener's
+//!   and `refserve dev`'s; `slots.rs`: its connection cap, and room at it.
+//! - [`server`] and [`connection`]: the site's listeners and drain, each
+//!   connection's protocol and timeouts; [`watchdog`]: the clocks that
+//!   close a connection; `streams.rs`: HTTP/2 streams, counted from the
+//!   frames, and bounded.
 //! - [`activity`] and [`watched`]: what a connection's watchdog reads: its
 //!   open requests and whether its responses move.
 //! - [`metrics`] and [`scrape`]: the operator's numbers and the separate
@@ -45,6 +47,7 @@
 //! (`src/core/`, `refserve-core`), which the pipeline (`src/pipeline/`) speaks
 //! too: the tables it builds are made of their types.
 
+pub mod accept;
 pub mod access_log;
 pub mod activity;
 pub mod budget;

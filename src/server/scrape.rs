@@ -7,47 +7,41 @@
 //!   does); `Cache-Control: no-store`.
 //! - Any other path: 404; any other method: 405 with `Allow: GET, HEAD`; a
 //!   head over [`MAX_HEADER_BYTES`]: 431. Every error is an ErrorResponse.
-//! - At most [`MAX_CONNECTIONS`] connections at once (HTTP/1.1 only), each
-//!   with the site's `--header-read-timeout` for its request heads and
-//!   closed after [`CONNECTION_LIFETIME`], so no scraper holds a slot for
-//!   ever.
-//! - **Nobody starves a scraper.** The listener always accepts. When every
-//!   slot is taken, a newcomer takes the slot of the oldest connection that
-//!   has not sent a complete request (a silent client, however fast it
-//!   reconnects, only ever pushes out another silent client), or else of
-//!   the oldest idle keep-alive connection (a scraper reconnects); never of
-//!   one answering a request. When all are answering, the newcomer is
-//!   closed. After each accept the loop yields, so the new connection
-//!   reads a request already sent before the loop accepts again and may
-//!   choose a victim. A longer head timeout or more slots alone would not
-//!   do: silent clients reopened as fast as they are closed keep any
-//!   number of slots.
+//! - At most [`MAX_CONNECTIONS`] connections at once (HTTP/1.1 only),
+//!   accepted by the site's accept loop (`accept.rs`) and held to the
+//!   site's clocks (`--header-read-timeout`, `--idle-timeout`,
+//!   `--send-timeout`) by the same watchdog, with a drain of their own
+//!   that never comes: they are served until the process ends.
+//! - **Nobody starves a scraper.** At the cap, a newcomer takes the slot of
+//!   the connection idle the longest, silent or between requests, never of
+//!   one answering: silent clients reopened as fast as they are closed only
+//!   ever push out one another, and a scraper pushed out between scrapes
+//!   reconnects.
 //!
 //! A scrape encodes the numbers then and there: the one place refserve
 //! renders at run time, and never on the site's listener.
 
+use crate::accept::{Accepted, Connections};
 use crate::activity::{Activity, Open, Tracked};
 use crate::metrics::{self, Metrics};
+use crate::watchdog::{supervise, Protocol, Timeouts};
+use crate::watched::{Framing, Watched};
 use bytes::Bytes;
 use http::header::{HeaderValue, ALLOW, CACHE_CONTROL, CONTENT_TYPE};
 use http::{HeaderMap, Method, Request, Response, StatusCode};
 use http_body_util::Full;
 use hyper::server::conn::http1;
 use hyper::service::service_fn;
-use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::rt::TokioIo;
 use prometheus_client::registry::Registry;
 use std::convert::Infallible;
 use std::sync::Arc;
-use std::time::Duration;
-use tokio::net::{TcpListener, TcpStream};
-use tokio::task::AbortHandle;
+use tokio::net::TcpListener;
 
 /// Connections the metrics listener serves at once.
 pub const MAX_CONNECTIONS: usize = 8;
 /// The largest request head read; 431 beyond.
 pub const MAX_HEADER_BYTES: usize = 8192;
-/// How long a metrics connection is kept, however busy.
-pub const CONNECTION_LIFETIME: Duration = Duration::from_secs(300);
 
 /// `Content-Type` of the Prometheus text format.
 pub const PROMETHEUS_TEXT: &str = "text/plain; version=0.0.4; charset=utf-8";
@@ -57,78 +51,38 @@ pub const OPENMETRICS_TEXT: &str = "application/openmetrics-text; version=1.0.0;
 const NOT_FOUND: &str = r#"{"error":{"code":"not_found","message":"The metrics listener serves one path.","hint":"Scrape GET /metrics."}}"#;
 const METHOD_NOT_ALLOWED: &str = r#"{"error":{"code":"method_not_allowed","message":"The metrics listener answers GET and HEAD only.","hint":"Scrape GET /metrics."}}"#;
 
-/// Serve `metrics` on `listener` until the task is dropped.
-pub async fn serve(listener: TcpListener, metrics: Arc<Metrics>, header_read_timeout: Duration) {
+/// Serve `metrics` on `listener`, each connection held to `timeouts`,
+/// until the task is dropped.
+pub async fn serve(listener: TcpListener, metrics: Arc<Metrics>, timeouts: Timeouts) {
     let registry = Arc::new(metrics::registry(metrics));
-    let mut builder = http1::Builder::new();
-    builder
-        .timer(TokioTimer::new())
-        .header_read_timeout(header_read_timeout)
-        .max_buf_size(MAX_HEADER_BYTES);
-    let mut held: Vec<Held> = Vec::with_capacity(MAX_CONNECTIONS);
-    loop {
-        let stream = match listener.accept().await {
-            Ok((stream, _)) => stream,
-            Err(error) => {
-                // Out of descriptors, or a connection reset before accept.
-                eprintln!("refserve: metrics listener: accept failed: {error}");
-                tokio::time::sleep(Duration::from_millis(50)).await;
-                continue;
-            }
+    let mut http1 = http1::Builder::new();
+    http1.max_buf_size(MAX_HEADER_BYTES);
+    let serve = |accepted: Accepted| {
+        let service = {
+            let (registry, activity) = (Arc::clone(&registry), Arc::clone(&accepted.activity));
+            service_fn(move |request| {
+                let open = Open::begin(&activity);
+                let response = answer(&registry, &request).map(|body| Tracked::new(body, open));
+                std::future::ready(Ok::<_, Infallible>(response))
+            })
         };
-        held.retain(|connection| !connection.task.is_finished());
-        if held.len() >= MAX_CONNECTIONS {
-            match victim(&held) {
-                Some(index) => held.remove(index).task.abort(),
-                // Every connection is answering a request: the newcomer
-                // is closed (dropped) instead.
-                None => continue,
-            }
+        let Accepted {
+            stream,
+            activity,
+            drain,
+            ..
+        } = accepted;
+        let stream = Watched::new(stream, Arc::clone(&activity), Framing::Http1);
+        let connection = http1.serve_connection(TokioIo::new(stream), service);
+        async move {
+            supervise(connection, timeouts, &activity, drain, Protocol::Http1).await;
         }
-        held.push(spawn(&builder, stream, &registry));
-        // Let the new connection read what it was sent before the next
-        // accept, which may push out a connection that has sent nothing.
-        tokio::task::yield_now().await;
-    }
-}
-
-/// A connection the listener holds: its task, and what it has asked.
-struct Held {
-    task: AbortHandle,
-    activity: Arc<Activity>,
-}
-
-/// Serve `stream` on a task of its own.
-fn spawn(builder: &http1::Builder, stream: TcpStream, registry: &Arc<Registry>) -> Held {
-    let activity = Arc::new(Activity::new(None, false));
-    let service = {
-        let (registry, activity) = (Arc::clone(registry), Arc::clone(&activity));
-        service_fn(move |request| {
-            let open = Open::begin(&activity);
-            let response = answer(&registry, &request).map(|body| Tracked::new(body, open));
-            std::future::ready(Ok::<_, Infallible>(response))
-        })
     };
-    let connection = builder.serve_connection(TokioIo::new(stream), service);
-    let task = tokio::spawn(async move {
-        let _ = tokio::time::timeout(CONNECTION_LIFETIME, connection).await;
-    });
-    Held {
-        task: task.abort_handle(),
-        activity,
-    }
-}
-
-/// The connection to close for a newcomer, from `held` in accept order:
-/// the oldest that has sent no complete request, or else the oldest with
-/// no request open (idle between requests); none while all are answering.
-fn victim(held: &[Held]) -> Option<usize> {
-    held.iter()
-        .position(|connection| !connection.activity.has_served())
-        .or_else(|| {
-            held.iter()
-                .position(|connection| connection.activity.idle_since().is_some())
-        })
+    let connections = Connections::new("refserve: metrics listener", MAX_CONNECTIONS).settling();
+    let activity = || Arc::new(Activity::new(None, false));
+    connections
+        .accept(vec![listener], activity, serve, std::future::pending())
+        .await;
 }
 
 /// The answer to one request on the metrics listener.
@@ -223,55 +177,6 @@ mod tests {
         assert!(!wants_openmetrics(&accept(
             "application/openmetrics-text;q=0"
         )));
-    }
-
-    /// How far a held connection of a test has got.
-    enum Asked {
-        Nothing,
-        Answered,
-        Answering,
-    }
-
-    /// A connection held by a task that never ends.
-    fn held(runtime: &tokio::runtime::Runtime, asked: Asked) -> Held {
-        let activity = Arc::new(Activity::new(None, false));
-        match asked {
-            Asked::Nothing => {}
-            Asked::Answered => drop(Open::begin(&activity)),
-            // Its request stays open: the Open is never dropped.
-            Asked::Answering => std::mem::forget(Open::begin(&activity)),
-        }
-        let task = runtime.spawn(std::future::pending::<()>()).abort_handle();
-        Held { task, activity }
-    }
-
-    #[test]
-    fn the_oldest_silent_connection_makes_room_then_the_oldest_idle_one() {
-        let runtime = tokio::runtime::Builder::new_current_thread()
-            .build()
-            .expect("a runtime");
-        let held = |asked| held(&runtime, asked);
-        assert_eq!(
-            victim(&[
-                held(Asked::Answering),
-                held(Asked::Answered),
-                held(Asked::Nothing),
-                held(Asked::Nothing)
-            ]),
-            Some(2)
-        );
-        assert_eq!(
-            victim(&[
-                held(Asked::Answering),
-                held(Asked::Answered),
-                held(Asked::Answered)
-            ]),
-            Some(1)
-        );
-        assert_eq!(
-            victim(&[held(Asked::Answering), held(Asked::Answering)]),
-            None
-        );
     }
 
     #[test]

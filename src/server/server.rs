@@ -1,12 +1,7 @@
-//! The accept loop and the drain: connections come from one or more
-//! listening sockets, at most `max_connections` at a time, each served by
-//! [`connection::serve`] on its own task.
+//! The site's server: its listeners run the one accept loop
+//! ([`Connections`], `accept.rs`) with at most `max_connections` at a time,
+//! each connection served by [`connection::serve`].
 //!
-//! - Each connection accepted takes a [`Slot`] before it is served: a free
-//!   one, or at the cap the slot of the connection idle the longest, once
-//!   it has closed (`slots.rs`). The loop accepts no other meanwhile, so
-//!   excess clients wait in the kernel's listen backlog and the server
-//!   never runs out of descriptors.
 //! - With [`Tls`], every connection is HTTPS, handshaking with the
 //!   certificate current when it was accepted (see [`Tls::reload`]).
 //! - Shutdown is a drain no client notices: the listeners are closed (an
@@ -18,21 +13,18 @@
 //!   connection, and [`scrape`] serves them on that listener alone, until
 //!   the drain has ended (so the drain itself can be watched).
 
+use crate::accept::{Accepted, Connections};
 use crate::config::Config;
 use crate::connection::{self, Shared};
 use crate::metrics::Metrics;
 use crate::scrape;
-use crate::slots::Slots;
 use crate::table::Tables;
 use crate::tls::Tls;
+use crate::watchdog::Timeouts;
 use std::future::Future;
-use std::net::SocketAddr;
 use std::pin::Pin;
 use std::sync::Arc;
-use std::task::Poll;
-use std::time::Duration;
-use tokio::net::{TcpListener, TcpStream};
-use tokio::sync::watch;
+use tokio::net::TcpListener;
 
 /// The sockets a server listens on.
 pub struct Listeners {
@@ -70,78 +62,39 @@ async fn serve(
     tls: Option<Arc<Tls>>,
     shutdown: Boxed<'static>,
 ) {
-    let Listeners {
-        public: listeners,
-        metrics: metrics_listener,
-    } = listeners;
-    let metrics = metrics_listener.is_some().then(|| {
+    let metrics = listeners.metrics.is_some().then(|| {
         let content = tables.current();
         Arc::new(Metrics::new(
             env!("CARGO_PKG_VERSION"),
             content.content_hash.as_str(),
         ))
     });
-    let scraping = metrics_listener
+    let scraping = listeners
+        .metrics
         .zip(metrics.clone())
         .map(|(listener, metrics)| {
-            tokio::spawn(scrape::serve(listener, metrics, config.header_read_timeout))
+            tokio::spawn(scrape::serve(listener, metrics, Timeouts::of(config)))
         });
     let shared = Arc::new(Shared::new(config, tables, metrics.clone()));
-    let slots = Slots::new(config.max_connections);
-    let (drain, draining) = watch::channel(false);
-    tokio::pin!(shutdown);
-    for turn in 0.. {
-        let accepted = tokio::select! {
-            accepted = accept(&listeners, turn) => accepted,
-            () = &mut shutdown => break,
-        };
-        let (stream, peer) = match accepted {
-            Ok(accepted) => accepted,
-            Err(error) => {
-                // Out of file descriptors, or a connection reset before
-                // accept: not fatal, but do not spin on it.
-                eprintln!("refserve: accept failed: {error}");
-                tokio::time::sleep(Duration::from_millis(50)).await;
-                continue;
-            }
-        };
-        let activity = shared.activity();
-        let slot = tokio::select! {
-            slot = slots.take(&activity) => slot,
-            () = &mut shutdown => break,
-        };
-        // Responses are written whole; do not hold small ones back.
-        let _ = stream.set_nodelay(true);
-        let (shared, draining) = (Arc::clone(&shared), draining.clone());
+    let connections = Connections::new("refserve", config.max_connections);
+    let serve = |accepted: Accepted| {
+        let (shared, metrics) = (Arc::clone(&shared), metrics.clone());
         let acceptor = tls.as_ref().map(|tls| tls.acceptor());
-        let metrics = metrics.clone();
         if let Some(metrics) = &metrics {
             metrics.connection_accepted();
         }
-        // Boxed: held in the task itself, the connection's future gave
-        // tokio's poll of the task, entered on every wake, a stack frame of
-        // 9 KiB; boxed, 128 bytes (`benches/README.md`, "The stack").
-        tokio::spawn(Box::pin(async move {
-            let close = connection::serve(shared, stream, peer, activity, draining, acceptor).await;
+        async move {
+            let close = connection::serve(shared, accepted, acceptor).await;
             if let Some(metrics) = metrics {
                 metrics.connection_closed(close);
             }
-            drop(slot);
-        }));
-    }
-    drop(listeners);
+        }
+    };
+    connections
+        .accept(listeners.public, || shared.activity(), serve, shutdown)
+        .await;
     shared.begin_drain();
-    let _ = drain.send(true);
-    // Every connection holds a slot until it has closed.
-    if tokio::time::timeout(config.shutdown_timeout, slots.all_free())
-        .await
-        .is_err()
-    {
-        eprintln!(
-            "refserve: shutdown bound of {:?} reached; closing remaining connections",
-            config.shutdown_timeout
-        );
-    }
+    connections.drain(config.shutdown_timeout).await;
     let flushing = Arc::clone(&shared);
     let _ = tokio::task::spawn_blocking(move || flushing.flush_access_log()).await;
     if let Some(scraping) = scraping {
@@ -172,22 +125,4 @@ pub fn reserve_descriptors(max_connections: usize) -> Option<String> {
         )),
         Err(error) => Some(format!("cannot raise the limit on open files: {error}")),
     }
-}
-
-/// Wait for a connection on any listener, asking them in turn from `turn`
-/// on.
-async fn accept(
-    listeners: &[TcpListener],
-    turn: usize,
-) -> std::io::Result<(TcpStream, SocketAddr)> {
-    std::future::poll_fn(|cx| {
-        let first = turn % listeners.len().max(1);
-        for listener in listeners.iter().cycle().skip(first).take(listeners.len()) {
-            if let Poll::Ready(accepted) = listener.poll_accept(cx) {
-                return Poll::Ready(accepted);
-            }
-        }
-        Poll::Pending
-    })
-    .await
 }

@@ -5,14 +5,18 @@
 //! - A connection holds a [`Slot`] from its accept to its close; further
 //!   clients wait in the kernel's listen backlog, so the server never runs
 //!   out of descriptors (one accepted connection at most waits for a slot).
-//! - **Room at the cap.** When every slot is taken, the connection idle the
-//!   longest — no request open, no response on the wire: between requests,
-//!   or silent since its accept — is asked to close ([`Activity::evict`]),
-//!   and the new connection takes its slot once it has (nginx drains its
-//!   reusable connections alike). One that is answering is never chosen; a
-//!   request that arrives while it closes is answered first. When every
-//!   connection is busy, the newcomer waits for the first slot to come
-//!   free, looking again for an idle connection every [`LOOK_AGAIN`].
+//! - **Room at the cap.** When every slot is taken, the connection silent
+//!   the longest since its accept (no complete request yet), or else the
+//!   one idle the longest between requests (no request open, no response
+//!   on the wire), is asked to close ([`Activity::evict`]), and the new
+//!   connection takes its slot once it has (nginx drains its reusable
+//!   connections alike). Silent clients, however fast they reconnect, only
+//!   ever push out one another while there are any, not a keep-alive client
+//!   about to send its next request. One that is answering is never
+//!   chosen; a request that arrives while it closes is answered first.
+//!   When every connection is busy, the newcomer waits for the first slot
+//!   to come free, looking again for an idle connection every
+//!   [`LOOK_AGAIN`].
 //! - There is no limit per client address: behind a CDN, a few addresses
 //!   carry every reader's connections, and a per-address cap would turn
 //!   readers away exactly where traffic is heaviest. A client that opens
@@ -112,7 +116,8 @@ impl Slots {
         }
     }
 
-    /// Ask the connection idle the longest to close; whether there was one.
+    /// Ask the connection silent the longest, or else idle the longest, to
+    /// close; whether there was one.
     fn evict_longest_idle(&self) -> bool {
         let mut held = self.lock();
         let longest = held
@@ -120,11 +125,12 @@ impl Slots {
             .iter()
             .enumerate()
             .filter_map(|(index, entry)| {
-                let since: Instant = entry.as_ref()?.idle_since()?;
-                Some((since, index))
+                let activity = entry.as_ref()?;
+                let since: Instant = activity.idle_since()?;
+                Some((activity.has_served(), since, index))
             })
             .min();
-        let Some((_, index)) = longest else {
+        let Some((_, _, index)) = longest else {
             return false;
         };
         // Out of the choice from now on; the slot stays taken until the
@@ -186,6 +192,28 @@ mod tests {
         let evicted = tokio::time::timeout(Duration::from_millis(100), activities[2].evicted());
         assert!(evicted.await.is_ok(), "then the third");
         assert!(!slots.evict_longest_idle(), "the busy one is left alone");
+    }
+
+    #[tokio::test]
+    async fn silent_connections_go_before_one_idle_between_requests() {
+        let slots = Slots::new(3);
+        let activities: Vec<_> = (0..3)
+            .map(|_| Arc::new(Activity::new(None, false)))
+            .collect();
+        let mut taken = Vec::new();
+        for activity in &activities {
+            taken.push(slots.take(activity).await);
+        }
+        // The first has been idle the longest, but after a request: a
+        // keep-alive client. The two after it have sent nothing.
+        drop(Open::begin(&activities[0]));
+        for expected in [1, 2, 0] {
+            assert!(slots.evict_longest_idle());
+            let evicted = activities[expected].evicted();
+            let evicted = tokio::time::timeout(Duration::from_millis(100), evicted);
+            assert!(evicted.await.is_ok(), "connection {expected} is next");
+        }
+        assert!(!slots.evict_longest_idle(), "none is left to ask");
     }
 
     #[tokio::test]
