@@ -11,7 +11,7 @@
 //! `Content-Length` and `ETag` is stored here too.
 
 use crate::mcp::{json_text, Members};
-use crate::negotiate::{MediaType, COMMON_ACCEPTS};
+use crate::negotiate::MediaType;
 use crate::table::{body, map, value, Resource};
 use bytes::Bytes;
 use http::{HeaderMap, HeaderValue};
@@ -77,9 +77,6 @@ pub const MEDIA_TYPES: [MediaType; 3] = [
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(bound(deserialize = "'de: 'static"))]
 pub struct SearchPage {
-    /// Which form each of [`COMMON_ACCEPTS`] chooses (`None`: a 406),
-    /// negotiated by the pipeline.
-    pub common_choices: [Option<usize>; COMMON_ACCEPTS.len()],
     /// The results page.
     pub html: Layout,
     /// The results as Markdown.

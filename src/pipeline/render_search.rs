@@ -12,11 +12,10 @@
 
 use crate::content::{Catalog, Entry};
 use crate::mcp::Members;
-use crate::negotiate::{negotiate_media_type, COMMON_ACCEPTS};
 use crate::render_html::{self, Page};
 use crate::render_json::{self, page_path};
 use crate::render_markdown::{self, page_of};
-use crate::search_page::{Form, Headers, Layout, Method, SearchPage, MEDIA_TYPES, PATH};
+use crate::search_page::{Form, Headers, Layout, Method, SearchPage, PATH};
 use crate::site::{Body, Media, Resource};
 use crate::table;
 use bytes::Bytes;
@@ -38,7 +37,6 @@ pub fn page(
 ) -> SearchPage {
     let names: Vec<&str> = catalog.entries.iter().map(|e| e.key.as_str()).collect();
     SearchPage {
-        common_choices: COMMON_ACCEPTS.map(|accept| negotiate_media_type([accept], &MEDIA_TYPES)),
         html: html(catalog, headers(Form::Html)),
         markdown: markdown(catalog, headers(Form::Markdown)),
         json: headers(Form::Json),

@@ -189,7 +189,6 @@ mod tests {
     use super::*;
     use crate::search::Matched;
     use http::{HeaderMap, HeaderValue};
-    use refserve_core::negotiate::COMMON_ACCEPTS;
     use refserve_core::search::Field;
     use refserve_core::search_page::{Headers, Method};
     use refserve_core::table::Resource;
@@ -236,7 +235,6 @@ mod tests {
 
     fn page() -> SearchPage {
         SearchPage {
-            common_choices: [None; COMMON_ACCEPTS.len()],
             html: layout(&["<title ", " input ", " main> "], "</html>"),
             markdown: layout(&["# Search\n"], "[end]"),
             json: Headers {
@@ -251,7 +249,6 @@ mod tests {
                 location: HeaderValue::from_static("/search"),
                 media_types: Vec::new(),
                 representations: Vec::new(),
-                common_choices: [None; COMMON_ACCEPTS.len()],
                 error: None,
             },
         }
