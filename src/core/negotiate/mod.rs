@@ -27,9 +27,6 @@ pub use accept_encoding::{negotiate_encoding, AcceptEncoding};
 pub use dictionary::held_dictionary;
 pub use list::{best, Quality};
 
-#[cfg(test)]
-mod old;
-
 /// A content coding the server can send (RFC 9110 §8.4.1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Coding {
