@@ -42,6 +42,15 @@ impl<'a> Member<'a> {
         if name.is_empty() {
             return None;
         }
+        let bare = Member {
+            name,
+            parameters: &[],
+            quality: DEFAULT_QUALITY,
+            extended: false,
+        };
+        if trim_leading_ows(after).is_empty() {
+            return Some(bare);
+        }
         let mut cursor = Cursor { rest: after };
         loop {
             let unread = cursor.rest.len();
@@ -209,9 +218,23 @@ fn token_length(bytes: &[u8]) -> usize {
 }
 
 /// Whether `byte` is a `tchar` (§5.6.2).
+#[inline]
 fn is_tchar(byte: u8) -> bool {
-    byte.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&byte)
+    TCHAR[usize::from(byte)]
 }
+
+/// [`is_tchar`] as a table: one load a byte.
+const TCHAR: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        table[b] = c.is_ascii_alphanumeric()
+            || matches!(c, b'!' | b'#'..=b'\'' | b'*' | b'+' | b'-' | b'.' | b'^'..=b'`' | b'|' | b'~');
+        b += 1;
+    }
+    table
+};
 
 /// A parameter value without its surrounding quotes (escapes are left as
 /// they are).
@@ -223,6 +246,7 @@ pub fn unquote(value: &[u8]) -> &[u8] {
 }
 
 /// `bytes` without leading spaces and tabs (OWS, §5.6.3).
+#[inline]
 pub(super) fn trim_leading_ows(mut bytes: &[u8]) -> &[u8] {
     while let [b' ' | b'\t', rest @ ..] = bytes {
         bytes = rest;
