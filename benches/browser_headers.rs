@@ -22,8 +22,9 @@ pub fn available_dictionary() -> HeaderValue {
 }
 
 /// `value` with an empty list member after it: the same meaning (RFC 9110
-/// §5.6.1) in bytes that no common value (`refserve::negotiate::COMMON_ACCEPTS`,
-/// `COMMON_ACCEPT_ENCODINGS`) has, so the selection reads the field in full.
+/// §5.6.1) in other bytes. (Before issue 41 the selection kept answers for
+/// a few values byte for byte, and this spelling was read in full; now
+/// every value is.)
 pub fn respelled(value: &str) -> HeaderValue {
     HeaderValue::from_str(&format!("{value},")).expect("a header value with a comma is valid")
 }

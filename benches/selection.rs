@@ -36,9 +36,10 @@ fn negotiation(c: &mut Criterion) {
 
 fn dictionary(c: &mut Criterion) {
     let available = available_dictionary();
-    let hashes = &refserve::table::production().dictionaries;
+    let dictionaries = &refserve::table::production().dictionaries;
+    let hashes: Vec<[u8; 32]> = dictionaries.iter().map(|d| d.hash).collect();
     c.bench_function("held_dictionary/browser", |b| {
-        b.iter(|| refserve::negotiate::held_dictionary([black_box(available.as_bytes())], hashes))
+        b.iter(|| refserve::negotiate::held_dictionary([black_box(available.as_bytes())], &hashes))
     });
 }
 

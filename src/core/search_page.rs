@@ -12,7 +12,6 @@
 
 use crate::mcp::{json_text, Members};
 use crate::media::MediaType;
-use crate::negotiate::COMMON_ACCEPTS;
 use crate::table::{body, map, value, Resource};
 use bytes::Bytes;
 use http::{HeaderMap, HeaderValue};
@@ -59,9 +58,6 @@ pub const MEDIA_TYPES: [MediaType; 3] = [MediaType::HTML, MediaType::MARKDOWN, M
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(bound(deserialize = "'de: 'static"))]
 pub struct SearchPage {
-    /// Which form each of [`COMMON_ACCEPTS`] chooses (`None`: a 406),
-    /// negotiated by the pipeline.
-    pub common_choices: [Option<usize>; COMMON_ACCEPTS.len()],
     /// The results page.
     pub html: Layout,
     /// The results as Markdown.

@@ -30,7 +30,7 @@ mod wire;
 
 use crate::errors::ErrorKind;
 use crate::mcp::Mcp;
-use crate::negotiate::{Coding, MediaType, COMMON_ACCEPTS, COMMON_ACCEPT_ENCODINGS};
+use crate::negotiate::{Coding, MediaType};
 use crate::search_page::SearchPage;
 use bytes::Bytes;
 use http::{HeaderMap, HeaderValue};
@@ -55,9 +55,6 @@ pub struct Table {
     pub dictionaries: Vec<Dictionary>,
     /// `Last-Modified` of every resource, in seconds since the Unix epoch.
     pub last_modified_unix: u64,
-    /// The weight of each coding (in [`Coding::ALL`] order) for each of
-    /// [`COMMON_ACCEPT_ENCODINGS`], read by the pipeline with the parser.
-    pub common_encoding_weights: [[u16; Coding::ALL.len()]; COMMON_ACCEPT_ENCODINGS.len()],
     /// The catalog keys, in catalog order.
     pub keys: Vec<String>,
     /// The public address the bodies link to.
@@ -87,9 +84,6 @@ pub struct Resource {
     pub media_types: Vec<MediaType>,
     /// The representations, in the server's order of preference.
     pub representations: Vec<Representation>,
-    /// Which representation each of [`COMMON_ACCEPTS`] chooses (`None`: a
-    /// 406), negotiated by the pipeline.
-    pub common_choices: [Option<usize>; COMMON_ACCEPTS.len()],
     /// The error its bodies explain, `None` for a document (200). At a
     /// path, `Some` is what is left at a removed method's addresses: they
     /// answer with this error, one lookup as for any path.
@@ -133,11 +127,8 @@ pub struct Variant {
 /// the HTML pages against.
 #[derive(Debug, Serialize, Deserialize)]
 pub struct Dictionary {
-    /// The SHA-256 of its bytes.
+    /// The SHA-256 of its bytes, by which `Available-Dictionary` names it.
     pub hash: [u8; 32],
-    /// That hash in base64 without padding, as `Available-Dictionary` names
-    /// it (between colons).
-    pub encoded_hash: String,
     /// Where it is served: `/dictionaries/` and the first 8 bytes of the
     /// hash in hex.
     pub path: String,
@@ -342,12 +333,5 @@ impl Representation {
             .iter()
             .find(|v| v.coding == Coding::Identity)
             .expect("the pipeline always stores the identity body")
-    }
-}
-
-impl AsRef<str> for Dictionary {
-    /// The encoded hash, by which a request names the dictionary.
-    fn as_ref(&self) -> &str {
-        &self.encoded_hash
     }
 }

@@ -94,15 +94,6 @@ pub fn attach(
     Some(Dictionary { bytes, hash, path })
 }
 
-impl Dictionary {
-    /// The SHA-256 in base64 without padding, as `Available-Dictionary`
-    /// names it (between colons).
-    pub fn encoded_hash(&self) -> String {
-        use base64::Engine as _;
-        base64::engine::general_purpose::STANDARD_NO_PAD.encode(self.hash)
-    }
-}
-
 /// The HTML representation of `resource`, if it has one.
 fn html(resource: &Resource) -> Option<&Body> {
     resource

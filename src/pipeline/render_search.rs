@@ -14,11 +14,10 @@ use crate::address::{Address, View};
 use crate::content::{Catalog, Entry};
 use crate::mcp::Members;
 use crate::media::MediaType;
-use crate::negotiate::{negotiate_media_type, COMMON_ACCEPTS};
 use crate::render_html::{self, Page};
 use crate::render_json;
 use crate::render_markdown::{self, page_of};
-use crate::search_page::{Form, Headers, Layout, Method, SearchPage, MEDIA_TYPES};
+use crate::search_page::{Form, Headers, Layout, Method, SearchPage};
 use crate::site::{Body, Resource};
 use crate::table;
 use bytes::Bytes;
@@ -40,7 +39,6 @@ pub fn page(
 ) -> SearchPage {
     let names: Vec<&str> = catalog.entries.iter().map(|e| e.key.as_str()).collect();
     SearchPage {
-        common_choices: COMMON_ACCEPTS.map(|accept| negotiate_media_type([accept], &MEDIA_TYPES)),
         html: html(catalog, headers(Form::Html)),
         markdown: markdown(catalog, headers(Form::Markdown)),
         json: headers(Form::Json),

@@ -13,9 +13,7 @@ use crate::dictionary::Dictionary;
 use crate::errors::ErrorKind;
 use crate::headers;
 use crate::media::MediaType;
-use crate::negotiate::{
-    negotiate_media_type, AcceptEncoding, Coding, COMMON_ACCEPTS, COMMON_ACCEPT_ENCODINGS,
-};
+use crate::negotiate::Coding;
 use crate::render_mcp;
 use crate::render_search;
 use crate::search_page::{Form, Headers as SearchHeaders, SearchPage};
@@ -61,13 +59,10 @@ pub fn table(
             .iter()
             .map(|d| table::Dictionary {
                 hash: d.hash,
-                encoded_hash: d.encoded_hash(),
                 path: d.path.clone(),
             })
             .collect(),
         last_modified_unix: catalog.last_modified,
-        common_encoding_weights: COMMON_ACCEPT_ENCODINGS
-            .map(|value| AcceptEncoding::parse([value]).weights()),
         keys: catalog.entries.iter().map(|e| e.key.clone()).collect(),
         base_url: catalog.base_url.clone(),
         content_hash,
@@ -114,15 +109,11 @@ fn stored_resource(
         })
         .collect();
     let media_types: Vec<MediaType> = resource.representations.iter().map(|b| b.media).collect();
-    // The run-time negotiation, done here for the `Accept` values most
-    // requests carry.
-    let common_choices = COMMON_ACCEPTS.map(|accept| negotiate_media_type([accept], &media_types));
     table::Resource {
         id: resource.id.clone(),
         location: value(resource.id.clone()),
         media_types,
         representations,
-        common_choices,
         error: resource.error,
     }
 }

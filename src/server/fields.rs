@@ -12,10 +12,7 @@
 //! lacks costs no lookup.
 
 use crate::conditional::{self, Precondition};
-use crate::negotiate::{
-    common_index, held_dictionary, negotiate_media_type, AcceptEncoding, Coding, MediaType,
-    Quality, ACCEPT_ABSENT, COMMON_ACCEPTS, COMMON_ACCEPT_ENCODINGS,
-};
+use crate::negotiate::{held_dictionary, negotiate_media_type, AcceptEncoding, MediaType};
 use crate::table::{Dictionary, Table};
 use http::header::{self, HeaderMap, HeaderName, HeaderValue};
 
@@ -79,64 +76,29 @@ impl<'h> Fields<'h> {
         fields
     }
 
-    /// Which of `offered` `Accept` chooses, `None` if it takes none. For a
-    /// common value, and for none, the pipeline has chosen already:
-    /// `common_choices` (one per [`COMMON_ACCEPTS`], then the choice
-    /// without `Accept`).
-    pub fn media_type(
-        &self,
-        common_choices: &[Option<usize>],
-        offered: &[MediaType],
-    ) -> Option<usize> {
-        match self.accept {
-            Field::Absent => common_choices[ACCEPT_ABSENT],
-            Field::One(accept) => match common_index([accept], &COMMON_ACCEPTS, None) {
-                Some(i) => common_choices[i],
-                None => negotiate_media_type([accept], offered),
-            },
-            Field::Several(_) => {
-                negotiate_media_type(&self.headers.get_all(header::ACCEPT), offered)
-            }
-        }
+    /// Which of `offered` `Accept` chooses, `None` if it takes none.
+    pub fn media_type(&self, offered: &[MediaType]) -> Option<usize> {
+        negotiate_media_type(self.lines(self.accept, header::ACCEPT), offered)
     }
 
-    /// The weight `Accept-Encoding` gives each coding (by
-    /// [`Coding::index`]); for a common value, the table's.
-    pub fn coding_weights(&self, table: &Table) -> [Quality; Coding::ALL.len()] {
-        match self.accept_encoding {
-            Field::One(value) => match common_index([value], &COMMON_ACCEPT_ENCODINGS, None) {
-                Some(i) => table.common_encoding_weights[i],
-                None => AcceptEncoding::parse([value]).weights(),
-            },
-            _ => AcceptEncoding::parse(&self.headers.get_all(header::ACCEPT_ENCODING)).weights(),
-        }
+    /// What `Accept-Encoding` says of each coding.
+    pub fn accept_encoding(&self) -> AcceptEncoding {
+        AcceptEncoding::parse(self.lines(self.accept_encoding, header::ACCEPT_ENCODING))
     }
 
     /// The dictionary of `table` the request says it holds, if any.
     pub fn held_dictionary<'t>(&self, table: &'t Table) -> Option<&'t Dictionary> {
-        if matches!(self.available_dictionary, Field::Absent) {
-            return None;
-        }
-        let lines = self
-            .headers
-            .get_all(AVAILABLE_DICTIONARY)
-            .into_iter()
-            .map(HeaderValue::as_bytes);
-        held_dictionary(lines, &table.dictionaries).map(|i| &table.dictionaries[i])
+        let lines = self.lines(self.available_dictionary, AVAILABLE_DICTIONARY);
+        let hashes = table.dictionaries.iter().map(|d| &d.hash);
+        held_dictionary(lines, hashes).map(|i| &table.dictionaries[i])
     }
 
     /// What the preconditions decide for an answer that would be 200 with
     /// the variant tagged `etag`, in the order of RFC 9110 §13.2.2:
     /// `If-Match` when present (412 unless it matches), then freshness.
     pub fn precondition(&self, etag: &[u8], last_modified_unix: u64) -> Precondition {
-        let proceeds = match self.if_match {
-            Field::Absent => true,
-            Field::One(tags) => conditional::strong_match([tags.as_bytes()], etag),
-            Field::Several(_) => {
-                let lines = self.headers.get_all(header::IF_MATCH);
-                conditional::strong_match(lines.into_iter().map(HeaderValue::as_bytes), etag)
-            }
-        };
+        let proceeds = matches!(self.if_match, Field::Absent)
+            || conditional::strong_match(self.lines(self.if_match, header::IF_MATCH), etag);
         if !proceeds {
             Precondition::Failed
         } else if self.is_fresh(etag, last_modified_unix) {
@@ -151,15 +113,27 @@ impl<'h> Fields<'h> {
     /// `If-Modified-Since` (its first line) against `last_modified_unix`.
     fn is_fresh(&self, etag: &[u8], last_modified_unix: u64) -> bool {
         match (self.if_none_match, self.if_modified_since) {
-            (Field::One(tags), _) => conditional::none_match([tags.as_bytes()], etag),
-            (Field::Several(_), _) => {
-                let lines = self.headers.get_all(header::IF_NONE_MATCH);
-                conditional::none_match(lines.into_iter().map(HeaderValue::as_bytes), etag)
+            (Field::One(_) | Field::Several(_), _) => {
+                let lines = self.lines(self.if_none_match, header::IF_NONE_MATCH);
+                conditional::none_match(lines, etag)
             }
             (Field::Absent, Field::One(since) | Field::Several(since)) => {
                 conditional::not_modified_since(since.as_bytes(), last_modified_unix)
             }
             (Field::Absent, Field::Absent) => false,
         }
+    }
+
+    /// The values of the lines of `field`, named `name`: none, the one
+    /// found, or every line from the map.
+    fn lines(&self, field: Field<'h>, name: HeaderName) -> impl Iterator<Item = &'h [u8]> {
+        let (one, several) = match field {
+            Field::Absent => (None, None),
+            Field::One(value) => (Some(value), None),
+            Field::Several(_) => (None, Some(self.headers.get_all(name))),
+        };
+        one.into_iter()
+            .chain(several.into_iter().flatten())
+            .map(HeaderValue::as_bytes)
     }
 }

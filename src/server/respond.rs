@@ -197,7 +197,7 @@ fn options<'t>(table: &'t Table, path: &str, fields: &Fields) -> Selection<'t> {
 
 /// The representation `Accept` chooses, `None` if it accepts none.
 fn choose_media_type(resource: &Resource, fields: &Fields) -> Option<usize> {
-    fields.media_type(&resource.common_choices, &resource.media_types)
+    fields.media_type(&resource.media_types)
 }
 
 /// The variant `Accept-Encoding` weighs highest (the smallest of equal
@@ -208,8 +208,8 @@ fn choose_variant<'t>(
     representation: &'t Representation,
     fields: &Fields,
 ) -> Option<&'t Variant> {
-    let weights = fields.coding_weights(table);
-    let quality = |coding: Coding| weights[coding.index()];
+    let accepted = fields.accept_encoding();
+    let quality = |coding: Coding| accepted.quality(coding);
     // The dictionary headers are read only when they can matter: the
     // request accepts a coding that needs a dictionary (the table's).
     let held = (quality(Coding::Dcb) > 0 || quality(Coding::Dcz) > 0)

@@ -81,7 +81,7 @@ pub fn answer(
         Err(kind) => return sent(respond::page_error(table, kind, headers, head)),
     };
     let fields = Fields::of(headers);
-    let Some(form) = choose_form(table, &fields) else {
+    let Some(form) = choose_form(&fields) else {
         let kind = ErrorKind::NotAcceptable;
         return sent(respond::page_error(table, kind, headers, head));
     };
@@ -169,11 +169,11 @@ fn sent(selection: Selection) -> (Response<Body>, Coding) {
 
 /// The form `Accept` chooses (HTML, then Markdown, then JSON, on a tie),
 /// if it takes one and `Accept-Encoding` takes identity.
-fn choose_form(table: &Table, fields: &Fields) -> Option<Form> {
-    if fields.coding_weights(table)[Coding::Identity.index()] == 0 {
+fn choose_form(fields: &Fields) -> Option<Form> {
+    if fields.accept_encoding().quality(Coding::Identity) == 0 {
         return None;
     }
-    let chosen = fields.media_type(&table.search.common_choices, &MEDIA_TYPES);
+    let chosen = fields.media_type(&MEDIA_TYPES);
     chosen.and_then(|i| Form::ALL.get(i).copied())
 }
 

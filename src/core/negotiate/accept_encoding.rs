@@ -1,8 +1,8 @@
 //! `Accept-Encoding` (RFC 9110 §12.5.3): which content coding a response
 //! is sent in.
 
-use super::list::{members, trim_trailing_ows, Cursor};
-use super::{best, eq_folded, first_bit, parse_quality, Coding, Quality, DEFAULT_QUALITY};
+use super::list::{best, members, Quality, DEFAULT_QUALITY};
+use super::Coding;
 
 /// The weight given to `identity` when `Accept-Encoding` neither names it nor
 /// has `*`: still acceptable (§12.5.3), but any coding the client named wins.
@@ -10,19 +10,18 @@ const IMPLICIT_IDENTITY: Quality = 1;
 
 /// Choose the content coding for a response (RFC 9110 §12.5.3).
 ///
-/// `fields` are the values of the request's `Accept-Encoding` lines (none
+/// `lines` are the values of the request's `Accept-Encoding` lines (none
 /// when the header is absent); `offered` lists the codings available, in the
-/// server's order of preference (smallest body first), and must include
-/// [`Coding::Identity`].
+/// server's order of preference (smallest body first).
 ///
 /// Each offer gets the weight [`AcceptEncoding::quality`] gives it, and
 /// [`best`] chooses: the highest weight wins, ties go to the earlier offer,
 /// and `None` means none is acceptable.
 pub fn negotiate_encoding<'a>(
-    fields: impl IntoIterator<Item = &'a [u8]>,
+    lines: impl IntoIterator<Item = &'a [u8]>,
     offered: impl IntoIterator<Item = Coding>,
 ) -> Option<usize> {
-    let accepted = AcceptEncoding::parse(fields);
+    let accepted = AcceptEncoding::parse(lines);
     best(offered.into_iter().map(|coding| accepted.quality(coding)))
 }
 
@@ -42,9 +41,9 @@ pub struct AcceptEncoding {
 
 impl AcceptEncoding {
     /// Read the values of the request's `Accept-Encoding` lines (none when
-    /// the header is absent). Malformed members (a bad token, a bad or
-    /// repeated weight, any other parameter) are ignored.
-    pub fn parse<F>(fields: F) -> Self
+    /// the header is absent). Malformed members (a bad token, a bad weight,
+    /// any other parameter) are ignored.
+    pub fn parse<F>(lines: F) -> Self
     where
         F: IntoIterator,
         F::Item: AsRef<[u8]>,
@@ -54,42 +53,20 @@ impl AcceptEncoding {
             named: [None; Coding::ALL.len()],
             star: None,
         };
-        for field in fields {
+        for line in lines {
             accepted.present = true;
-            for member in members(field.as_ref()) {
-                // A member whose first byte starts no coding we serve (nor
-                // `*`) is passed over: `zstd`. (`deflate` begins as `dcb`
-                // does, and is read in full.)
-                if member
-                    .first()
-                    .is_none_or(|&b| CODING_FIRSTS & first_bit(b) == 0)
-                {
-                    continue;
-                }
-                // Most members are a bare token; only one with a `;` has
-                // parameters to read. A bare member that is not a well-formed
-                // token names no coding we know, so it is ignored either way.
-                let (token, q) = if member.contains(&b';') {
-                    let Some(parsed) = coding_member(member) else {
-                        continue;
-                    };
-                    parsed
+            for member in members(line.as_ref()).filter(|m| m.is_bare()) {
+                let weight = if member.name == b"*" {
+                    &mut accepted.star
+                } else if let Some(coding) = Coding::from_token(member.name) {
+                    &mut accepted.named[coding.index()]
                 } else {
-                    (trim_trailing_ows(member), DEFAULT_QUALITY)
+                    continue;
                 };
-                if token == b"*" {
-                    accepted.star.get_or_insert(q);
-                } else if let Some(coding) = Coding::from_token(token) {
-                    accepted.named[coding.index()].get_or_insert(q);
-                }
+                weight.get_or_insert(member.quality);
             }
         }
         accepted
-    }
-
-    /// The weight of every coding, in the order of [`Coding::ALL`].
-    pub fn weights(&self) -> [Quality; Coding::ALL.len()] {
-        Coding::ALL.map(|coding| self.quality(coding))
     }
 
     /// The weight the request gives `coding`; 0 is unacceptable.
@@ -122,40 +99,9 @@ impl AcceptEncoding {
     }
 }
 
-/// The [`first_bit`]s of `*` and of every token [`Coding::from_token`] knows.
-const CODING_FIRSTS: u64 = {
-    let mut bits = first_bit(b'*');
-    let mut i = 0;
-    while i < Coding::NAMES.len() {
-        bits |= first_bit(Coding::NAMES[i].0.as_bytes()[0]);
-        i += 1;
-    }
-    bits
-};
-
-/// One member of `Accept-Encoding`: a coding token (or `*`) and its
-/// weight. `None` if any parameter other than a single `q` is present or
-/// the weight is malformed.
-#[inline]
-fn coding_member(member: &[u8]) -> Option<(&[u8], Quality)> {
-    let mut cursor = Cursor::new(member);
-    let token = cursor.token();
-    if token.is_empty() {
-        return None;
-    }
-    let quality = match cursor.parameter()? {
-        None => return Some((token, DEFAULT_QUALITY)),
-        Some((name, value)) if eq_folded(name, b"q") => parse_quality(value)?,
-        Some(_) => return None,
-    };
-    match cursor.parameter()? {
-        None => Some((token, quality)),
-        Some(_) => None,
-    }
-}
-
 #[cfg(test)]
 mod tests {
+    use super::super::list::parse_quality;
     use super::*;
     use proptest::prelude::*;
 

@@ -3,105 +3,68 @@
 //! (§2.2).
 //!
 //! The field is a Structured Field Item (RFC 8941 §3.3), a Byte Sequence
-//! (§3.3.5): the SHA-256 of the dictionary in base64 between colons. The
-//! server's hashes are kept in base64 too (written at build time), so the
-//! request's is compared as it is written: nothing is decoded, allocated or
-//! hashed. Anything malformed names no dictionary, and the request is
-//! answered as one that holds none.
+//! (§3.3.5): the SHA-256 of the dictionary in base64 between colons.
+//! Anything malformed names no dictionary, and the request is answered as
+//! one that holds none.
 //!
 //! `Dictionary-ID` (§2.3) is not read: refserve gives its dictionaries no
 //! `id`, so a browser sends none, and the hash alone names a dictionary.
 
-use super::list::{trim_leading_ows, trim_trailing_ows};
+use super::list::trim_ows;
+use base64::engine::{DecodePaddingMode, GeneralPurpose, GeneralPurposeConfig};
+use base64::Engine as _;
 
-/// The length of a SHA-256 hash in base64 (RFC 4648 §4) without its `=`
-/// padding: 32 bytes are 256 bits, 42 characters of six and one of four
-/// (and two pad bits).
-pub const ENCODED_HASH_LENGTH: usize = 43;
+/// Base64 as a Byte Sequence is read (RFC 8941 §3.3.5): the standard
+/// alphabet, with or without its `=` padding, whatever its pad bits.
+const BYTE_SEQUENCE: GeneralPurpose = GeneralPurpose::new(
+    &base64::alphabet::STANDARD,
+    GeneralPurposeConfig::new()
+        .with_decode_padding_mode(DecodePaddingMode::Indifferent)
+        .with_decode_allow_trailing_bits(true),
+);
 
-/// Which of the server's dictionaries, given by their SHA-256 in base64
-/// without padding (`hashes`, each [`ENCODED_HASH_LENGTH`] characters), the
-/// request holds: the index of the first whose hash `Available-Dictionary`
-/// names. `available` are the values of the request's lines of it.
+/// Which of the server's dictionaries, given by their SHA-256 (`hashes`),
+/// the request holds: the index of the first whose hash
+/// `Available-Dictionary` names. `available` are the values of the
+/// request's lines of it.
 ///
 /// It must be a single line holding a Byte Sequence of 32 bytes
-/// (`:<base64>:`), with or without its `=` padding and whatever its pad bits
-/// (RFC 8941 §3.3.5 asks parsers to accept both). Parameters after the item
-/// (`;a=1`) are ignored. Anything else (no line or a second one, a malformed
-/// item, an unknown hash) is `None`.
-pub fn held_dictionary<'a>(
+/// (`:<base64>:`). Parameters after the item (`;a=1`) are ignored.
+/// Anything else (no line or a second one, a malformed item, an unknown
+/// hash) is `None`.
+pub fn held_dictionary<'a, 'h>(
     available: impl IntoIterator<Item = &'a [u8]>,
-    hashes: &[impl AsRef<str>],
+    hashes: impl IntoIterator<Item = &'h [u8; 32]>,
 ) -> Option<usize> {
-    let encoded = encoded_hash(at_most_one(available)??)?;
-    hashes
-        .iter()
-        .position(|candidate| same_hash(encoded, candidate.as_ref().as_bytes()))
+    let mut lines = available.into_iter();
+    let (Some(line), None) = (lines.next(), lines.next()) else {
+        // None, or several: an Item field cannot be split over lines
+        // (RFC 8941 §4.2).
+        return None;
+    };
+    let held = byte_sequence_hash(line)?;
+    hashes.into_iter().position(|hash| *hash == held)
 }
 
-/// The one line of a field: `Some(None)` when it has none, `None` when it
-/// has several (an Item field cannot be split over lines, RFC 8941 §4.2).
-fn at_most_one<'a>(lines: impl IntoIterator<Item = &'a [u8]>) -> Option<Option<&'a [u8]>> {
-    let mut lines = lines.into_iter();
-    match (lines.next(), lines.next()) {
-        (first, None) => Some(first),
-        (_, Some(_)) => None,
-    }
-}
-
-/// The base64 characters of a Byte Sequence item (RFC 8941 §3.3.5) of 32
-/// bytes, without the padding, if the field value is one: a colon,
-/// [`ENCODED_HASH_LENGTH`] characters, an optional `=`, a colon.
-fn encoded_hash(value: &[u8]) -> Option<&[u8]> {
+/// The 32 bytes of a Byte Sequence item (RFC 8941 §3.3.5), if the field
+/// value is one of that length: base64 between colons, then nothing or
+/// the item's parameters (§3.1.2), which start at once with `;` and are
+/// ignored here.
+fn byte_sequence_hash(value: &[u8]) -> Option<[u8; 32]> {
     let [b':', rest @ ..] = trim_ows(value) else {
         return None;
     };
-    let (encoded, after) = rest.split_at_checked(ENCODED_HASH_LENGTH)?;
-    let after = after.strip_prefix(b"=").unwrap_or(after);
-    let [b':', parameters @ ..] = after else {
+    let end = rest.iter().position(|&b| b == b':')?;
+    let (encoded, after) = (&rest[..end], &rest[end + 1..]);
+    if !matches!(after, [] | [b';', ..]) {
         return None;
-    };
-    ends_item(parameters).then_some(encoded)
-}
-
-/// Whether `encoded` is the base64 of the same 32 bytes as `canonical`
-/// (both [`ENCODED_HASH_LENGTH`] characters, `canonical` with its pad bits
-/// zero). All but the last character must be equal; the last carries four
-/// bits of the hash and the two pad bits, which may be set.
-fn same_hash(encoded: &[u8], canonical: &[u8]) -> bool {
-    let (Some((&last, head)), Some((&canonical_last, canonical_head))) =
-        (encoded.split_last(), canonical.split_last())
-    else {
-        return false;
-    };
-    let hash_bits = |character| sextet(character).map(|value| value >> 2);
-    head == canonical_head
-        && hash_bits(last).is_some()
-        && hash_bits(last) == hash_bits(canonical_last)
-}
-
-/// The six bits a character of the base64 alphabet (RFC 4648 §4) stands for.
-fn sextet(character: u8) -> Option<u8> {
-    match character {
-        b'A'..=b'Z' => Some(character - b'A'),
-        b'a'..=b'z' => Some(character - b'a' + 26),
-        b'0'..=b'9' => Some(character - b'0' + 52),
-        b'+' => Some(62),
-        b'/' => Some(63),
-        _ => None,
     }
-}
-
-/// Whether `rest`, what follows a bare item, ends the item: nothing, or its
-/// parameters (RFC 8941 §3.1.2), which start at once with `;` and are
-/// ignored here.
-fn ends_item(rest: &[u8]) -> bool {
-    matches!(rest, [] | [b';', ..])
-}
-
-/// `bytes` without the optional whitespace around it.
-fn trim_ows(bytes: &[u8]) -> &[u8] {
-    trim_trailing_ows(trim_leading_ows(bytes))
+    // One byte of room over the hash: the decoder asks for three bytes a
+    // four characters, and 43 characters round up to 33.
+    let mut decoded = [0; 33];
+    let length = BYTE_SEQUENCE.decode_slice(encoded, &mut decoded).ok()?;
+    let hash = decoded.first_chunk::<32>()?;
+    (length == 32).then_some(*hash)
 }
 
 #[cfg(test)]
@@ -119,20 +82,13 @@ mod tests {
     ];
     const OTHER_HASH: [u8; 32] = [7; 32];
 
-    /// The server's dictionaries in these tests, as the table holds them:
-    /// the example second.
-    fn dictionaries() -> [String; 2] {
-        [base64(&OTHER_HASH, false), base64(&EXAMPLE_HASH, false)]
-    }
+    /// The server's dictionaries in these tests: the example second.
+    const DICTIONARIES: [[u8; 32]; 2] = [OTHER_HASH, EXAMPLE_HASH];
 
     /// The dictionary a request with these lines of `Available-Dictionary`
     /// holds.
     fn held(available: &[&str]) -> Option<usize> {
-        let dictionaries = dictionaries();
-        held_dictionary(
-            available.iter().map(|line| line.as_bytes()),
-            &dictionaries.each_ref().map(String::as_str),
-        )
+        held_dictionary(available.iter().map(|line| line.as_bytes()), &DICTIONARIES)
     }
 
     /// Base64 with the standard alphabet (RFC 4648 §4), padded or not.
@@ -158,7 +114,11 @@ mod tests {
         assert_eq!(held(&[&other]), Some(0));
         let unknown = format!(":{}:", base64(&[8; 32], true));
         assert_eq!(held(&[&unknown]), None);
-        assert_eq!(held_dictionary([EXAMPLE.as_bytes()], &[] as &[&str]), None);
+        assert_eq!(held_dictionary([EXAMPLE.as_bytes()], &[]), None);
+        assert_eq!(
+            held_dictionary([EXAMPLE.as_bytes()], &[EXAMPLE_HASH]),
+            Some(0)
+        );
     }
 
     #[test]
@@ -226,12 +186,10 @@ mod tests {
             let at = at.index(others.len() + 1);
             let mut hashes = others.clone();
             hashes.insert(at, hash);
-            let encoded: Vec<String> = hashes.iter().map(|h| base64(h, false)).collect();
-            let dictionaries: Vec<&str> = encoded.iter().map(String::as_str).collect();
             let value = format!(":{}:", base64(&hash, padded));
             // `at`, unless one of `others` is the same hash.
             let expected = hashes.iter().position(|h| *h == hash);
-            prop_assert_eq!(held_dictionary([value.as_bytes()], &dictionaries), expected);
+            prop_assert_eq!(held_dictionary([value.as_bytes()], &hashes), expected);
         }
 
         #[test]
@@ -244,11 +202,7 @@ mod tests {
         fn never_panics_on_arbitrary_bytes(
             available in prop::collection::vec(prop::collection::vec(any::<u8>(), 0..64), 0..3),
         ) {
-            let dictionaries = dictionaries();
-            let held = held_dictionary(
-                available.iter().map(Vec::as_slice),
-                &dictionaries.each_ref().map(String::as_str),
-            );
+            let held = held_dictionary(available.iter().map(Vec::as_slice), &DICTIONARIES);
             prop_assert!(held.is_none_or(|i| i < 2));
         }
     }

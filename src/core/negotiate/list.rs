@@ -1,41 +1,154 @@
-//! The list syntax of HTTP fields (RFC 9110 §5.6): a list-valued field cut
-//! into its members (§5.6.1), optional whitespace (§5.6.3), tokens
-//! (§5.6.2), quoted strings (§5.6.4) and the parameters of a member
-//! (§5.6.6).
+//! Weighted lists (RFC 9110 §12.4.2), the shape of `Accept`,
+//! `Accept-Encoding` and `Accept-Language`: a list-valued field (§5.6.1)
+//! whose members each name something (a token, or a media range), may
+//! carry parameters (§5.6.6) and a weight, `;q=`.
 //!
-//! [`members`] cuts a field at its commas, byte by byte; a [`Cursor`] then
-//! reads one member in place.
+//! [`members`] reads one line of such a field into [`Member`]s, in place;
+//! a malformed member (no name, a bad parameter or weight) is left out, as
+//! a reader of these fields ignores it. [`best`] chooses among the weights
+//! a reader gives its offers. No HTTP crate in the tree reads these lists
+//! without allocating (`mime` and `headers` own their values), so this one
+//! does it by hand, byte by byte.
 
-/// The members of one list-valued field (RFC 9110 §5.6.1): split at
-/// commas outside quoted strings, each from its first byte that is not
-/// optional whitespace; empty members are skipped. Whitespace before the
-/// comma is left on the member: its reader passes over it as it does over
-/// the whitespace around parameters.
-pub(super) fn members(field: &[u8]) -> Members<'_> {
-    Members { rest: field }
+/// A weight in thousandths: `q=0.5` is 500, `q=1` is 1000.
+pub type Quality = u16;
+
+/// The weight of a member with no `q` parameter.
+pub const DEFAULT_QUALITY: Quality = 1000;
+
+/// One well-formed member of a weighted list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Member<'a> {
+    /// What it names, as written: a token (`gzip`, `en-US`, `*`) or a
+    /// media range (`text/html`).
+    pub name: &'a [u8],
+    /// Its parameters before the weight, unread: [`Member::parameters`].
+    parameters: &'a [u8],
+    /// Its weight; [`DEFAULT_QUALITY`] without one.
+    pub quality: Quality,
+    /// Whether anything follows its weight (the `accept-ext` of RFC 7231,
+    /// which `Accept` still passes over).
+    pub extended: bool,
 }
 
-/// The iterator behind [`members`].
-#[derive(Clone, Copy)]
-pub(super) struct Members<'a> {
-    /// The field after the members read so far.
-    rest: &'a [u8],
+impl<'a> Member<'a> {
+    /// Read one member, cut from its list; `None` if it is malformed.
+    fn read(member: &'a [u8]) -> Option<Member<'a>> {
+        let length = member
+            .iter()
+            .take_while(|&&b| is_tchar(b) || b == b'/')
+            .count();
+        let (name, after) = member.split_at(length);
+        if name.is_empty() {
+            return None;
+        }
+        let bare = Member {
+            name,
+            parameters: &[],
+            quality: DEFAULT_QUALITY,
+            extended: false,
+        };
+        if trim_leading_ows(after).is_empty() {
+            return Some(bare);
+        }
+        let mut cursor = Cursor { rest: after };
+        loop {
+            let unread = cursor.rest.len();
+            match cursor.parameter()? {
+                None => {
+                    return Some(Member {
+                        name,
+                        parameters: trim_ows(after),
+                        quality: DEFAULT_QUALITY,
+                        extended: false,
+                    })
+                }
+                Some((key, value)) if key.eq_ignore_ascii_case(b"q") => {
+                    return Some(Member {
+                        name,
+                        parameters: trim_ows(&after[..after.len() - unread]),
+                        quality: parse_quality(value)?,
+                        extended: !trim_leading_ows(cursor.rest).is_empty(),
+                    })
+                }
+                Some(_) => {}
+            }
+        }
+    }
+
+    /// Its parameters before the weight, as names and values (a quoted
+    /// value with its quotes: [`unquote`]).
+    pub fn parameters(&self) -> impl Iterator<Item = (&'a [u8], &'a [u8])> {
+        let mut cursor = Cursor {
+            rest: self.parameters,
+        };
+        std::iter::from_fn(move || cursor.parameter().flatten())
+    }
+
+    /// Whether it is a name with at most a weight, as every member of
+    /// `Accept-Encoding` and `Accept-Language` must be (§12.5.3, §12.5.4).
+    pub fn is_bare(&self) -> bool {
+        self.parameters.is_empty() && !self.extended
+    }
 }
 
-impl<'a> Iterator for Members<'a> {
-    type Item = &'a [u8];
+/// The well-formed members of one line of a weighted list, in order.
+pub fn members(line: &[u8]) -> impl Iterator<Item = Member<'_>> {
+    cut(line).filter_map(Member::read)
+}
 
-    fn next(&mut self) -> Option<&'a [u8]> {
-        while !self.rest.is_empty() {
-            let end = comma(self.rest);
-            let member = trim_leading_ows(&self.rest[..end]);
-            self.rest = self.rest.get(end + 1..).unwrap_or_default();
+/// The index of the first highest non-zero weight among `weights`, one per
+/// offer in the server's order of preference: the highest wins, a tie goes
+/// to the earlier offer, and `None` means every weight is 0 (a 406).
+pub fn best(weights: impl Iterator<Item = Quality>) -> Option<usize> {
+    let mut chosen: Option<(usize, Quality)> = None;
+    for (i, q) in weights.enumerate() {
+        if q > 0 && chosen.is_none_or(|(_, best)| q > best) {
+            chosen = Some((i, q));
+        }
+    }
+    chosen.map(|(i, _)| i)
+}
+
+/// Parse a qvalue: `0[.ddd]` or `1[.000]` (§12.4.2).
+pub(super) fn parse_quality(value: &[u8]) -> Option<Quality> {
+    let (&lead, rest) = value.split_first()?;
+    let decimals = match rest {
+        [] => &[][..],
+        [b'.', decimals @ ..] if decimals.len() <= 3 => decimals,
+        _ => return None,
+    };
+    let mut thousandths: Quality = 0;
+    for (&digit, scale) in decimals.iter().zip([100, 10, 1]) {
+        if !digit.is_ascii_digit() {
+            return None;
+        }
+        thousandths += Quality::from(digit - b'0') * scale;
+    }
+    match lead {
+        b'0' => Some(thousandths),
+        b'1' if thousandths == 0 => Some(DEFAULT_QUALITY),
+        _ => None,
+    }
+}
+
+/// The members of one line (§5.6.1), split at commas outside quoted
+/// strings, each from its first byte that is not whitespace; empty ones
+/// are left out. Whitespace before a comma stays on its member: its reader
+/// passes over it as over the whitespace around parameters.
+fn cut(line: &[u8]) -> impl Iterator<Item = &[u8]> {
+    let mut rest = line;
+    std::iter::from_fn(move || {
+        while !rest.is_empty() {
+            let end = comma(rest);
+            let member = trim_leading_ows(&rest[..end]);
+            rest = rest.get(end + 1..).unwrap_or_default();
             if !member.is_empty() {
                 return Some(member);
             }
         }
         None
-    }
+    })
 }
 
 /// The index of the first comma of `bytes` outside quoted strings, or its
@@ -67,8 +180,73 @@ fn quoted_string_length(bytes: &[u8]) -> usize {
     bytes.len()
 }
 
+/// What is left of a member to read: `;name=value` parameters, with
+/// optional whitespace (§5.6.3) around the semicolons.
+struct Cursor<'a> {
+    rest: &'a [u8],
+}
+
+impl<'a> Cursor<'a> {
+    /// The next `;name=value`: `Some(None)` at the member's end, `None` if
+    /// it is malformed. A value is a token or a quoted string.
+    fn parameter(&mut self) -> Option<Option<(&'a [u8], &'a [u8])>> {
+        self.rest = trim_leading_ows(self.rest);
+        if self.rest.is_empty() {
+            return Some(None);
+        }
+        self.rest = trim_leading_ows(self.rest.strip_prefix(b";")?);
+        let name = self.take(token_length(self.rest));
+        self.rest = self.rest.strip_prefix(b"=")?;
+        let value = match self.rest.first() {
+            Some(b'"') => self.take(quoted_string_length(self.rest)),
+            _ => self.take(token_length(self.rest)),
+        };
+        (!name.is_empty() && !value.is_empty()).then_some(Some((name, value)))
+    }
+
+    /// The first `length` bytes, read.
+    fn take(&mut self, length: usize) -> &'a [u8] {
+        let (taken, rest) = self.rest.split_at(length);
+        self.rest = rest;
+        taken
+    }
+}
+
+/// The length of the token (§5.6.2) `bytes` begins with (possibly 0).
+fn token_length(bytes: &[u8]) -> usize {
+    bytes.iter().take_while(|&&b| is_tchar(b)).count()
+}
+
+/// Whether `byte` is a `tchar` (§5.6.2).
+#[inline]
+fn is_tchar(byte: u8) -> bool {
+    TCHAR[usize::from(byte)]
+}
+
+/// [`is_tchar`] as a table: one load a byte.
+const TCHAR: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        table[b] = c.is_ascii_alphanumeric()
+            || matches!(c, b'!' | b'#'..=b'\'' | b'*' | b'+' | b'-' | b'.' | b'^'..=b'`' | b'|' | b'~');
+        b += 1;
+    }
+    table
+};
+
+/// A parameter value without its surrounding quotes (escapes are left as
+/// they are).
+pub fn unquote(value: &[u8]) -> &[u8] {
+    match value {
+        [b'"', inner @ .., b'"'] => inner,
+        _ => value,
+    }
+}
+
 /// `bytes` without leading spaces and tabs (OWS, §5.6.3).
-#[inline(always)]
+#[inline]
 pub(super) fn trim_leading_ows(mut bytes: &[u8]) -> &[u8] {
     while let [b' ' | b'\t', rest @ ..] = bytes {
         bytes = rest;
@@ -76,128 +254,116 @@ pub(super) fn trim_leading_ows(mut bytes: &[u8]) -> &[u8] {
     bytes
 }
 
-/// `bytes` without trailing spaces and tabs.
-#[inline(always)]
-pub(super) fn trim_trailing_ows(mut bytes: &[u8]) -> &[u8] {
+/// `bytes` without the spaces and tabs around it.
+pub(super) fn trim_ows(mut bytes: &[u8]) -> &[u8] {
+    bytes = trim_leading_ows(bytes);
     while let [rest @ .., b' ' | b'\t'] = bytes {
         bytes = rest;
     }
     bytes
 }
 
-/// A cursor over one member of a list: a token with `;name=value`
-/// parameters, optional whitespace around the semicolons. It holds what is
-/// left to read.
-pub(super) struct Cursor<'a> {
-    /// What is left to read.
-    pub(super) rest: &'a [u8],
-}
-
-impl<'a> Cursor<'a> {
-    pub(super) fn new(member: &'a [u8]) -> Self {
-        Cursor { rest: member }
-    }
-
-    #[inline]
-    pub(super) fn eat(&mut self, byte: u8) -> bool {
-        match self.rest {
-            [first, tail @ ..] if *first == byte => {
-                self.rest = tail;
-                true
-            }
-            _ => false,
-        }
-    }
-
-    #[inline]
-    fn skip_ows(&mut self) {
-        self.rest = trim_leading_ows(self.rest);
-    }
-
-    /// The longest run of `tchar`s here (possibly empty).
-    #[inline]
-    pub(super) fn token(&mut self) -> &'a [u8] {
-        let length = self
-            .rest
-            .iter()
-            .take_while(|&&b| TCHAR[usize::from(b)])
-            .count();
-        let (token, rest) = self.rest.split_at(length);
-        self.rest = rest;
-        token
-    }
-
-    /// The next `;name=value` of this member: `Some(None)` at the member's
-    /// end, `None` if it is malformed.
-    #[inline]
-    pub(super) fn parameter(&mut self) -> Option<Option<(&'a [u8], &'a [u8])>> {
-        self.skip_ows();
-        if self.rest.is_empty() {
-            return Some(None);
-        }
-        if !self.eat(b';') {
-            return None;
-        }
-        self.skip_ows();
-        let name = self.token();
-        if name.is_empty() || !self.eat(b'=') {
-            return None;
-        }
-        let value = if self.rest.first() == Some(&b'"') {
-            let (value, rest) = self.rest.split_at(quoted_string_length(self.rest));
-            self.rest = rest;
-            value
-        } else {
-            self.token()
-        };
-        if value.is_empty() {
-            return None;
-        }
-        Some(Some((name, value)))
-    }
-}
-
-/// A parameter value without its surrounding quotes (escapes are left as they are).
-pub(super) fn unquote(value: &[u8]) -> &[u8] {
-    match value {
-        [b'"', inner @ .., b'"'] => inner,
-        _ => value,
-    }
-}
-
-/// `tchar` per RFC 9110 §5.6.2, as a table.
-pub(super) const TCHAR: [bool; 256] = {
-    let mut table = [false; 256];
-    let mut b = 0;
-    while b < 256 {
-        let c = b as u8;
-        table[b] = c.is_ascii_alphanumeric()
-            || matches!(
-                c,
-                b'!' | b'#'
-                    | b'$'
-                    | b'%'
-                    | b'&'
-                    | b'\''
-                    | b'*'
-                    | b'+'
-                    | b'-'
-                    | b'.'
-                    | b'^'
-                    | b'_'
-                    | b'`'
-                    | b'|'
-                    | b'~'
-            );
-        b += 1;
-    }
-    table
-};
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    /// A member as text: name, parameters, weight, extended.
+    type Read<'a> = (&'a str, Vec<(&'a str, &'a str)>, Quality, bool);
+
+    /// The members of `line`, as text.
+    fn read(line: &str) -> Vec<Read<'_>> {
+        let text = |bytes| std::str::from_utf8(bytes).expect("ASCII");
+        members(line.as_bytes())
+            .map(|m| {
+                let parameters = m.parameters().map(|(n, v)| (text(n), text(v)));
+                (text(m.name), parameters.collect(), m.quality, m.extended)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn members_have_a_name_parameters_and_a_weight() {
+        assert_eq!(
+            read("gzip, en-US;q=0.5 , text/html ; level=1;Q=0 ;ext"),
+            [
+                ("gzip", vec![], 1000, false),
+                ("en-US", vec![], 500, false),
+                ("text/html", vec![("level", "1")], 0, true),
+            ]
+        );
+        assert_eq!(
+            read(r#"a;charset="x,y";q=1, b"#),
+            [
+                ("a", vec![("charset", r#""x,y""#)], 1000, false),
+                ("b", vec![], 1000, false)
+            ]
+        );
+    }
+
+    #[test]
+    fn malformed_members_are_left_out() {
+        for line in [
+            ";q=1",
+            "a;q=2",
+            "a;q=0.5x",
+            "a;q=\"1\"",
+            "a;q = 1",
+            "a;=1",
+            "a;x",
+            "a;x=",
+            "a b",
+            "a;",
+            "\"a\"",
+        ] {
+            assert_eq!(read(line), [], "{line}");
+        }
+    }
+
+    #[test]
+    fn a_bare_member_is_a_name_and_a_weight() {
+        let bare = |line: &str| {
+            members(line.as_bytes())
+                .map(|m| m.is_bare())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(bare("a, a;q=0.1 , a ;q=1 "), [true, true, true]);
+        assert_eq!(bare("a;x=1, a;q=1;x=1, a;x=1;q=1"), [false, false, false]);
+    }
+
+    #[test]
+    fn quoted_values_are_unquoted() {
+        assert_eq!(unquote(br#""utf-8""#), b"utf-8");
+        assert_eq!(unquote(b"utf-8"), b"utf-8");
+        assert_eq!(unquote(br#""open"#), br#""open"#);
+    }
+
+    #[test]
+    fn the_best_weight_is_the_highest_and_the_earliest() {
+        assert_eq!(best([500, 1000, 1000].into_iter()), Some(1));
+        assert_eq!(best([1, 0, 1].into_iter()), Some(0));
+        assert_eq!(best([0, 0].into_iter()), None);
+        assert_eq!(best(std::iter::empty()), None);
+    }
+
+    #[test]
+    fn qvalues_parse_per_rfc() {
+        for (text, q) in [
+            ("0", 0),
+            ("0.", 0),
+            ("0.5", 500),
+            ("0.25", 250),
+            ("0.125", 125),
+        ] {
+            assert_eq!(parse_quality(text.as_bytes()), Some(q), "{text}");
+        }
+        for (text, q) in [("1", 1000), ("1.", 1000), ("1.0", 1000), ("1.000", 1000)] {
+            assert_eq!(parse_quality(text.as_bytes()), Some(q), "{text}");
+        }
+        for text in ["", "2", "1.001", "0.1234", ".5", "0,5", "-0", "0.a", "01"] {
+            assert_eq!(parse_quality(text.as_bytes()), None, "{text}");
+        }
+    }
 
     /// Members as a byte-by-byte reading of §5.6.1 and §5.6.4 cuts them.
     fn oracle_members(field: &[u8]) -> Vec<&[u8]> {
@@ -226,9 +392,9 @@ mod tests {
         #![proptest_config(ProptestConfig::with_cases(4096))]
 
         #[test]
-        fn members_agree_with_a_byte_by_byte_reading(field in "[a, \t\"\\\\]{0,70}") {
+        fn members_are_cut_as_a_byte_by_byte_reading_cuts_them(field in "[a, \t\"\\\\]{0,70}") {
             let field = field.as_bytes();
-            let cut: Vec<_> = members(field).map(trim_trailing_ows).collect();
+            let cut: Vec<_> = cut(field).map(trim_ows).collect();
             prop_assert_eq!(cut, oracle_members(field));
         }
     }

@@ -87,7 +87,6 @@ impl Table {
             let count = resource.representations.len();
             let sound = count > 0
                 && resource.media_types.len() == count
-                && resource.common_choices.iter().flatten().all(|&i| i < count)
                 && resource
                     .representations
                     .iter()

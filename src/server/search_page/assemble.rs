@@ -190,7 +190,6 @@ mod tests {
     use crate::search::Matched;
     use http::{HeaderMap, HeaderValue};
     use refserve_core::address::{Address, View};
-    use refserve_core::negotiate::COMMON_ACCEPTS;
     use refserve_core::search::Field;
     use refserve_core::search_page::{Headers, Method};
     use refserve_core::table::Resource;
@@ -238,7 +237,6 @@ mod tests {
 
     fn page() -> SearchPage {
         SearchPage {
-            common_choices: [None; COMMON_ACCEPTS.len()],
             html: layout(&["<title ", " input ", " main> "], "</html>"),
             markdown: layout(&["# Search\n"], "[end]"),
             json: Headers {
@@ -253,7 +251,6 @@ mod tests {
                 location: HeaderValue::from_static("/search"),
                 media_types: Vec::new(),
                 representations: Vec::new(),
-                common_choices: [None; COMMON_ACCEPTS.len()],
                 error: None,
             },
         }
