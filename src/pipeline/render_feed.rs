@@ -10,9 +10,9 @@
 //! none). The feed is `updated` on its newest mark's day; without marks
 //! (an empty feed is valid) on the day of the build.
 
-use crate::content::{Catalog, Entry, Mark, Stage};
+use crate::content::{Catalog, Date, Entry, Mark, Stage};
+use crate::dates;
 use crate::escape::html as escape;
-use crate::render_crawlers::iso_date;
 use crate::render_json::page_path;
 use crate::render_markdown::page_of;
 use std::fmt::Write as _;
@@ -52,7 +52,7 @@ pub fn changes(catalog: &Catalog) -> String {
     let title = escape(&catalog.site.title);
     let updated = match changes.first() {
         Some(newest) => timestamp(newest.mark.date),
-        None => timestamp(iso_date(catalog.last_modified)),
+        None => timestamp(dates::day(catalog.last_modified)),
     };
     let mut xml = format!(
         "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n\
@@ -126,7 +126,7 @@ fn entry(base: &str, change: &Change) -> String {
     xml
 }
 
-/// The start of `day` (`YYYY-MM-DD`) as an Atom date (RFC 3339, UTC).
-fn timestamp(day: impl std::fmt::Display) -> String {
+/// The start of `day` as an Atom date (RFC 3339, UTC).
+fn timestamp(day: Date) -> String {
     format!("{day}T00:00:00Z")
 }
