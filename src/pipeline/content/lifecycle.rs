@@ -17,6 +17,7 @@
 
 use super::entry::is_key;
 use super::fields::Check;
+use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
 use serde::de::value::MapAccessDeserializer;
 use serde::de::{self, Deserializer, MapAccess, Visitor};
 use serde::Deserialize;
@@ -120,6 +121,18 @@ fn day<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Date, D::Error> {
     deserializer.deserialize_any(Day)
 }
 
+/// A version (`check_version`).
+const VERSION: &str = r"^[0-9]+(\.[0-9]+)*(-[A-Za-z0-9.]+)?$";
+
+/// A day, as editors' TOML tools give a date to a schema: a string.
+fn day_schema(_: &mut SchemaGenerator) -> Schema {
+    json_schema!({
+        "type": "string",
+        "format": "date",
+        "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"
+    })
+}
+
 /// The day of a TOML date without a time.
 fn local_date(written: Datetime) -> Result<Date, String> {
     let Datetime {
@@ -135,30 +148,42 @@ fn local_date(written: Datetime) -> Result<Date, String> {
         .map_err(|_| format!("`{written}` is not a day: expected {DATE_FORM}"))
 }
 
-/// `since` as written: a version and its date.
-#[derive(Debug, Deserialize)]
+/// `since`: the version of the library the method came in, and its date.
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(
     deny_unknown_fields,
     expecting = "a table like { version = \"1.2\", date = 2025-03-01 }"
 )]
 pub(super) struct Since {
+    /// A version of the library: numbers joined by dots, optionally
+    /// followed by - and a label (3.0-beta.1).
+    #[schemars(regex(pattern = VERSION))]
     version: String,
+    /// The day, as a TOML local date (2026-11-01) or a string YYYY-MM-DD.
     #[serde(deserialize_with = "day")]
+    #[schemars(schema_with = "day_schema")]
     date: Date,
 }
 
-/// `deprecated` or `removed` as written: a version, its date and
-/// optionally the method to use instead.
-#[derive(Debug, Deserialize)]
+/// `deprecated` or `removed`: the version, its date and optionally the
+/// method to use instead.
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(
     deny_unknown_fields,
     expecting = "a table like { version = \"2.0\", date = 2026-11-01, use = \"select\" }"
 )]
 pub(super) struct Ending {
+    /// A version of the library: numbers joined by dots, optionally
+    /// followed by - and a label (3.0-beta.1).
+    #[schemars(regex(pattern = VERSION))]
     version: String,
+    /// The day, as a TOML local date (2026-11-01) or a string YYYY-MM-DD.
     #[serde(deserialize_with = "day")]
+    #[schemars(schema_with = "day_schema")]
     date: Date,
+    /// The key of the method to use instead: one there is, not removed.
     #[serde(rename = "use")]
+    #[schemars(regex(pattern = super::method::KEY))]
     successor: Option<String>,
 }
 
