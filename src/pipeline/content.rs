@@ -49,7 +49,7 @@ pub use entry::is_key;
 use fields::Check;
 use indexmap::IndexMap;
 pub use lifecycle::{Date, Lifecycle, Mark, Stage};
-pub use method::parse_method;
+pub use method::{front_matter_schema, parse_method};
 pub use prose::{Inline, Paragraph};
 use read::Directory;
 use serde::Deserialize;

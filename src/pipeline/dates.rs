@@ -1,4 +1,4 @@
-//! The date of a build: when the newest of the files it is made from last
+//! The date of a build, and its day: when the newest of the files it is made from last
 //! changed, so that a changed body never keeps an older `Last-Modified`.
 //!
 //! A file as committed counts from its last commit; a file that differs
@@ -15,6 +15,17 @@
 use std::path::Path;
 use std::process::Command;
 use std::time::{SystemTime, UNIX_EPOCH};
+use time::{Date, OffsetDateTime};
+
+/// The day (UTC) of `unix` seconds since the Unix epoch: the sitemap's
+/// `lastmod`, the feed's `updated` when it has no entry.
+pub fn day(unix: u64) -> Date {
+    i64::try_from(unix)
+        .ok()
+        .and_then(|seconds| OffsetDateTime::from_unix_timestamp(seconds).ok())
+        .unwrap_or(OffsetDateTime::UNIX_EPOCH)
+        .date()
+}
 
 /// The newest date, in seconds since the Unix epoch, of the files under
 /// `inputs` (files or directories, relative to `root`).
@@ -111,6 +122,13 @@ fn seconds(time: SystemTime) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_unix_time_falls_on_its_day() {
+        assert_eq!(day(0).to_string(), "1970-01-01");
+        assert_eq!(day(951_868_800 + 86_399).to_string(), "2000-03-01");
+        assert_eq!(day(1_793_491_200).to_string(), "2026-11-01");
+    }
 
     #[test]
     fn outside_a_repository_the_newest_file_decides() {

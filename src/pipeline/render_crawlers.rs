@@ -3,12 +3,13 @@
 //! contentsignals.org).
 
 use crate::content::{Catalog, ContentSignals};
+use crate::dates;
 use crate::render_json::documentation_url;
 use std::fmt::Write as _;
 
 /// Every HTML page, with absolute URLs and the content's date.
 pub fn sitemap(catalog: &Catalog) -> String {
-    let lastmod = iso_date(catalog.last_modified);
+    let lastmod = dates::day(catalog.last_modified);
     let mut xml = String::from(
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n",
     );
@@ -68,26 +69,6 @@ fn escape_xml(text: &str) -> String {
     text.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
-}
-
-/// `YYYY-MM-DD` (W3C Datetime) of a Unix time, by the days-from-civil
-/// inverse (proleptic Gregorian calendar).
-pub fn iso_date(unix: u64) -> String {
-    let days = (unix / 86_400) as i64 + 719_468;
-    let era = days.div_euclid(146_097);
-    let day_of_era = days.rem_euclid(146_097);
-    let year_of_era =
-        (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
-    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
-    let month_index = (5 * day_of_year + 2) / 153;
-    let day = day_of_year - (153 * month_index + 2) / 5 + 1;
-    let month = if month_index < 10 {
-        month_index + 3
-    } else {
-        month_index - 9
-    };
-    let year = year_of_era + era * 400 + i64::from(month <= 2);
-    format!("{year:04}-{month:02}-{day:02}")
 }
 
 #[cfg(test)]

@@ -11,9 +11,9 @@
 //! (an empty feed is valid) on the day of the build.
 
 use crate::address::{Address, View};
-use crate::content::{Catalog, Entry, Mark, Stage};
+use crate::content::{Catalog, Date, Entry, Mark, Stage};
+use crate::dates;
 use crate::escape::html as escape;
-use crate::render_crawlers::iso_date;
 use crate::render_markdown::page_of;
 use std::fmt::Write as _;
 
@@ -49,7 +49,7 @@ pub fn changes(catalog: &Catalog) -> String {
     let title = escape(&catalog.site.title);
     let updated = match changes.first() {
         Some(newest) => timestamp(newest.mark.date),
-        None => timestamp(iso_date(catalog.last_modified)),
+        None => timestamp(dates::day(catalog.last_modified)),
     };
     let mut xml = format!(
         "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n\
@@ -126,7 +126,7 @@ fn entry(base: &str, change: &Change) -> String {
     xml
 }
 
-/// The start of `day` (`YYYY-MM-DD`) as an Atom date (RFC 3339, UTC).
-fn timestamp(day: impl std::fmt::Display) -> String {
+/// The start of `day` as an Atom date (RFC 3339, UTC).
+fn timestamp(day: Date) -> String {
     format!("{day}T00:00:00Z")
 }

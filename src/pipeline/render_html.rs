@@ -10,8 +10,10 @@ use crate::address::{Address, View};
 use crate::content::Catalog;
 use crate::highlight;
 use crate::search_page::{MAX_QUERY_CHARS, PARAMETER};
+use base64::engine::general_purpose::STANDARD;
+use base64::Engine as _;
 use pulldown_cmark::{
-    html, CodeBlockKind, CowStr, Event, HeadingLevel, Options, Parser, Tag, TagEnd,
+    html, Alignment, CodeBlockKind, CowStr, Event, HeadingLevel, Options, Parser, Tag, TagEnd,
 };
 use sha2::{Digest, Sha256};
 
@@ -102,7 +104,7 @@ pub fn content_security_policy() -> String {
     let digest = Sha256::digest(STYLE.as_bytes());
     format!(
         "default-src 'none'; style-src 'sha256-{}'; img-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
-        base64(&digest)
+        STANDARD.encode(digest)
     )
 }
 
@@ -207,33 +209,12 @@ fn methods_nav(catalog: &Catalog, current: &str) -> String {
     html
 }
 
-/// The Markdown as HTML (a page's main content). Each table is wrapped in a labelled region that
-/// scrolls on its own if it must (focusable, for keyboard users), and each
-/// cell carries its column's name, which narrow screens show beside the
-/// value when the rows are stacked.
+/// The Markdown as HTML (a page's main content).
 pub fn body(markdown: &str) -> String {
     let mut html = String::with_capacity(markdown.len() * 2);
     let events = highlight_php(Parser::new_ext(markdown, Options::ENABLE_TABLES));
-    html::push_html(&mut html, link_headings(events));
-    let mut out = String::with_capacity(html.len() * 5 / 4);
-    let mut rest = html.as_str();
-    while let Some(start) = rest.find("<table>") {
-        let (before, table) = rest.split_at(start);
-        let end = table
-            .find("</table>")
-            .map_or(table.len(), |e| e + "</table>".len());
-        out.push_str(before);
-        let label = last_heading(&out).unwrap_or_else(|| "Table".to_string());
-        out.push_str(&format!(
-            "<div class=\"scroll\" tabindex=\"0\" role=\"region\" aria-label=\"{}\">",
-            escape(&label)
-        ));
-        out.push_str(&label_cells(&table[..end]));
-        out.push_str("</div>");
-        rest = &table[end..];
-    }
-    out.push_str(rest);
-    out
+    html::push_html(&mut html, link_headings(label_tables(events)));
+    html
 }
 
 /// The events with every fenced `php` block replaced by its highlighted HTML.
@@ -274,10 +255,8 @@ fn link_headings<'a>(events: impl Iterator<Item = Event<'a>>) -> impl Iterator<I
         }
         Event::End(TagEnd::Heading(_)) if heading.is_some() => {
             let (level, inner) = heading.take().expect("inside a heading");
-            let mut content = String::new();
-            html::push_html(&mut content, inner.into_iter());
-            let mut id = slug(&strip_tags(&content));
-            let base = id.clone();
+            let base = slug(&inner.iter().filter_map(text_of).collect::<String>());
+            let mut id = base.clone();
             for n in 2.. {
                 if !ids.contains(&id) {
                     break;
@@ -285,6 +264,8 @@ fn link_headings<'a>(events: impl Iterator<Item = Event<'a>>) -> impl Iterator<I
                 id = format!("{base}-{n}");
             }
             ids.push(id.clone());
+            let mut content = String::new();
+            html::push_html(&mut content, inner.into_iter());
             Some(Event::Html(CowStr::from(format!(
                 "<{level} id=\"{id}\"><a class=\"here\" href=\"#{id}\">{content}</a></{level}>\n"
             ))))
@@ -299,13 +280,86 @@ fn link_headings<'a>(events: impl Iterator<Item = Event<'a>>) -> impl Iterator<I
     })
 }
 
+/// The events with each table wrapped in a region that scrolls on its own
+/// if it must (focusable, for keyboard users), labelled by the heading
+/// before it, and each body cell carrying its column's name, which narrow
+/// screens show beside the value when the rows are stacked.
+fn label_tables<'a>(events: impl Iterator<Item = Event<'a>>) -> impl Iterator<Item = Event<'a>> {
+    // The text of the last heading below `h1` (as it is read), the
+    // columns' names and alignments, and whether the head is being read.
+    let mut heading: Option<String> = None;
+    let mut in_heading = false;
+    let mut columns: Vec<String> = Vec::new();
+    let mut alignments: Vec<Alignment> = Vec::new();
+    let mut in_head = false;
+    let mut column = 0;
+    events.flat_map(move |event| {
+        let mut out = vec![];
+        match &event {
+            Event::Start(Tag::Heading { level, .. }) if *level != HeadingLevel::H1 => {
+                heading = Some(String::new());
+                in_heading = true;
+            }
+            Event::End(TagEnd::Heading(_)) => in_heading = false,
+            Event::Start(Tag::Table(aligned)) => {
+                let label = heading.as_deref().unwrap_or("Table");
+                out.push(Event::Html(CowStr::from(format!(
+                    "<div class=\"scroll\" tabindex=\"0\" role=\"region\" aria-label=\"{}\">",
+                    escape(label)
+                ))));
+                alignments.clone_from(aligned);
+                columns.clear();
+            }
+            Event::End(TagEnd::Table) => {
+                return vec![Event::Html(CowStr::from("</tbody></table></div>\n"))];
+            }
+            Event::Start(Tag::TableHead) => in_head = true,
+            Event::End(TagEnd::TableHead) => in_head = false,
+            Event::Start(Tag::TableRow) => column = 0,
+            Event::Start(Tag::TableCell) if in_head => columns.push(String::new()),
+            Event::Start(Tag::TableCell) => {
+                let name = columns.get(column).map_or("", String::as_str);
+                let align = match alignments.get(column) {
+                    Some(Alignment::Left) => " style=\"text-align: left\"",
+                    Some(Alignment::Center) => " style=\"text-align: center\"",
+                    Some(Alignment::Right) => " style=\"text-align: right\"",
+                    _ => "",
+                };
+                column += 1;
+                return vec![Event::Html(CowStr::from(format!(
+                    "<td data-label=\"{}\"{align}>",
+                    escape(name)
+                )))];
+            }
+            _ => {
+                let target = if in_heading {
+                    heading.as_mut()
+                } else if in_head {
+                    columns.last_mut()
+                } else {
+                    None
+                };
+                if let (Some(target), Some(text)) = (target, text_of(&event)) {
+                    target.push_str(text);
+                }
+            }
+        }
+        out.push(event);
+        out
+    })
+}
+
+/// The text an event shows, if it is text.
+fn text_of<'e>(event: &'e Event) -> Option<&'e str> {
+    match event {
+        Event::Text(text) | Event::Code(text) => Some(text),
+        _ => None,
+    }
+}
+
 /// A fragment id from a heading's text: lowercase letters and digits,
 /// words joined by `-`.
 fn slug(text: &str) -> String {
-    let text = text
-        .replace("&amp;", "&")
-        .replace("&lt;", "<")
-        .replace("&gt;", ">");
     let mut slug = String::with_capacity(text.len());
     for c in text.chars() {
         if c.is_ascii_alphanumeric() {
@@ -322,77 +376,6 @@ fn slug(text: &str) -> String {
     }
 }
 
-/// The text of the last `<h2>`–`<h6>` in `html`, without its tags.
-fn last_heading(html: &str) -> Option<String> {
-    let start = (2..=6)
-        .flat_map(|level| [format!("<h{level}>"), format!("<h{level} ")])
-        .filter_map(|tag| html.rfind(&tag))
-        .max()?;
-    let heading = &html[start..];
-    let heading = &heading[heading.find('>')? + 1..];
-    let heading = &heading[..heading.find("</h")?];
-    Some(strip_tags(heading))
-}
-
-/// Add `data-label="<column name>"` to every body cell of one table.
-fn label_cells(table: &str) -> String {
-    let head = table.split("</thead>").next().unwrap_or_default();
-    let names: Vec<String> = head
-        .split("<th>")
-        .skip(1)
-        .map(|cell| strip_tags(cell.split("</th>").next().unwrap_or_default()))
-        .collect();
-    let mut out = String::with_capacity(table.len() * 5 / 4);
-    for (i, row) in table.split("<tr>").enumerate() {
-        if i > 0 {
-            out.push_str("<tr>");
-        }
-        for (column, cell) in row.split("<td>").enumerate() {
-            if column > 0 {
-                let name = names.get(column - 1).map_or("", String::as_str);
-                out.push_str(&format!("<td data-label=\"{}\">", escape(name)));
-            }
-            out.push_str(cell);
-        }
-    }
-    out
-}
-
-/// Text without tags (entities are kept as they are).
-fn strip_tags(html: &str) -> String {
-    let mut text = String::with_capacity(html.len());
-    let mut in_tag = false;
-    for c in html.chars() {
-        match c {
-            '<' => in_tag = true,
-            '>' => in_tag = false,
-            _ if !in_tag => text.push(c),
-            _ => {}
-        }
-    }
-    text
-}
-
 /// Escape text for HTML content and double-quoted attributes (the
 /// server escapes a query with the same function).
 pub use crate::escape::html as escape;
-
-/// Standard base64 with padding (RFC 4648 §4).
-fn base64(bytes: &[u8]) -> String {
-    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
-    for chunk in bytes.chunks(3) {
-        let n = chunk
-            .iter()
-            .enumerate()
-            .fold(0u32, |n, (i, &b)| n | u32::from(b) << (16 - 8 * i));
-        for i in 0..4 {
-            if i <= chunk.len() {
-                out.push(char::from(ALPHABET[(n >> (18 - 6 * i) & 63) as usize]));
-            } else {
-                out.push('=');
-            }
-        }
-    }
-    out
-}

@@ -17,10 +17,13 @@
 
 use super::entry::is_key;
 use super::fields::Check;
+use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
 use serde::de::value::MapAccessDeserializer;
 use serde::de::{self, Deserializer, MapAccess, Visitor};
 use serde::Deserialize;
 use std::fmt;
+use time::Month;
+use toml::value::Datetime;
 
 /// The marks of one method, each optional.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -45,16 +48,8 @@ pub struct Mark {
     pub successor: Option<String>,
 }
 
-/// A calendar day (proleptic Gregorian), ordered by time.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub struct Date {
-    /// The year, four digits.
-    pub year: u16,
-    /// The month, 1 to 12.
-    pub month: u8,
-    /// The day of the month, from 1.
-    pub day: u8,
-}
+/// A calendar day, ordered by time.
+pub use time::Date;
 
 /// Which mark: the name of its front matter field.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -99,119 +94,96 @@ impl Lifecycle {
     }
 }
 
-impl fmt::Display for Date {
-    /// `YYYY-MM-DD`.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{:04}-{:02}-{:02}", self.year, self.month, self.day)
-    }
-}
-
-impl Date {
-    /// The day `year-month-day`, if there is one.
-    pub fn new(year: u16, month: u8, day: u8) -> Option<Date> {
-        let leap =
-            year.is_multiple_of(4) && (!year.is_multiple_of(100) || year.is_multiple_of(400));
-        let days = match month {
-            1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
-            4 | 6 | 9 | 11 => 30,
-            2 if leap => 29,
-            2 => 28,
-            _ => return None,
-        };
-        (1..=days)
-            .contains(&day)
-            .then_some(Date { year, month, day })
-    }
-
-    /// `YYYY-MM-DD`, if it is a day.
-    pub fn parse(text: &str) -> Option<Date> {
-        let mut parts = text.split('-');
-        let mut number = |digits: usize| {
-            parts
-                .next()
-                .filter(|part| part.len() == digits && part.bytes().all(|b| b.is_ascii_digit()))
-                .and_then(|part| part.parse::<u16>().ok())
-        };
-        let (year, month, day) = (number(4)?, number(2)?, number(2)?);
-        if parts.next().is_some() {
-            return None;
-        }
-        Date::new(year, u8::try_from(month).ok()?, u8::try_from(day).ok()?)
-    }
-
-    /// Seconds since the Unix epoch at the start of the day (UTC), by the
-    /// days-from-civil algorithm.
-    pub fn unix(self) -> u64 {
-        let (month, day) = (i64::from(self.month), i64::from(self.day));
-        let year = i64::from(self.year) - i64::from(month <= 2);
-        let era = year.div_euclid(400);
-        let year_of_era = year.rem_euclid(400);
-        let day_of_year = (153 * ((month + 9) % 12) + 2) / 5 + day - 1;
-        let day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
-        let days = era * 146_097 + day_of_era - 719_468;
-        u64::try_from(days * 86_400).unwrap_or(0)
-    }
-}
-
 /// What a date must look like, for the message of one that does not.
 const DATE_FORM: &str = "a date like 2026-11-01 (a TOML date or a string YYYY-MM-DD)";
 
-impl<'de> Deserialize<'de> for Date {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct Day;
-        impl<'de> Visitor<'de> for Day {
-            type Value = Date;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str(DATE_FORM)
-            }
-            fn visit_str<E: de::Error>(self, text: &str) -> Result<Date, E> {
-                Date::parse(text).ok_or_else(|| {
-                    E::custom(format!("`{text}` is not a day: expected {DATE_FORM}"))
-                })
-            }
-            /// A TOML date, which the `toml` crate gives as a map.
-            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Date, A::Error> {
-                let written = toml::value::Datetime::deserialize(MapAccessDeserializer::new(map))?;
-                match written {
-                    toml::value::Datetime {
-                        date: Some(date),
-                        time: None,
-                        offset: None,
-                    } => Date::new(date.year, date.month, date.day).ok_or_else(|| {
-                        de::Error::custom(format!("`{written}` is not a day: expected {DATE_FORM}"))
-                    }),
-                    _ => Err(de::Error::custom(format!(
-                        "`{written}` has a time: expected {DATE_FORM}"
-                    ))),
-                }
-            }
+/// A day as the front matter writes it: a TOML local date, or a string
+/// `YYYY-MM-DD`; both read by the `toml` crate, which knows the calendar.
+fn day<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Date, D::Error> {
+    struct Day;
+    impl<'de> Visitor<'de> for Day {
+        type Value = Date;
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str(DATE_FORM)
         }
-        deserializer.deserialize_any(Day)
+        fn visit_str<E: de::Error>(self, text: &str) -> Result<Date, E> {
+            let written = text
+                .parse()
+                .map_err(|_| E::custom(format!("`{text}` is not a day: expected {DATE_FORM}")))?;
+            local_date(written).map_err(E::custom)
+        }
+        /// A TOML date, which the `toml` crate gives as a map.
+        fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Date, A::Error> {
+            let written = Datetime::deserialize(MapAccessDeserializer::new(map))?;
+            local_date(written).map_err(de::Error::custom)
+        }
     }
+    deserializer.deserialize_any(Day)
 }
 
-/// `since` as written: a version and its date.
-#[derive(Debug, Deserialize)]
+/// A version (`check_version`).
+const VERSION: &str = r"^[0-9]+(\.[0-9]+)*(-[A-Za-z0-9.]+)?$";
+
+/// A day, as editors' TOML tools give a date to a schema: a string.
+fn day_schema(_: &mut SchemaGenerator) -> Schema {
+    json_schema!({
+        "type": "string",
+        "format": "date",
+        "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"
+    })
+}
+
+/// The day of a TOML date without a time.
+fn local_date(written: Datetime) -> Result<Date, String> {
+    let Datetime {
+        date: Some(date),
+        time: None,
+        offset: None,
+    } = written
+    else {
+        return Err(format!("`{written}` has a time: expected {DATE_FORM}"));
+    };
+    Month::try_from(date.month)
+        .and_then(|month| Date::from_calendar_date(i32::from(date.year), month, date.day))
+        .map_err(|_| format!("`{written}` is not a day: expected {DATE_FORM}"))
+}
+
+/// `since`: the version of the library the method came in, and its date.
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(
     deny_unknown_fields,
     expecting = "a table like { version = \"1.2\", date = 2025-03-01 }"
 )]
 pub(super) struct Since {
+    /// A version of the library: numbers joined by dots, optionally
+    /// followed by - and a label (3.0-beta.1).
+    #[schemars(regex(pattern = VERSION))]
     version: String,
+    /// The day, as a TOML local date (2026-11-01) or a string YYYY-MM-DD.
+    #[serde(deserialize_with = "day")]
+    #[schemars(schema_with = "day_schema")]
     date: Date,
 }
 
-/// `deprecated` or `removed` as written: a version, its date and
-/// optionally the method to use instead.
-#[derive(Debug, Deserialize)]
+/// `deprecated` or `removed`: the version, its date and optionally the
+/// method to use instead.
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(
     deny_unknown_fields,
     expecting = "a table like { version = \"2.0\", date = 2026-11-01, use = \"select\" }"
 )]
 pub(super) struct Ending {
+    /// A version of the library: numbers joined by dots, optionally
+    /// followed by - and a label (3.0-beta.1).
+    #[schemars(regex(pattern = VERSION))]
     version: String,
+    /// The day, as a TOML local date (2026-11-01) or a string YYYY-MM-DD.
+    #[serde(deserialize_with = "day")]
+    #[schemars(schema_with = "day_schema")]
     date: Date,
+    /// The key of the method to use instead: one there is, not removed.
     #[serde(rename = "use")]
+    #[schemars(regex(pattern = super::method::KEY))]
     successor: Option<String>,
 }
 
@@ -307,11 +279,14 @@ mod tests {
 
     #[test]
     fn dates_are_days_of_the_calendar() {
-        assert_eq!(Date::parse("2026-11-01"), Date::new(2026, 11, 1));
+        let read = |text: &str| {
+            day(serde::de::value::StrDeserializer::<serde::de::value::Error>::new(text)).ok()
+        };
         assert_eq!(
-            Date::parse("2024-02-29").map(|d| d.to_string()),
+            read("2024-02-29").map(|d| d.to_string()),
             Some("2024-02-29".to_string())
         );
+        assert_eq!(read("2000-02-29").map(|d| d.day()), Some(29));
         for bad in [
             "2023-02-29",
             "1900-02-29",
@@ -324,17 +299,8 @@ mod tests {
             "2026-01-01-",
             "",
         ] {
-            assert_eq!(Date::parse(bad), None, "{bad}");
+            assert_eq!(read(bad), None, "{bad}");
         }
-        assert_eq!(Date::parse("2000-02-29").map(|d| d.day), Some(29));
-    }
-
-    #[test]
-    fn a_date_is_its_day_in_unix_time() {
-        let unix = |text| Date::parse(text).map(Date::unix);
-        assert_eq!(unix("1970-01-01"), Some(0));
-        assert_eq!(unix("2000-03-01"), Some(951_868_800));
-        assert_eq!(unix("2026-11-01"), Some(1_793_491_200));
     }
 
     #[test]

@@ -17,36 +17,156 @@ use super::lifecycle::{self, Ending, Since};
 use super::prose::Paragraph;
 use super::shape::OneOrMany;
 use super::{body, front_matter, ContentError, ContentErrors, Entry};
+use schemars::generate::SchemaSettings;
+use schemars::transform::RecursiveTransform;
+use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
 use serde::Deserialize;
+use serde_json::Value;
 
-/// The front matter as written.
-#[derive(Debug, Deserialize)]
+/// The front matter of a method file (`content/methods/<key>.md`): the TOML
+/// between its two `+++` lines. Its JSON Schema, for editors and tools
+/// (`content/method.schema.json`), is generated from this type, with these
+/// comments as its descriptions. The build checks more than the schema
+/// says: the key is the file's name, every signature names the method, the
+/// parameter labels describe the signature's $parameters in order, the
+/// group is one of content/site.json's, the marks are dated in the order
+/// since, deprecated, removed, and a mark's use names a method that is not
+/// removed.
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+#[schemars(
+    title = "Front matter of a method file (content/methods/<key>.md)",
+    extend("$id" = "method.schema.json")
+)]
 struct FrontMatter {
+    /// The method's key: the file's name without .md, and {name} in
+    /// /api/reference/{name}.json.
+    #[schemars(regex(pattern = KEY))]
     key: String,
+    /// The method's name, equal to the key.
+    #[schemars(regex(pattern = KEY))]
     name: String,
+    /// The method's place in the catalog: lighter first, equal weights by key.
     weight: u32,
+    /// The method's group on the homepage and its place in it.
     group: Membership,
+    /// Words an agent may search with that the method's own text does not
+    /// use, each given once.
     #[serde(default)]
+    #[schemars(inner(regex(pattern = LINE)), extend("uniqueItems" = true))]
     synonyms: Vec<String>,
+    /// One call form, or two or more for an overloaded method: key($a, $b),
+    /// or Class::key($a) for a static form.
+    #[schemars(schema_with = "signature_schema")]
     signature: OneOrMany<String>,
+    /// The parameters: one table for a single signature, one table per
+    /// signature (in the same order) for several. Absent only when no
+    /// signature has parameters.
+    #[serde(default)]
+    #[schemars(schema_with = "parameters_schema")]
     parameters: Option<OneOrMany<Labels>>,
+    /// The return value, starting with its type in square brackets: [array]
+    /// The rows.
+    #[schemars(regex(pattern = RETURNS))]
     returns: Option<String>,
+    /// Optional: the version of the library the method came in, and its
+    /// date: { version = "1.2", date = 2025-03-01 }.
     since: Option<Since>,
+    /// Optional: the version the method was deprecated in, its date, and the
+    /// method to use instead, if any: { version = "2.0", date = 2026-11-01,
+    /// use = "select" }. The method stays in every list, marked.
     deprecated: Option<Ending>,
+    /// Optional: the version the method was removed in, its date, and its
+    /// successor, if any: { version = "3.0", date = 2026-11-20, use =
+    /// "select" }. The method leaves every list; its page answers 410 Gone
+    /// and its JSON document 404, naming the successor.
     removed: Option<Ending>,
 }
 
+/// A method's key (`entry::is_key`).
+pub(super) const KEY: &str = "^[a-z]+$";
+/// One line of plain text (`fields::Check::plain_line`).
+const LINE: &str = r"^[^\s<>`]([^\n\r<>`]*[^\s<>`])?$";
+/// A call form (`entry::check_signature`).
+const SIGNATURE: &str = r"^([A-Za-z_][A-Za-z0-9_]*::)?[a-z]+\((\$[A-Za-z_][A-Za-z0-9_]*(\s*,\s*\$[A-Za-z_][A-Za-z0-9_]*)*)?\)$";
+/// A parameter's label (`entry::label_name`).
+const LABEL: &str = r"^[a-z][a-z0-9_]* \[[A-Za-z0-9_]+(/[A-Za-z0-9_]+)*\]( \(optional\))?$";
+/// A return value (`entry::check_returns`).
+const RETURNS: &str = r"^\[[A-Za-z0-9_]+(/[A-Za-z0-9_]+)*\] ?[^\n]*$";
+
+/// `item`, or an array of two or more of them (`shape::OneOrMany`).
+fn one_or_more(item: Schema) -> Schema {
+    json_schema!({
+        "oneOf": [item, { "type": "array", "items": item, "minItems": 2 }]
+    })
+}
+
+/// The schema of `signature`.
+fn signature_schema(_: &mut SchemaGenerator) -> Schema {
+    one_or_more(json_schema!({ "type": "string", "pattern": SIGNATURE }))
+}
+
+/// The schema of `parameters`.
+fn parameters_schema(_: &mut SchemaGenerator) -> Schema {
+    one_or_more(json_schema!({
+        "description": "Each $parameter of the signature, in its order, as a label <name> [<type>], optionally followed by (optional), with its description.",
+        "type": "object",
+        "propertyNames": { "pattern": LABEL },
+        "additionalProperties": { "type": "string", "pattern": LINE }
+    }))
+}
+
+/// The JSON Schema of the front matter (draft 2020-12), as
+/// `content/method.schema.json` holds it.
+pub fn front_matter_schema() -> String {
+    let generator = SchemaSettings::draft2020_12()
+        .with_transform(RecursiveTransform(without_null))
+        .into_generator();
+    let schema = generator.into_root_schema_for::<FrontMatter>();
+    let mut text = serde_json::to_string_pretty(&schema).unwrap_or_default();
+    text.push('\n');
+    text
+}
+
+/// `schema` without the `null` an `Option` adds: TOML has no null, a
+/// front matter leaves the field out.
+fn without_null(schema: &mut Schema) {
+    let Some(object) = schema.as_object_mut() else {
+        return;
+    };
+    if let Some(Value::Array(types)) = object.get_mut("type") {
+        types.retain(|t| t != "null");
+        if let [only] = types.as_slice() {
+            let only = only.clone();
+            object.insert("type".into(), only);
+        }
+    }
+    let nullable = match object.get("anyOf") {
+        Some(Value::Array(any)) => match any.as_slice() {
+            [some, null] if null.get("type").is_some_and(|t| t == "null") => {
+                some.as_object().cloned()
+            }
+            _ => None,
+        },
+        _ => None,
+    };
+    if let Some(some) = nullable {
+        object.remove("anyOf");
+        object.extend(some);
+    }
+}
+
 /// A method's group on the homepage and its place in it.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(
     deny_unknown_fields,
     expecting = "a table like { name = \"Queries\", weight = 10 }"
 )]
 pub(super) struct Membership {
-    /// The group's name, as `site.json` gives it.
+    /// The name of one of the groups of content/site.json.
+    #[schemars(length(min = 1))]
     pub(super) name: String,
-    /// Its place in the group: lighter first, equal weights by key.
+    /// The method's place in its group: lighter first, equal weights by key.
     pub(super) weight: u32,
 }
 
@@ -180,5 +300,30 @@ fn check_synonyms(check: &mut Check, synonyms: &[String]) {
         } else if synonyms[..i].contains(words) {
             check.fail(&field, format!("`{words}` is given twice"));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::front_matter_schema;
+
+    /// The checked-in schema is the type's; `REFSERVE_WRITE_SCHEMA=1`
+    /// writes it anew.
+    #[test]
+    fn the_checked_in_schema_is_the_front_matter_s() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../content/method.schema.json"
+        );
+        let generated = front_matter_schema();
+        if std::env::var_os("REFSERVE_WRITE_SCHEMA").is_some() {
+            std::fs::write(path, &generated).expect("written");
+        }
+        let checked_in = std::fs::read_to_string(path).expect("content/method.schema.json");
+        assert!(
+            checked_in == generated,
+            "content/method.schema.json differs from the front matter's type: \
+             run `REFSERVE_WRITE_SCHEMA=1 cargo test -p refserve-pipeline schema`"
+        );
     }
 }
