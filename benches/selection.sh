@@ -13,7 +13,8 @@
 # Cases (benches/selection_loop.rs): Chrome's navigation to `/` (br), the same
 # to `/api/select` from a browser holding the dictionary (dcb), that one with
 # its Accept and Accept-Encoding respelled so they are parsed rather than
-# recognised, and an API client's GET of `/api/reference/select.json` (br).
+# recognised, an API client's GET of `/api/reference/select.json` (br), and the
+# load table's `/` HTML br row (`Accept: text/html`, `Accept-Encoding: br`).
 # Settings: ROUNDS=7 SERVER_CPU=0. Needs root to apt-get valgrind when it is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -49,7 +50,7 @@ fastest_ns() { # case → ns per selection, the fastest of ROUNDS runs
 
 echo "| Request | instructions per selection | ns per selection (fastest of $ROUNDS) |"
 echo "|---|--:|--:|"
-for case in page-br page-dcb page-dcb-parsed api; do
+for case in page-br page-dcb page-dcb-parsed api home-html; do
     empty=$(instructions 0 "$case")
     full=$(instructions 100000 "$case")
     echo "| $case | $(((full - empty) / 100000)) | $(fastest_ns "$case") |"

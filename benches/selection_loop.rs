@@ -26,7 +26,7 @@ use browser_headers::{
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let (Some(count), Some(case)) = (args.first().and_then(|n| n.parse().ok()), args.get(1)) else {
-        eprintln!("usage: selection_loop N page-br|page-dcb|page-dcb-parsed|api");
+        eprintln!("usage: selection_loop N page-br|page-dcb|page-dcb-parsed|api|home-html");
         return ExitCode::from(2);
     };
     let Some((path, headers)) = request(case) else {
@@ -75,6 +75,8 @@ fn request(case: &str) -> Option<(&'static str, HeaderMap)> {
             common("gzip, br"),
             false,
         ),
+        // The load table's `/` HTML br row: one bare member in each field.
+        "home-html" => ("/", common("text/html"), common("br"), false),
         _ => return None,
     };
     let mut headers = HeaderMap::new();

@@ -126,14 +126,30 @@ impl<'h> Fields<'h> {
 
     /// The values of the lines of `field`, named `name`: none, the one
     /// found, or every line from the map.
-    fn lines(&self, field: Field<'h>, name: HeaderName) -> impl Iterator<Item = &'h [u8]> {
-        let (one, several) = match field {
-            Field::Absent => (None, None),
-            Field::One(value) => (Some(value), None),
-            Field::Several(_) => (None, Some(self.headers.get_all(name))),
-        };
-        one.into_iter()
-            .chain(several.into_iter().flatten())
-            .map(HeaderValue::as_bytes)
+    fn lines(&self, field: Field<'h>, name: HeaderName) -> Lines<'h> {
+        match field {
+            Field::Absent => Lines::One(None),
+            Field::One(value) => Lines::One(Some(value)),
+            Field::Several(_) => Lines::Several(self.headers.get_all(name).iter()),
+        }
+    }
+}
+
+/// The values of a field's lines ([`Fields::lines`]): a plain enum, not a
+/// chain of adapters, because every request reads two.
+enum Lines<'h> {
+    One(Option<&'h HeaderValue>),
+    Several(header::ValueIter<'h, HeaderValue>),
+}
+
+impl<'h> Iterator for Lines<'h> {
+    type Item = &'h [u8];
+
+    fn next(&mut self) -> Option<&'h [u8]> {
+        match self {
+            Lines::One(value) => value.take(),
+            Lines::Several(values) => values.next(),
+        }
+        .map(HeaderValue::as_bytes)
     }
 }

@@ -8,7 +8,7 @@
 //! a reader of these fields ignores it. [`best`] chooses among the weights
 //! a reader gives its offers. No HTTP crate in the tree reads these lists
 //! without allocating (`mime` and `headers` own their values), so this one
-//! does it by hand, byte by byte.
+//! does it by hand; `memchr` finds the commas.
 
 /// A weight in thousandths: `q=0.5` is 500, `q=1` is 1000.
 pub type Quality = u16;
@@ -32,44 +32,40 @@ pub struct Member<'a> {
 }
 
 impl<'a> Member<'a> {
-    /// Read one member, cut from its list; `None` if it is malformed.
-    fn read(member: &'a [u8]) -> Option<Member<'a>> {
-        let length = member
-            .iter()
-            .take_while(|&&b| is_tchar(b) || b == b'/')
-            .count();
-        let (name, after) = member.split_at(length);
+    /// Read the member `line` opens with, up to its comma or the line's
+    /// end, where it leaves `line`; `None` if it is malformed (and `line`
+    /// where reading stopped).
+    fn read(line: &mut &'a [u8]) -> Option<Member<'a>> {
+        let length = line.iter().take_while(|&&b| is_name_byte(b)).count();
+        let (name, after) = line.split_at(length);
+        *line = after;
         if name.is_empty() {
             return None;
-        }
-        let bare = Member {
-            name,
-            parameters: &[],
-            quality: DEFAULT_QUALITY,
-            extended: false,
-        };
-        if trim_leading_ows(after).is_empty() {
-            return Some(bare);
         }
         let mut cursor = Cursor { rest: after };
         loop {
             let unread = cursor.rest.len();
+            let parameters = || trim_ows(&after[..after.len() - unread]);
             match cursor.parameter()? {
                 None => {
+                    *line = cursor.rest;
                     return Some(Member {
                         name,
-                        parameters: trim_ows(after),
+                        parameters: parameters(),
                         quality: DEFAULT_QUALITY,
                         extended: false,
-                    })
+                    });
                 }
                 Some((key, value)) if key.eq_ignore_ascii_case(b"q") => {
+                    let quality = parse_quality(value)?;
+                    let end = comma(cursor.rest);
+                    *line = &cursor.rest[end..];
                     return Some(Member {
                         name,
-                        parameters: trim_ows(&after[..after.len() - unread]),
-                        quality: parse_quality(value)?,
-                        extended: !trim_leading_ows(cursor.rest).is_empty(),
-                    })
+                        parameters: parameters(),
+                        quality,
+                        extended: !trim_leading_ows(&cursor.rest[..end]).is_empty(),
+                    });
                 }
                 Some(_) => {}
             }
@@ -94,7 +90,25 @@ impl<'a> Member<'a> {
 
 /// The well-formed members of one line of a weighted list, in order.
 pub fn members(line: &[u8]) -> impl Iterator<Item = Member<'_>> {
-    cut(line).filter_map(Member::read)
+    let mut rest = line;
+    std::iter::from_fn(move || loop {
+        rest = trim_leading_ows(rest);
+        match rest.first() {
+            None => return None,
+            Some(b',') => rest = &rest[1..],
+            Some(_) => {
+                let start = rest;
+                let member = Member::read(&mut rest);
+                if member.is_none() {
+                    rest = &start[comma(start)..];
+                }
+                rest = rest.strip_prefix(b",").unwrap_or(rest);
+                if member.is_some() {
+                    return member;
+                }
+            }
+        }
+    })
 }
 
 /// The index of the first highest non-zero weight among `weights`, one per
@@ -132,35 +146,16 @@ pub(super) fn parse_quality(value: &[u8]) -> Option<Quality> {
     }
 }
 
-/// The members of one line (§5.6.1), split at commas outside quoted
-/// strings, each from its first byte that is not whitespace; empty ones
-/// are left out. Whitespace before a comma stays on its member: its reader
-/// passes over it as over the whitespace around parameters.
-fn cut(line: &[u8]) -> impl Iterator<Item = &[u8]> {
-    let mut rest = line;
-    std::iter::from_fn(move || {
-        while !rest.is_empty() {
-            let end = comma(rest);
-            let member = trim_leading_ows(&rest[..end]);
-            rest = rest.get(end + 1..).unwrap_or_default();
-            if !member.is_empty() {
-                return Some(member);
-            }
-        }
-        None
-    })
-}
-
 /// The index of the first comma of `bytes` outside quoted strings, or its
 /// length.
 fn comma(bytes: &[u8]) -> usize {
     let mut at = 0;
-    while let Some(&b) = bytes.get(at) {
-        at += match b {
-            b',' => return at,
-            b'"' => quoted_string_length(&bytes[at..]),
-            _ => 1,
-        };
+    while let Some(found) = memchr::memchr2(b',', b'"', &bytes[at..]) {
+        at += found;
+        if bytes[at] == b',' {
+            return at;
+        }
+        at += quoted_string_length(&bytes[at..]);
     }
     bytes.len()
 }
@@ -191,7 +186,7 @@ impl<'a> Cursor<'a> {
     /// it is malformed. A value is a token or a quoted string.
     fn parameter(&mut self) -> Option<Option<(&'a [u8], &'a [u8])>> {
         self.rest = trim_leading_ows(self.rest);
-        if self.rest.is_empty() {
+        if matches!(self.rest.first(), None | Some(b',')) {
             return Some(None);
         }
         self.rest = trim_leading_ows(self.rest.strip_prefix(b";")?);
@@ -220,17 +215,32 @@ fn token_length(bytes: &[u8]) -> usize {
 /// Whether `byte` is a `tchar` (§5.6.2).
 #[inline]
 fn is_tchar(byte: u8) -> bool {
-    TCHAR[usize::from(byte)]
+    BYTES[usize::from(byte)] & TCHAR != 0
 }
 
-/// [`is_tchar`] as a table: one load a byte.
-const TCHAR: [bool; 256] = {
-    let mut table = [false; 256];
+/// Whether `byte` may be in a member's name: a `tchar`, or the `/` of a
+/// media range.
+#[inline]
+fn is_name_byte(byte: u8) -> bool {
+    BYTES[usize::from(byte)] != 0
+}
+
+const TCHAR: u8 = 1;
+const SLASH: u8 = 2;
+
+/// What each byte may be, as a table: one load a byte.
+const BYTES: [u8; 256] = {
+    let mut table = [0; 256];
     let mut b = 0;
     while b < 256 {
         let c = b as u8;
-        table[b] = c.is_ascii_alphanumeric()
-            || matches!(c, b'!' | b'#'..=b'\'' | b'*' | b'+' | b'-' | b'.' | b'^'..=b'`' | b'|' | b'~');
+        if c.is_ascii_alphanumeric()
+            || matches!(c, b'!' | b'#'..=b'\'' | b'*' | b'+' | b'-' | b'.' | b'^'..=b'`' | b'|' | b'~')
+        {
+            table[b] = TCHAR;
+        } else if c == b'/' {
+            table[b] = SLASH;
+        }
         b += 1;
     }
     table
@@ -394,7 +404,17 @@ mod tests {
         #[test]
         fn members_are_cut_as_a_byte_by_byte_reading_cuts_them(field in "[a, \t\"\\\\]{0,70}") {
             let field = field.as_bytes();
-            let cut: Vec<_> = cut(field).map(trim_ows).collect();
+            let mut cut = Vec::new();
+            let mut rest = field;
+            loop {
+                let end = comma(rest);
+                cut.push(trim_ows(&rest[..end]));
+                match rest.get(end + 1..) {
+                    Some(after) => rest = after,
+                    None => break,
+                }
+            }
+            cut.retain(|member| !member.is_empty());
             prop_assert_eq!(cut, oracle_members(field));
         }
     }
