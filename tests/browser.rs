@@ -40,7 +40,7 @@ fn json_lines(outcome: &Outcome) -> Vec<serde_json::Value> {
 
 /// `node tests/tools/<script>`, with the installed modules and Chromium.
 fn chromium_script(script: &str) -> Command {
-    let mut command = Command::new("node");
+    let mut command = Command::new(system_tool("node"));
     command
         .arg(format!(
             "{}/tests/tools/{script}",
@@ -52,6 +52,7 @@ fn chromium_script(script: &str) -> Command {
 }
 
 #[tokio::test]
+#[ignore = "external tool: tests/tools/full"]
 async fn lighthouse_scores_100_for_accessibility_best_practices_and_seo() {
     let server = start_server().await;
     for path in ["/", "/api/", "/api/select"] {
@@ -78,6 +79,7 @@ async fn lighthouse_scores_100_for_accessibility_best_practices_and_seo() {
 }
 
 #[tokio::test]
+#[ignore = "external tool: tests/tools/full"]
 async fn axe_finds_no_violation_in_either_scheme() {
     let server = start_server().await;
     let mut command = chromium_script("axe.cjs");
@@ -105,6 +107,7 @@ async fn axe_finds_no_violation_in_either_scheme() {
 }
 
 #[tokio::test]
+#[ignore = "external tool: tests/tools/full"]
 async fn chromium_reads_the_method_pages_dictionary_compressed() {
     let server = start_server().await;
     let paths: Vec<String> = refserve::table::production()
@@ -112,7 +115,7 @@ async fn chromium_reads_the_method_pages_dictionary_compressed() {
         .iter()
         .map(|key| format!("/api/{key}"))
         .collect();
-    let mut command = Command::new("node");
+    let mut command = Command::new(system_tool("node"));
     command
         .arg(concat!(
             env!("CARGO_MANIFEST_DIR"),
@@ -151,6 +154,7 @@ async fn chromium_reads_the_method_pages_dictionary_compressed() {
 }
 
 #[tokio::test]
+#[ignore = "external tool: tests/tools/full"]
 async fn a_reader_without_javascript_searches_from_the_header_with_the_keyboard() {
     let server = start_server().await;
     let mut command = chromium_script("search.cjs");

@@ -3,11 +3,12 @@
 //! the service's `ExecStart=` arguments start the real binary on an inherited
 //! socket, and its stop timeout and descriptor limit fit those arguments.
 //!
-//! `systemd-analyze` works on unit files without a running systemd;
-//! `tests/tools/install.sh` installs it (Debian's `systemd`) when missing.
+//! `systemd-analyze` works on unit files without a running systemd; its two
+//! tests run under `tests/tools/full`, after `tests/tools/install.sh`
+//! installs it (Debian's `systemd`) when missing.
 
 use crate::generations::Socket;
-use crate::support::{system_tool, tools, Scratch};
+use crate::support::{system_tool, Scratch};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -24,7 +25,6 @@ const MAX_EXPOSURE: f64 = 2.0;
 /// `systemd-analyze`, with its log quiet but for warnings and errors, in
 /// plain text, and without a pager.
 fn systemd_analyze() -> Command {
-    tools();
     let mut command = Command::new(system_tool("systemd-analyze"));
     command
         .env("SYSTEMD_LOG_LEVEL", "warning")
@@ -110,6 +110,7 @@ fn units_with_test_binary() -> (Scratch, PathBuf, PathBuf) {
 }
 
 #[test]
+#[ignore = "external tool: tests/tools/full"]
 fn the_units_pass_systemd_analyze_verify() {
     let (dir, socket, service) = units_with_test_binary();
     let mut verify = systemd_analyze();
@@ -133,6 +134,7 @@ fn the_metrics_socket_is_named_for_refserve_and_on_loopback() {
 }
 
 #[test]
+#[ignore = "external tool: tests/tools/full"]
 fn the_service_is_rated_at_most_2_0_by_systemd_analyze_security() {
     let mut security = systemd_analyze();
     security.args(["security", "--offline=yes", "--no-pager"]);

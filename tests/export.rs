@@ -3,7 +3,7 @@
 //! says what it leaves out (dictionary-compressed bodies, `/mcp`) and what
 //! it serves at `/search` instead (a page that links the index).
 
-use crate::support::{start_server, system_tool, tools, Scratch, Server};
+use crate::support::{start_server, system_tool, Scratch, Server};
 use refserve::export::file_name;
 use refserve::negotiate::Coding;
 use std::process::{Child, Command, Stdio};
@@ -35,7 +35,6 @@ fn free_port() -> u16 {
 }
 
 fn start_nginx(root: &std::path::Path) -> Nginx {
-    tools();
     let prefix = Scratch::new("nginx");
     let port = free_port();
     let template = std::fs::read_to_string(concat!(
@@ -94,6 +93,7 @@ fn accept_encoding(coding: Coding) -> Option<&'static str> {
 }
 
 #[tokio::test]
+#[ignore = "external tool: tests/tools/full"]
 async fn nginx_serving_the_export_sends_the_same_bytes() {
     let server = start_server().await;
     let export = Scratch::new("export");
@@ -242,6 +242,7 @@ async fn the_export_says_mcp_needs_the_running_server() {
 }
 
 #[tokio::test]
+#[ignore = "external tool: tests/tools/full"]
 async fn a_static_host_answers_search_with_a_page_that_links_the_index() {
     let (export, said) = export_into("export-search");
     assert!(

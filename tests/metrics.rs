@@ -4,9 +4,7 @@
 //! server scraping it answers a query with the requests the test sent.
 
 use crate::stalls::{closed_unread, small_window_connection, stop_reading};
-use crate::support::{
-    percent_encode, run, start_server_with, system_tool, tools, Reply, Scratch, Server,
-};
+use crate::support::{percent_encode, run, start_server_with, system_tool, Reply, Scratch, Server};
 use std::process::{Command, Stdio};
 use std::time::Duration;
 use tokio::io::AsyncReadExt;
@@ -226,8 +224,8 @@ async fn silent_connections_reopened_as_they_close_cannot_starve_the_scrapes() {
 }
 
 #[tokio::test]
+#[ignore = "external tool: tests/tools/full"]
 async fn promtool_accepts_the_exposition() {
-    tools();
     let server = server_with_metrics().await;
     server.get("/", &[]).await;
     let exposition = scrape(&server, "/metrics", &[]).await.body;
@@ -259,8 +257,8 @@ async fn promtool_accepts_the_exposition() {
 }
 
 #[tokio::test]
+#[ignore = "external tool: tests/tools/full"]
 async fn the_deploy_scrape_configuration_and_alert_rules_are_valid() {
-    tools();
     // `check config` checks the rule files it names too.
     let config = concat!(
         env!("CARGO_MANIFEST_DIR"),
@@ -344,8 +342,8 @@ impl Drop for Prometheus {
 
 /// `text` with every byte but unreserved ones percent-encoded.
 #[tokio::test]
+#[ignore = "external tool: tests/tools/full"]
 async fn a_prometheus_server_scrapes_the_requests_the_test_sent() {
-    tools();
     let server = server_with_metrics().await;
     for _ in 0..7 {
         assert_eq!(server.get("/api/select", &[]).await.status, 200);

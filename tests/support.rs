@@ -564,37 +564,32 @@ fn copy_dir(from: &Path, to: &Path) {
     }
 }
 
-/// The directory the external test tools are installed in, after running
-/// `tests/tools/install.sh` once per process (a no-op when everything is
-/// installed already). The system tools it installs (xmllint, varnishd,
-/// nginx, systemd-analyze) are found with [`system_tool`].
+/// The directory `tests/tools/full` installed the external test tools in
+/// (with `tests/tools/install.sh`), which it names in `REFSERVE_TEST_TOOLS`.
+///
+/// Plain `cargo test` installs and runs none of them: every test that drives
+/// one is marked `#[ignore = "external tool: tests/tools/full"]`, and that
+/// script runs exactly those. A test that reaches a tool without the mark
+/// fails here, under `cargo test`, rather than on a machine without the tool.
 pub fn tools() -> &'static Path {
     static TOOLS: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
     TOOLS.get_or_init(|| {
-        let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
-        let target = std::env::var_os("CARGO_TARGET_DIR")
-            .map_or_else(|| manifest.join("target"), |dir| manifest.join(dir));
-        let dir = target.join("validator-tools");
-        let output = std::process::Command::new("bash")
-            .arg(manifest.join("tests/tools/install.sh"))
-            .arg(&dir)
-            .output()
-            .expect("bash runs tests/tools/install.sh");
-        assert!(
-            output.status.success(),
-            "tests/tools/install.sh {} failed ({}):\n{}{}",
-            dir.display(),
-            output.status,
-            String::from_utf8_lossy(&output.stdout),
-            String::from_utf8_lossy(&output.stderr),
-        );
-        dir
+        let dir = std::env::var_os("REFSERVE_TEST_TOOLS").unwrap_or_else(|| {
+            panic!(
+                "this test drives an external tool: mark it \
+                 #[ignore = \"external tool: tests/tools/full\"] and run it with tests/tools/full"
+            )
+        });
+        PathBuf::from(dir)
     })
 }
 
-/// A program installed system-wide: on PATH, or in the `sbin` directories
-/// Debian puts daemons in (not always on PATH).
+/// A program installed system-wide by `tests/tools/install.sh` (chromium,
+/// node, java, php, xmllint, varnishd, nginx, ...): on PATH, or in the
+/// `sbin` directories Debian puts daemons in (not always on PATH). Only
+/// under `tests/tools/full`, as [`tools`].
 pub fn system_tool(name: &str) -> PathBuf {
+    tools();
     let path = std::env::var_os("PATH").unwrap_or_default();
     std::env::split_paths(&path)
         .chain(["/usr/sbin", "/usr/local/sbin"].map(PathBuf::from))

@@ -8,7 +8,19 @@
 //! (OpenAPI, HTML, sitemap XSD, Markdown, REDbot); hostile, slow, silent and
 //! idle clients and the memory they can make refserve hold; Prometheus
 //! scraping the metrics; redeploys under load; the `deploy/` units, nginx
-//! serving an export, and `deploy/varnish.vcl` in varnishd. `tests/served.rs`
+//! serving an export, and `deploy/varnish.vcl` in varnishd.
+//!
+//! Two commands run them. `cargo test` needs Rust and a C compiler only: it
+//! runs every test that needs nothing but the server and Rust crates, and
+//! lists the others as ignored. Those drive an external tool (a browser, a
+//! validator, varnishd, nginx, php, Prometheus, systemd-analyze, an MCP
+//! SDK) and are marked `#[ignore = "external tool: tests/tools/full"]`;
+//! `tests/tools/full` installs the tools (`tests/tools/install.sh`) and runs
+//! exactly them. A test reaches a tool only through `support::tools` and
+//! `support::system_tool`, which fail it outside `tests/tools/full`, so a
+//! missing mark shows under `cargo test`. `#[ignore]` means nothing else.
+//!
+//! `tests/served.rs`
 //! pins every served byte in `tests/data/served.manifest`; a change that
 //! alters them on purpose writes it again in the same commit
 //! (`REFSERVE_MANIFEST=write cargo test --test tests served`), so it shows in

@@ -8,8 +8,8 @@
 //! object, `/search`'s normalised query; `varnish/freshness.rs`: 304s and
 //! how long answers are kept; `varnish/pass.rs`: `/mcp` passed through.
 //!
-//! `tests/tools/install.sh` installs Varnish (Debian's `varnish`) when
-//! `varnishd` is missing; if it cannot, these tests fail with its output.
+//! These tests run under `tests/tools/full`, after `tests/tools/install.sh`
+//! installs Varnish (Debian's `varnish`) when `varnishd` is missing.
 
 mod freshness;
 mod keys;
@@ -38,10 +38,7 @@ const START_TIMEOUT: Duration = Duration::from_secs(60);
 /// The `varnishd` binary, installed by `tests/tools/install.sh` if missing.
 fn varnishd() -> &'static Path {
     static VARNISHD: OnceLock<PathBuf> = OnceLock::new();
-    VARNISHD.get_or_init(|| {
-        crate::support::tools();
-        crate::support::system_tool("varnishd")
-    })
+    VARNISHD.get_or_init(|| crate::support::system_tool("varnishd"))
 }
 
 /// `deploy/varnish.vcl` pointed at `backend` (its `.port = "8080";` is

@@ -6,6 +6,7 @@ use crate::support::start_server;
 use http::Method;
 
 #[tokio::test]
+#[ignore = "external tool: tests/tools/full"]
 async fn revalidation_gives_304_through_the_cache() {
     let server = start_server().await;
     let varnish = Varnish::start(&server).await;
@@ -88,6 +89,7 @@ async fn revalidation_gives_304_through_the_cache() {
 }
 
 #[tokio::test]
+#[ignore = "external tool: tests/tools/full"]
 async fn errors_are_kept_no_longer_than_they_say() {
     let server = start_server().await;
     let varnish = Varnish::start(&server).await;

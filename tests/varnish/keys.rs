@@ -6,6 +6,7 @@ use super::{cache_state, seconds, Headers, Varnish};
 use crate::support::start_server;
 
 #[tokio::test]
+#[ignore = "external tool: tests/tools/full"]
 async fn header_spellings_share_one_object() {
     let server = start_server().await;
     let varnish = Varnish::start(&server).await;
@@ -117,6 +118,7 @@ async fn header_spellings_share_one_object() {
 }
 
 #[tokio::test]
+#[ignore = "external tool: tests/tools/full"]
 async fn a_search_is_kept_by_its_normalised_query() {
     let server = start_server().await;
     let varnish = Varnish::start(&server).await;

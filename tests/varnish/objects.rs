@@ -10,6 +10,7 @@ const PAGES: [&str; 2] = ["/", "/api/select"];
 const DOCUMENTS: [&str; 2] = ["/api/reference.json", "/api/reference/select.json"];
 
 #[tokio::test]
+#[ignore = "external tool: tests/tools/full"]
 async fn each_coding_is_its_own_object() {
     let server = start_server().await;
     let varnish = Varnish::start(&server).await;
@@ -43,6 +44,7 @@ async fn each_coding_is_its_own_object() {
 }
 
 #[tokio::test]
+#[ignore = "external tool: tests/tools/full"]
 async fn codings_are_the_ones_refserve_chooses() {
     let server = start_server().await;
     let varnish = Varnish::start(&server).await;
@@ -112,6 +114,7 @@ async fn codings_are_the_ones_refserve_chooses() {
 }
 
 #[tokio::test]
+#[ignore = "external tool: tests/tools/full"]
 async fn markdown_and_html_are_separate_objects() {
     let server = start_server().await;
     let varnish = Varnish::start(&server).await;
@@ -157,6 +160,7 @@ async fn markdown_and_html_are_separate_objects() {
 }
 
 #[tokio::test]
+#[ignore = "external tool: tests/tools/full"]
 async fn page_representations_are_the_ones_refserve_chooses() {
     let server = start_server().await;
     let varnish = Varnish::start(&server).await;
@@ -201,6 +205,7 @@ async fn page_representations_are_the_ones_refserve_chooses() {
 }
 
 #[tokio::test]
+#[ignore = "external tool: tests/tools/full"]
 async fn a_dictionary_compressed_body_only_reaches_a_client_holding_the_dictionary() {
     let server = start_server().await;
     let varnish = Varnish::start(&server).await;
