@@ -8,6 +8,7 @@ mod stored {
     use crate::errors::ErrorKind;
     use crate::negotiate::Coding;
     use http::HeaderName;
+    use refserve_core::address::{Address, View};
     use std::sync::{Arc, RwLock};
 
     fn table() -> &'static Table {
@@ -54,10 +55,7 @@ mod stored {
                 );
                 let body = &resource.representations[0].identity().body;
                 let text = std::str::from_utf8(body).expect("UTF-8");
-                assert!(
-                    text.contains(&format!("/api/reference/{key}.json")),
-                    "{text}"
-                );
+                assert!(text.contains(&Address::Document(key).to_string()), "{text}");
             }
         }
         // A kind that suggests nothing, or a key out of range, is the plain body.
@@ -77,7 +75,10 @@ mod stored {
             let resource = table.error(page.suggesting(i));
             let html = &resource.representations[1].identity().body;
             let html = std::str::from_utf8(html).expect("UTF-8");
-            assert!(html.contains(&format!("/api/{key}")), "{key}");
+            assert!(
+                html.contains(&Address::Method(key, View::Page).to_string()),
+                "{key}"
+            );
         }
     }
 
@@ -91,15 +92,22 @@ mod stored {
             .filter(|r| r.is_page())
             .map(|r| r.id.as_str())
             .collect();
-        for path in ["/", "/api/", "/api/select", "/api/select.md"] {
-            assert!(pages.contains(&path), "{path} is a page");
-        }
-        for path in [
-            "/api/reference.json",
-            "/api/reference/select.json",
-            "/openapi.json",
+        for address in [
+            Address::Home(View::Page),
+            Address::Methods(View::Page),
+            Address::Method("select", View::Page),
+            Address::Method("select", View::Markdown),
         ] {
-            assert!(!pages.contains(&path), "{path} is a document");
+            let path = address.to_string();
+            assert!(pages.contains(&path.as_str()), "{path} is a page");
+        }
+        for address in [
+            Address::Collection,
+            Address::Document("select"),
+            Address::OpenApi,
+        ] {
+            let path = address.to_string();
+            assert!(!pages.contains(&path.as_str()), "{path} is a document");
         }
     }
 
@@ -247,6 +255,7 @@ mod selection {
     use crate::respond::{select, Selection};
     use http::header::{self, HeaderMap, HeaderValue};
     use http::Method;
+    use refserve_core::address::Address;
 
     /// `Accept` values browsers and tools send.
     const ACCEPTS: [&str; 5] = [
@@ -337,7 +346,7 @@ mod selection {
     #[test]
     fn preconditions_on_several_lines() {
         let table = production();
-        let path = "/api/reference.json";
+        let path = &Address::Collection.to_string();
         let fresh = |fields: &[(header::HeaderName, &str)]| {
             let mut headers = HeaderMap::new();
             for (name, value) in fields {
@@ -372,6 +381,7 @@ mod selection {
 mod export {
     use super::super::production;
     use crate::export::file_name;
+    use refserve_core::address::{Address, View};
 
     fn name(path: &str, index: usize) -> Option<String> {
         let resource = production().resource(path).expect("a resource");
@@ -383,10 +393,11 @@ mod export {
         assert_eq!(name("/", 0).as_deref(), Some("index.html"));
         assert_eq!(name("/", 1), None, "the Markdown of / is /index.md");
         assert_eq!(name("/index.md", 0).as_deref(), Some("index.md"));
-        assert_eq!(name("/api/select", 0).as_deref(), Some("api/select.html"));
-        assert_eq!(name("/api/select", 1), None);
+        let select = &Address::Method("select", View::Page).to_string();
+        assert_eq!(name(select, 0).as_deref(), Some("api/select.html"));
+        assert_eq!(name(select, 1), None);
         assert_eq!(
-            name("/api/reference.json", 0).as_deref(),
+            name(&Address::Collection.to_string(), 0).as_deref(),
             Some("api/reference.json")
         );
         assert_eq!(
