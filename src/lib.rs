@@ -27,6 +27,6 @@ pub mod table;
 #[cfg(feature = "dev")]
 pub use refserve_dev as dev;
 pub use refserve_server::{
-    access_log, activity, budget, conditional, config, connection, errors, export, headers, mcp,
-    metrics, negotiate, respond, route, scrape, search_page, server, systemd, tls, watched,
+    access_log, conditional, config, errors, export, mcp, metrics, negotiate, respond, server,
+    systemd, tls,
 };
