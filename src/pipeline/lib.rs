@@ -37,7 +37,7 @@ mod render_markdown;
 mod render_mcp;
 mod render_openapi;
 mod render_search;
-pub mod search;
+mod search;
 mod site;
 mod stored;
 
@@ -49,7 +49,7 @@ mod stored;
 use refserve_core::{address, errors, escape, headers, mcp, media, negotiate, search_page, table};
 
 pub use compress::{Cache, Encoding};
-pub use content::{Catalog, ContentError, ContentErrors};
+use content::Catalog;
 pub use refserve_core::table::Table;
 
 /// Where the server links to when no base URL is given: itself.

@@ -24,7 +24,7 @@ pub fn script_tag() -> String {
 
 /// Load the script on every HTML representation of `resources`, and let
 /// their policy allow it.
-pub fn inject<'r>(resources: impl IntoIterator<Item = &'r mut Resource>) {
+pub(crate) fn inject<'r>(resources: impl IntoIterator<Item = &'r mut Resource>) {
     let tag = script_tag();
     let html = resources
         .into_iter()
