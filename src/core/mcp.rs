@@ -14,7 +14,7 @@
 //! `result` member: the server splices the request's id around them. The
 //! pieces of the results the server writes itself (searches, tool errors)
 //! are JSON the server writes again unchanged: stored as text, read once
-//! with the table into [`Members`] and `RawValue`s ([`json_text`]).
+//! with the table into [`Members`] and `RawValue`s (`json_text`).
 
 use crate::search::Index;
 use bytes::Bytes;

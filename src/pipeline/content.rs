@@ -214,7 +214,7 @@ pub struct ErrorText {
     /// A hint naming a close catalog key, with `{key}` where it goes.
     pub hint_suggesting: Option<String>,
     /// For a removed method without a successor: a hint with `{key}` and
-    /// `{version}` where they go (the kinds of [`ABOUT_REMOVED`]).
+    /// `{version}` where they go (the kinds of `ABOUT_REMOVED`).
     pub hint_removed: Option<String>,
     /// For a removed method with a successor: a hint with `{key}`,
     /// `{version}` and `{successor}` where they go.

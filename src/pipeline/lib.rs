@@ -3,7 +3,7 @@
 //! One stage per file, each a function of the one before:
 //!
 //! 1. load and validate (`content.rs`): `content/` into a [`Catalog`], or
-//!    [`ContentErrors`], each naming the file and field at fault, dated
+//!    [`content::ContentErrors`], each naming the file and field at fault, dated
 //!    by the newest of the files it is made from (`dates.rs`);
 //! 2. render (`render_*.rs`, one file per output format, each a pure
 //!    function of the catalog) and assemble (`site.rs`: which resource is

@@ -3,8 +3,8 @@
 //!
 //! SymSpell's design (Wolf Garbe, 2012): the pipeline stores, for every
 //! word of the reference, the keys of the strings made by deleting one
-//! or two of its bytes ([`neighbourhood`]); a query word's own deletions
-//! ([`deletion_keys`]) are looked up among them, and only the few words
+//! or two of its bytes (`neighbourhood`); a query word's own deletions
+//! (`deletion_keys`) are looked up among them, and only the few words
 //! that share one are measured ([`edit_distance`]). Words, not stems: a
 //! typo is made in a word, and counted on stems (shorter, and a misspelt
 //! word's stem is anything) edits reach words it is nothing like. Two strings
@@ -40,7 +40,7 @@ pub(crate) fn may_be_misspelt(word: &str) -> bool {
     Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
 )]
 pub struct Neighbour {
-    /// The key ([`deletion_keys`]).
+    /// The key (`deletion_keys`).
     pub key: u64,
     /// The spelling's position in the index.
     pub spelling: u32,
@@ -112,7 +112,7 @@ fn key(bytes: &[u8]) -> u64 {
 }
 
 /// Optimal string alignment distance between two strings of at most
-/// [`MAX_TYPO_BYTES`] bytes (two letters swapped count one edit), or
+/// `MAX_TYPO_BYTES` bytes (two letters swapped count one edit), or
 /// `None` when it exceeds `limit` or a string is longer.
 pub fn edit_distance(a: &[u8], b: &[u8], limit: usize) -> Option<usize> {
     const W: usize = MAX_TYPO_BYTES + 1;
