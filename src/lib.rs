@@ -4,8 +4,9 @@
 //! compressed by `build.rs` (with the pipeline crate in `src/pipeline/`) into
 //! a table compiled into the binary ([`table::production`]), and the binary
 //! that serves it (`src/main.rs`) with the server crate in `src/server/`,
-//! whose modules are re-exported here. A content edit recompiles this
-//! crate, which is little more than the table, and not the server.
+//! whose modules the binary, the tests, the benches and the fuzz targets
+//! name are re-exported here. A content edit recompiles this crate, which
+//! is little more than the table, and not the server.
 //!
 //! - [`table`]: the production table, tested exhaustively.
 //! - [`service`]: the production table as a bare hyper service.
@@ -27,6 +28,6 @@ pub mod table;
 #[cfg(feature = "dev")]
 pub use refserve_dev as dev;
 pub use refserve_server::{
-    access_log, activity, budget, conditional, config, connection, errors, export, headers, mcp,
-    metrics, negotiate, respond, route, scrape, search_page, server, systemd, tls, watched,
+    access_log, conditional, config, errors, export, mcp, metrics, negotiate, respond, server,
+    systemd, tls,
 };

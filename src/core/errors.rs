@@ -84,7 +84,7 @@ impl ErrorKind {
     ];
 
     /// Its place in [`ErrorKind::ALL`].
-    pub const fn index(self) -> usize {
+    pub(crate) const fn index(self) -> usize {
         self as usize
     }
 

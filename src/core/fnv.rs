@@ -3,10 +3,10 @@
 //! the search index (`search::typos`), which the pipeline stores.
 
 /// The hash of nothing: where a hash starts.
-pub const START: u64 = 0xcbf2_9ce4_8422_2325;
+pub(crate) const START: u64 = 0xcbf2_9ce4_8422_2325;
 
 /// `hash` continued over `bytes`.
-pub fn fnv1a(hash: u64, bytes: &[u8]) -> u64 {
+pub(crate) fn fnv1a(hash: u64, bytes: &[u8]) -> u64 {
     bytes.iter().fold(hash, |hash, &byte| {
         (hash ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3)
     })

@@ -14,7 +14,7 @@
 //! `result` member: the server splices the request's id around them. The
 //! pieces of the results the server writes itself (searches, tool errors)
 //! are JSON the server writes again unchanged: stored as text, read once
-//! with the table into [`Members`] and `RawValue`s ([`json_text`]).
+//! with the table into [`Members`] and `RawValue`s (`json_text`).
 
 use crate::search::Index;
 use bytes::Bytes;
@@ -145,13 +145,13 @@ impl<'de> Deserialize<'de> for Members {
 /// A piece of JSON in the table: stored as its text, read back (with the
 /// table, once) by serde_json, so that a table whose JSON is not JSON is
 /// refused when it is read, not when a search is answered.
-pub mod json_text {
+pub(crate) mod json_text {
     use super::*;
     use serde::de::Error as _;
     use serde::ser::Error as _;
 
     /// Store `value`'s JSON text.
-    pub fn serialize<T: Serialize, S: Serializer>(
+    pub(crate) fn serialize<T: Serialize, S: Serializer>(
         value: &T,
         serializer: S,
     ) -> Result<S::Ok, S::Error> {
@@ -160,7 +160,7 @@ pub mod json_text {
     }
 
     /// Read the text back (borrowed from the stored table, then parsed).
-    pub fn deserialize<'de, T: DeserializeOwned, D: Deserializer<'de>>(
+    pub(crate) fn deserialize<'de, T: DeserializeOwned, D: Deserializer<'de>>(
         deserializer: D,
     ) -> Result<T, D::Error> {
         let text = <&str>::deserialize(deserializer)?;

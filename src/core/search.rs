@@ -163,7 +163,7 @@ pub struct Index {
     /// The words the terms come from, sorted, each once.
     pub spellings: Vec<Spelling>,
     /// The deletion keys of the spellings a typo may be read as
-    /// ([`typos::neighbourhood`]), sorted.
+    /// (`typos::neighbourhood`), sorted.
     pub neighbours: Vec<typos::Neighbour>,
 }
 
@@ -171,7 +171,7 @@ impl Index {
     /// The index of `terms` (sorted by stem, each once) and of the words
     /// they come from (`(word, stem, typos)`: as [`terms`] gives them, and
     /// whether a typo may be read as the word, which it may only if it is
-    /// letters, four to [`typos::MAX_TYPO_BYTES`] bytes), with the
+    /// letters, four to `typos::MAX_TYPO_BYTES` bytes), with the
     /// neighbourhood of those words.
     pub fn new(terms: Vec<Term>, words: impl IntoIterator<Item = (String, String, bool)>) -> Index {
         let mut index = Index {

@@ -156,23 +156,28 @@ mod pieces {
     use serde::de::Error as _;
     use serde::{Deserializer, Serializer};
 
-    pub fn serialize<S: Serializer>(pieces: &[Bytes], serializer: S) -> Result<S::Ok, S::Error> {
+    pub(crate) fn serialize<S: Serializer>(
+        pieces: &[Bytes],
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
         serializer.collect_seq(pieces.iter().map(|piece| serde_bytes(piece)))
     }
 
-    pub fn deserialize<D: Deserializer<'static>>(deserializer: D) -> Result<Vec<Bytes>, D::Error> {
+    pub(crate) fn deserialize<D: Deserializer<'static>>(
+        deserializer: D,
+    ) -> Result<Vec<Bytes>, D::Error> {
         let pieces = <Vec<&'static [u8]>>::deserialize(deserializer)?;
         Ok(pieces.into_iter().map(Bytes::from_static).collect())
     }
 
     /// `N` pieces (a text cut at `N - 1` holes), stored as any pieces are;
     /// read back, a count other than `N` is an error.
-    pub mod fixed {
+    pub(crate) mod fixed {
         use super::*;
 
-        pub use super::serialize;
+        pub(crate) use super::serialize;
 
-        pub fn deserialize<D: Deserializer<'static>, const N: usize>(
+        pub(crate) fn deserialize<D: Deserializer<'static>, const N: usize>(
             deserializer: D,
         ) -> Result<[Bytes; N], D::Error> {
             let pieces = super::deserialize(deserializer)?;

@@ -37,7 +37,7 @@ use http::{HeaderMap, HeaderValue};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 
-pub use wire::{body, map, value, Invalid};
+pub(crate) use wire::{body, map, value};
 
 /// Every response the server can send.
 #[derive(Debug, Serialize, Deserialize)]

@@ -43,7 +43,7 @@ pub(crate) fn event(name: &str, data: &str) -> Bytes {
 
 /// A page's event stream: the events as they are told, for as long as
 /// the page keeps it open.
-pub struct Events(pub(crate) mpsc::UnboundedReceiver<Bytes>);
+pub(crate) struct Events(pub(crate) mpsc::UnboundedReceiver<Bytes>);
 
 impl http_body::Body for Events {
     type Data = Bytes;

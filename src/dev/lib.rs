@@ -81,7 +81,7 @@ use events::Events;
 use preview::Preview;
 
 /// A response of the preview: a whole body, or the event stream.
-pub enum Body {
+enum Body {
     /// A body given whole (every response but the event stream).
     Whole(Whole),
     /// A page's event stream.

@@ -48,7 +48,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// The variants of one body: every coding worth storing with its bytes,
 /// smallest first, identity always among them.
-pub type Encoded = Vec<(Coding, Vec<u8>)>;
+pub(crate) type Encoded = Vec<(Coding, Vec<u8>)>;
 
 /// How the bodies are stored.
 #[derive(Debug, Clone)]
@@ -92,7 +92,7 @@ const CACHE_LIFETIME: std::time::Duration = std::time::Duration::from_secs(14 * 
 /// cargo allows a build script (`NUM_JOBS`) or the machine has, longest
 /// body first; a body met twice (a page's Markdown and its `.md` twin) is
 /// encoded once.
-pub fn encode<'b>(
+pub(crate) fn encode<'b>(
     bodies: impl IntoIterator<Item = &'b Body>,
     dictionary: Option<&Dictionary>,
     encoding: &Encoding,
@@ -175,7 +175,7 @@ pub fn encode<'b>(
 
 /// What [`encode`] made: the variants of each distinct body.
 #[derive(Debug)]
-pub struct Compressed<'b> {
+pub(crate) struct Compressed<'b> {
     index: HashMap<(&'b [u8], bool), usize>,
     variants: Vec<Encoded>,
     dictionary: bool,
@@ -183,7 +183,7 @@ pub struct Compressed<'b> {
 
 impl Compressed<'_> {
     /// The variants of `body`, which [`encode`] was given.
-    pub fn variants(&self, body: &Body) -> Encoded {
+    pub(crate) fn variants(&self, body: &Body) -> Encoded {
         let key = (&body.bytes[..], body.with_dictionary && self.dictionary);
         let i = self.index[&key];
         self.variants[i].clone()

@@ -45,12 +45,12 @@ mod shape;
 mod site;
 
 use crate::errors::ErrorKind;
-pub use entry::is_key;
+pub(crate) use entry::is_key;
 use fields::Check;
 use indexmap::IndexMap;
 pub use lifecycle::{Date, Lifecycle, Mark, Stage};
 pub use method::{front_matter_schema, parse_method};
-pub use prose::{Inline, Paragraph};
+pub(crate) use prose::{Inline, Paragraph};
 use read::Directory;
 use serde::Deserialize;
 use std::fmt;
@@ -58,7 +58,7 @@ use std::path::Path;
 
 /// The most methods a catalog may hold: the search index numbers them
 /// with a `u16` (`refserve_core::search::Posting`).
-pub const MAX_METHODS: usize = u16::MAX as usize;
+const MAX_METHODS: usize = u16::MAX as usize;
 
 /// The largest content file read, in bytes (1 MiB; the largest shipped is
 /// a few KB). A larger one is refused unread.
@@ -135,7 +135,7 @@ impl Default for ContentSignals {
 
 impl ContentSignals {
     /// Each use that is stated, by its label: `("search", true)`.
-    pub fn stated(&self) -> Vec<(&'static str, bool)> {
+    pub(crate) fn stated(&self) -> Vec<(&'static str, bool)> {
         [
             ("search", self.search),
             ("ai-input", self.ai_input),
@@ -214,7 +214,7 @@ pub struct ErrorText {
     /// A hint naming a close catalog key, with `{key}` where it goes.
     pub hint_suggesting: Option<String>,
     /// For a removed method without a successor: a hint with `{key}` and
-    /// `{version}` where they go (the kinds of [`ABOUT_REMOVED`]).
+    /// `{version}` where they go (the kinds of `ABOUT_REMOVED`).
     pub hint_removed: Option<String>,
     /// For a removed method with a successor: a hint with `{key}`,
     /// `{version}` and `{successor}` where they go.
@@ -224,7 +224,7 @@ pub struct ErrorText {
 /// The errors a removed method's addresses answer with: its JSON document
 /// (`reference_not_found`) and its page (`method_removed`), each with a
 /// hint naming what to use instead.
-pub const ABOUT_REMOVED: [ErrorKind; 2] = [ErrorKind::ReferenceNotFound, ErrorKind::MethodRemoved];
+const ABOUT_REMOVED: [ErrorKind; 2] = [ErrorKind::ReferenceNotFound, ErrorKind::MethodRemoved];
 
 /// A content error: the file, the field and what is wrong with it.
 #[derive(Debug, PartialEq, Eq)]

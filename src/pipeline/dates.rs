@@ -19,7 +19,7 @@ use time::{Date, OffsetDateTime};
 
 /// The day (UTC) of `unix` seconds since the Unix epoch: the sitemap's
 /// `lastmod`, the feed's `updated` when it has no entry.
-pub fn day(unix: u64) -> Date {
+pub(crate) fn day(unix: u64) -> Date {
     i64::try_from(unix)
         .ok()
         .and_then(|seconds| OffsetDateTime::from_unix_timestamp(seconds).ok())

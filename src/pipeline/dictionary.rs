@@ -33,11 +33,11 @@ const MATCH: &str = "/*";
 const MATCH_DEST: &str = "(\"document\")";
 
 /// `Cache-Control` of the dictionary: its address changes with its bytes.
-pub const CACHE_CONTROL: &str = "public, max-age=31536000, immutable";
+const CACHE_CONTROL: &str = "public, max-age=31536000, immutable";
 
 /// The dictionary the HTML pages are compressed against.
 #[derive(Debug)]
-pub struct Dictionary {
+pub(crate) struct Dictionary {
     /// Its bytes, as the browser stores them (the identity body).
     pub bytes: Vec<u8>,
     /// SHA-256 of [`Dictionary::bytes`].
@@ -50,7 +50,7 @@ pub struct Dictionary {
 /// Choose the dictionary among `resources`, serve it, link every HTML page
 /// in `resources` and `errors` to it, and mark the 200 pages to be
 /// compressed against it. `None` when there is no HTML page.
-pub fn attach(
+pub(crate) fn attach(
     resources: &mut Vec<Resource>,
     errors: &mut [ErrorBodies<Resource>],
 ) -> Option<Dictionary> {

@@ -70,7 +70,7 @@ fn php_source(set: &SyntaxSet) -> &SyntaxReference {
 /// spans; adjacent text of one class shares one span. Each text is
 /// highlighted once per process: `refserve dev` renders again on every
 /// edit, and examples seldom change.
-pub fn php(code: &str) -> String {
+pub(crate) fn php(code: &str) -> String {
     static DONE: Mutex<BTreeMap<String, String>> = Mutex::new(BTreeMap::new());
     let done = || DONE.lock().unwrap_or_else(PoisonError::into_inner);
     if let Some(html) = done().get(code) {

@@ -3,7 +3,7 @@
 //! One stage per file, each a function of the one before:
 //!
 //! 1. load and validate (`content.rs`): `content/` into a [`Catalog`], or
-//!    [`ContentErrors`], each naming the file and field at fault, dated
+//!    [`content::ContentErrors`], each naming the file and field at fault, dated
 //!    by the newest of the files it is made from (`dates.rs`);
 //! 2. render (`render_*.rs`, one file per output format, each a pure
 //!    function of the catalog) and assemble (`site.rs`: which resource is
@@ -37,7 +37,7 @@ mod render_markdown;
 mod render_mcp;
 mod render_openapi;
 mod render_search;
-pub mod search;
+mod search;
 mod site;
 mod stored;
 
@@ -49,7 +49,7 @@ mod stored;
 use refserve_core::{address, errors, escape, headers, mcp, media, negotiate, search_page, table};
 
 pub use compress::{Cache, Encoding};
-pub use content::{Catalog, ContentError, ContentErrors};
+use content::Catalog;
 pub use refserve_core::table::Table;
 
 /// Where the server links to when no base URL is given: itself.

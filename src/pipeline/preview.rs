@@ -1,7 +1,7 @@
 //! Build stage 2c, for `refserve dev` only: every HTML page loads the
 //! script that reloads it after an edit and shows content errors over it,
 //! and its `Content-Security-Policy` allows that one script, from the same
-//! origin. Production pages have neither: [`inject`] runs on the preview's
+//! origin. Production pages have neither: `inject` runs on the preview's
 //! resources alone, after they are rendered like any others.
 
 use crate::media::MediaType;
@@ -24,7 +24,7 @@ pub fn script_tag() -> String {
 
 /// Load the script on every HTML representation of `resources`, and let
 /// their policy allow it.
-pub fn inject<'r>(resources: impl IntoIterator<Item = &'r mut Resource>) {
+pub(crate) fn inject<'r>(resources: impl IntoIterator<Item = &'r mut Resource>) {
     let tag = script_tag();
     let html = resources
         .into_iter()

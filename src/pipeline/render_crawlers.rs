@@ -8,7 +8,7 @@ use crate::render_json::documentation_url;
 use std::fmt::Write as _;
 
 /// Every HTML page, with absolute URLs and the content's date.
-pub fn sitemap(catalog: &Catalog) -> String {
+pub(crate) fn sitemap(catalog: &Catalog) -> String {
     let lastmod = dates::day(catalog.last_modified);
     let mut xml = String::from(
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n",
@@ -38,7 +38,7 @@ pub fn sitemap(catalog: &Catalog) -> String {
 /// Everything may be crawled, with the content signals `site.json` states
 /// (contentsignals.org: a `Content-Signal` line in the group it applies
 /// to, each use `yes` or `no`); the sitemap is named.
-pub fn robots(catalog: &Catalog) -> String {
+pub(crate) fn robots(catalog: &Catalog) -> String {
     let mut robots = String::from("User-agent: *\n");
     robots.push_str(
         "# What may be done with this content once fetched (https://contentsignals.org/):\n\

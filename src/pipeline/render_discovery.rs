@@ -47,7 +47,7 @@ const MAX_SKILL_NAME: usize = 64;
 const MAX_CARD_TEXT: usize = 100;
 
 /// The skill's name, made of the site's title (`skill_name_of`).
-pub fn skill_name(catalog: &Catalog) -> String {
+pub(crate) fn skill_name(catalog: &Catalog) -> String {
     skill_name_of(&catalog.site.title)
 }
 
@@ -84,7 +84,7 @@ fn skill_description(catalog: &Catalog) -> String {
 }
 
 /// The skill: front matter, then how to use this reference.
-pub fn skill(catalog: &Catalog) -> String {
+pub(crate) fn skill(catalog: &Catalog) -> String {
     let site = &catalog.site;
     let base = &catalog.base_url;
     let description =
@@ -157,7 +157,7 @@ fn protocol_versions() -> Vec<&'static str> {
 }
 
 /// `sha256:` and the lowercase hex SHA-256 of `bytes`: the RFC's digest.
-pub fn digest(bytes: &[u8]) -> String {
+fn digest(bytes: &[u8]) -> String {
     let mut hex = String::from("sha256:");
     for byte in Sha256::digest(bytes) {
         let _ = write!(hex, "{byte:02x}");
@@ -166,7 +166,7 @@ pub fn digest(bytes: &[u8]) -> String {
 }
 
 /// The skills index, listing the skill whose served bytes are `skill`.
-pub fn skills_index(catalog: &Catalog, skill: &str) -> String {
+pub(crate) fn skills_index(catalog: &Catalog, skill: &str) -> String {
     let index = json!({
         "$schema": SKILLS_INDEX_SCHEMA,
         "skills": [{
@@ -208,7 +208,7 @@ struct Remote {
 
 /// The server card: who the server is and where it answers. The title is
 /// the site's when it fits the card's 100 characters.
-pub fn server_card(catalog: &Catalog) -> String {
+pub(crate) fn server_card(catalog: &Catalog) -> String {
     let base = &catalog.base_url;
     let title = &catalog.site.title;
     let card = ServerCard {

@@ -27,7 +27,7 @@ struct Change<'a> {
 /// `/changes.atom`: every lifecycle mark of every method, removed ones
 /// included, newest first (on one day: removals, then deprecations, then
 /// arrivals, each by key).
-pub fn changes(catalog: &Catalog) -> String {
+pub(crate) fn changes(catalog: &Catalog) -> String {
     let mut changes: Vec<Change> = catalog
         .entries
         .iter()

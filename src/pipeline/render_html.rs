@@ -19,7 +19,7 @@ use sha2::{Digest, Sha256};
 
 /// What the layout needs to know about a page besides its Markdown.
 #[derive(Clone, Copy)]
-pub struct Page<'a> {
+pub(crate) struct Page<'a> {
     /// The `<title>` (the site's title is appended).
     pub title: &'a str,
     /// `<meta name="description">`.
@@ -100,7 +100,7 @@ li{margin:.25rem 0}\
 /// to this origin only (the header's search), no base rewriting. `connect-src 'self'` lets nothing on the page connect
 /// (no script may run), but tools that load resources in the page's context
 /// under its policy need it: Lighthouse reads `/robots.txt` that way.
-pub fn content_security_policy() -> String {
+pub(crate) fn content_security_policy() -> String {
     let digest = Sha256::digest(STYLE.as_bytes());
     format!(
         "default-src 'none'; style-src 'sha256-{}'; img-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
@@ -109,13 +109,13 @@ pub fn content_security_policy() -> String {
 }
 
 /// A page: its Markdown rendered as HTML inside the layout.
-pub fn page(catalog: &Catalog, page: &Page, markdown: &str) -> String {
+pub(crate) fn page(catalog: &Catalog, page: &Page, markdown: &str) -> String {
     layout(catalog, page, &body(markdown), None)
 }
 
 /// A page whose main content is the HTML `main`, in the layout; the
 /// header's search box holds `query`, if any.
-pub fn layout(catalog: &Catalog, page: &Page, main: &str, query: Option<&str>) -> String {
+pub(crate) fn layout(catalog: &Catalog, page: &Page, main: &str, query: Option<&str>) -> String {
     let site = &catalog.site.title;
     let title = if page.title == site {
         escape(site)
@@ -210,7 +210,7 @@ fn methods_nav(catalog: &Catalog, current: &str) -> String {
 }
 
 /// The Markdown as HTML (a page's main content).
-pub fn body(markdown: &str) -> String {
+pub(crate) fn body(markdown: &str) -> String {
     let mut html = String::with_capacity(markdown.len() * 2);
     let events = highlight_php(Parser::new_ext(markdown, Options::ENABLE_TABLES));
     html::push_html(&mut html, link_headings(label_tables(events)));

@@ -17,7 +17,7 @@ const SEAM_WIDTH: f64 = 1.6;
 const BLUE: [u8; 3] = [0x05, 0x50, 0xae];
 
 /// `/favicon.svg`.
-pub fn svg() -> String {
+pub(crate) fn svg() -> String {
     let (a, h) = (HALF_WIDTH, END_HEIGHT);
     let (left, right) = (CENTRE - a, CENTRE + a);
     let seams: String = SEAMS
@@ -54,7 +54,7 @@ fn paint(x: f64, y: f64) -> Option<bool> {
 
 /// `/favicon.ico`: one 32×32 image, 32 bits a pixel, anti-aliased by
 /// sampling each pixel 4×4 times.
-pub fn ico() -> Vec<u8> {
+pub(crate) fn ico() -> Vec<u8> {
     const SIZE: usize = 32;
     const SAMPLES: usize = 4;
     let mut pixels = Vec::with_capacity(SIZE * SIZE * 4);

@@ -12,7 +12,7 @@ use serde_json::{json, Map, Value};
 
 /// `GET /api/reference.json`: `{"data": [Reference…], "meta": {"count": N}}`,
 /// every entry in catalog order.
-pub fn collection(catalog: &Catalog) -> String {
+pub(crate) fn collection(catalog: &Catalog) -> String {
     let data: Vec<Value> = catalog
         .entries
         .iter()
@@ -22,12 +22,12 @@ pub fn collection(catalog: &Catalog) -> String {
 }
 
 /// `GET /api/reference/{key}.json`: `{"data": Reference}`.
-pub fn single(catalog: &Catalog, entry: &Entry) -> String {
+pub(crate) fn single(catalog: &Catalog, entry: &Entry) -> String {
     finish(&json!({ "data": reference(catalog, entry) }))
 }
 
 /// An ErrorResponse: `{"error": {"code", "message", "hint"}}`.
-pub fn error(code: &str, message: &str, hint: &str) -> String {
+pub(crate) fn error(code: &str, message: &str, hint: &str) -> String {
     finish(&json!({ "error": { "code": code, "message": message, "hint": hint } }))
 }
 
@@ -36,7 +36,7 @@ pub fn error(code: &str, message: &str, hint: &str) -> String {
 /// the lifecycle marks `since` and `deprecated` where the method has them
 /// (extra fields, which clients must tolerate), then the optional
 /// `examples` (`[{"title", "code"}]`).
-pub fn reference(catalog: &Catalog, entry: &Entry) -> Value {
+pub(crate) fn reference(catalog: &Catalog, entry: &Entry) -> Value {
     let mut object = Map::new();
     object.insert("key".into(), json!(entry.key));
     object.insert("name".into(), json!(entry.name));
@@ -94,7 +94,7 @@ pub fn reference(catalog: &Catalog, entry: &Entry) -> Value {
 
 /// A lifecycle mark: `{"version", "date"}`, and `use` (the key of the
 /// method to use instead) when it names one.
-pub fn lifecycle_mark(mark: &Mark) -> Value {
+pub(crate) fn lifecycle_mark(mark: &Mark) -> Value {
     let mut object = Map::new();
     object.insert("version".into(), json!(mark.version));
     object.insert("date".into(), json!(mark.date.to_string()));
@@ -105,13 +105,13 @@ pub fn lifecycle_mark(mark: &Mark) -> Value {
 }
 
 /// The absolute URL of an entry's human-readable page.
-pub fn documentation_url(catalog: &Catalog, entry: &Entry) -> String {
+pub(crate) fn documentation_url(catalog: &Catalog, entry: &Entry) -> String {
     Address::Method(&entry.key, View::Page).url(&catalog.base_url)
 }
 
 /// `value` as every JSON document is served: compact, with a final line
 /// break.
-pub fn finish(value: &Value) -> String {
+pub(crate) fn finish(value: &Value) -> String {
     let mut text = serde_json::to_string(value).expect("a serde_json::Value always serialises");
     text.push('\n');
     text
@@ -122,7 +122,7 @@ pub fn finish(value: &Value) -> String {
 /// MCP server card), its documentation for people (service-doc) and, for
 /// machines, the Agent Skills index whose skill explains both (service-meta,
 /// RFC 8631).
-pub fn api_catalog(catalog: &Catalog) -> String {
+pub(crate) fn api_catalog(catalog: &Catalog) -> String {
     let url = |address: Address| address.url(&catalog.base_url);
     let json = MediaType::JSON.essence();
     let skills = json!([{ "href": url(Address::SkillsIndex), "type": json }]);

@@ -10,7 +10,7 @@ use std::fmt::Write as _;
 
 /// `/llms.txt` in the llmstxt.org format: title, summary, instructions for
 /// agents, then sections of links.
-pub fn llms(catalog: &Catalog) -> String {
+pub(crate) fn llms(catalog: &Catalog) -> String {
     let site = &catalog.site;
     let base = &catalog.base_url;
     let mut md = format!(
@@ -87,7 +87,7 @@ pub fn llms(catalog: &Catalog) -> String {
 /// `/llms-full.txt`: the homepage's introduction and every method page, in
 /// catalog order, as one document (headings one level down, each section
 /// heading prefixed with its method's key).
-pub fn llms_full(catalog: &Catalog) -> String {
+pub(crate) fn llms_full(catalog: &Catalog) -> String {
     let site = &catalog.site;
     let mut md = format!(
         "# {}\n\n> {}\n\n{}\n",

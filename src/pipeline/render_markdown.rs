@@ -12,7 +12,7 @@ use crate::content::{Catalog, Entry, Group, Inline, Paragraph};
 use std::fmt::Write as _;
 
 /// The homepage `/` (and `/index.md`).
-pub fn home(catalog: &Catalog) -> String {
+pub(crate) fn home(catalog: &Catalog) -> String {
     let site = &catalog.site;
     let base = &catalog.base_url;
     let mut md = format!(
@@ -94,7 +94,7 @@ fn mcp_howto(base: &str) -> String {
 
 /// The index of methods `/api/` (and `/api/index.md`): every method with
 /// its one-line description, grouped as on the homepage.
-pub fn methods(catalog: &Catalog) -> String {
+pub(crate) fn methods(catalog: &Catalog) -> String {
     let mut md = format!(
         "# Methods\n\nAll {} documented methods, grouped by purpose. Each page has the call \
          signatures, the parameters, the return value and examples; each is also \
@@ -108,7 +108,7 @@ pub fn methods(catalog: &Catalog) -> String {
 
 /// Every group of methods under a heading of `level` (`##`), with its
 /// summary and its methods linked to their pages.
-pub fn groups(catalog: &Catalog, level: &str) -> String {
+pub(crate) fn groups(catalog: &Catalog, level: &str) -> String {
     let mut md = String::new();
     for group in &catalog.site.groups {
         let _ = write!(
@@ -147,7 +147,7 @@ const RESOURCES: [(Address, &str); 8] = [
 ];
 
 /// One method's page `/api/<key>` (and `/api/<key>.md`).
-pub fn method(catalog: &Catalog, entry: &Entry) -> String {
+pub(crate) fn method(catalog: &Catalog, entry: &Entry) -> String {
     let mut md = format!(
         "# {}\n\n{}\n\n",
         entry.key,
@@ -259,7 +259,7 @@ fn lifecycle(entry: &Entry) -> String {
 /// In a list of methods: `Deprecated in 2.0: use select.`, its link where
 /// `links` says, after a method's description; nothing for a method that
 /// is not deprecated.
-pub fn deprecation(entry: &Entry, links: &dyn Fn(&str) -> String) -> String {
+pub(crate) fn deprecation(entry: &Entry, links: &dyn Fn(&str) -> String) -> String {
     let Some(mark) = &entry.lifecycle.deprecated else {
         return String::new();
     };
@@ -272,7 +272,7 @@ pub fn deprecation(entry: &Entry, links: &dyn Fn(&str) -> String) -> String {
 
 /// The method an error page links to, by its key.
 #[derive(Debug, Clone, Copy)]
-pub enum Pointer<'a> {
+pub(crate) enum Pointer<'a> {
     /// The method the reader probably meant (a mistyped page).
     Meant(&'a str),
     /// The successor of a removed method.
@@ -282,7 +282,7 @@ pub enum Pointer<'a> {
 /// An error page: the same code, message and hint as the ErrorResponse,
 /// and a link to the method the reader probably meant, or to the one to
 /// use instead.
-pub fn error(
+pub(crate) fn error(
     reason: &str,
     code: &str,
     message: &str,
@@ -311,7 +311,7 @@ pub fn error(
 
 /// A group's methods as a Markdown list: each linked by `link`, with its
 /// description (whose links to methods go where `links` says).
-pub fn method_list(
+pub(crate) fn method_list(
     catalog: &Catalog,
     group: &Group,
     links: &dyn Fn(&str) -> String,
@@ -353,14 +353,14 @@ fn split_returns(returns: &str) -> (&str, &str) {
 
 /// The root-relative address of the page of the method `key`, where a
 /// link to it in prose points on the site's pages.
-pub fn page_of(key: &str) -> String {
+pub(crate) fn page_of(key: &str) -> String {
     Address::Method(key, View::Page).to_string()
 }
 
 /// A paragraph of prose as Markdown: its text escaped, its code, emphasis
 /// and links as written, and each link to a method pointing at
 /// `link(key)`.
-pub fn paragraph(paragraph: &Paragraph, link: &dyn Fn(&str) -> String) -> String {
+pub(crate) fn paragraph(paragraph: &Paragraph, link: &dyn Fn(&str) -> String) -> String {
     let mut md = String::new();
     write_inlines(&mut md, &paragraph.0, link);
     md

@@ -21,7 +21,7 @@ use serde_json::{json, Map, Value};
 const SERVER_NAME: &str = "refserve";
 
 /// Every answer of `/mcp` for `catalog`.
-pub fn render(catalog: &Catalog) -> Mcp {
+pub(crate) fn render(catalog: &Catalog) -> Mcp {
     let mut answers: Vec<Answer> = Vec::new();
     let mut add = |key: String, legacy: Option<Value>, modern: Option<Value>, cached: bool| {
         let bytes = |value: Option<Value>, era: Era| match value {

@@ -32,7 +32,7 @@ const JSON: &str = "application/json";
 const TAG: &str = "Reference";
 
 /// The OpenAPI document.
-pub fn openapi(catalog: &Catalog) -> String {
+pub(crate) fn openapi(catalog: &Catalog) -> String {
     let document = json!({
         "openapi": "3.1.0",
         "info": info(catalog),

@@ -31,7 +31,7 @@ const HOLE: char = '\u{E000}';
 /// `/search`'s pieces, with the headers `headers` gives each form and the
 /// headers of a `303`; `exported` is the page a static host serves instead
 /// (from [`exported`], stored).
-pub fn page(
+pub(crate) fn page(
     catalog: &Catalog,
     headers: impl Fn(Form) -> Headers,
     see_other: HeaderMap,
@@ -51,7 +51,7 @@ pub fn page(
 
 /// The page a static host serves at `/search` (`refserve export`): search
 /// needs the server; the index of methods lists them all.
-pub fn exported(catalog: &Catalog) -> Resource {
+pub(crate) fn exported(catalog: &Catalog) -> Resource {
     let markdown = format!(
         "# Search\n\nSearch needs the reference's own server, which ranks the {} methods for \
          the words of a query; this copy of the reference is a set of files, which cannot. \

@@ -3,7 +3,7 @@
 //! the typo neighbourhood of its terms. The terms are the vocabulary
 //! crate's (`refserve_core::search`), which the server cuts queries with.
 
-pub use refserve_core::search::*;
+pub(crate) use refserve_core::search::*;
 
 use crate::content::{Catalog, Entry};
 use std::collections::{BTreeMap, BTreeSet};
@@ -23,7 +23,7 @@ const DEPRECATED: f32 = 0.8;
 
 /// The index of the catalog: every term with the methods it finds, sorted
 /// by term, each term's postings by method.
-pub fn index(catalog: &Catalog) -> Index {
+pub(crate) fn index(catalog: &Catalog) -> Index {
     let documents: Vec<Vec<(Field, String)>> = catalog
         .entries
         .iter()

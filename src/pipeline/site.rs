@@ -25,11 +25,11 @@ use crate::{
 /// `Cache-Control` of every successful response. Documentation changes only
 /// when a new build is deployed: a CDN may serve it for an hour and keep
 /// serving it for a day while it revalidates (a cheap 304 thanks to ETag).
-pub const CACHE_CONTROL: &str = "public, max-age=3600, stale-while-revalidate=86400";
+pub(crate) const CACHE_CONTROL: &str = "public, max-age=3600, stale-while-revalidate=86400";
 
 /// One representation before compression.
 #[derive(Debug)]
-pub struct Body {
+pub(crate) struct Body {
     /// Its media type.
     pub media: MediaType,
     /// The identity body.
@@ -43,7 +43,7 @@ pub struct Body {
 
 impl Body {
     /// A body with no headers of its own.
-    pub fn new(media: MediaType, bytes: impl Into<Vec<u8>>) -> Body {
+    pub(crate) fn new(media: MediaType, bytes: impl Into<Vec<u8>>) -> Body {
         Body {
             media,
             bytes: bytes.into(),
@@ -56,7 +56,7 @@ impl Body {
 /// One resource before compression: its representations in the server's
 /// order of preference, and its caching policy.
 #[derive(Debug)]
-pub struct Resource {
+pub(crate) struct Resource {
     /// The table key: a path for pages, an error id for errors.
     pub id: String,
     /// The representations, in order of preference.
@@ -69,7 +69,7 @@ pub struct Resource {
 }
 
 /// `Link` to the OpenAPI description, sent with every JSON API response (RFC 8631).
-pub fn service_desc(catalog: &Catalog) -> (&'static str, String) {
+pub(crate) fn service_desc(catalog: &Catalog) -> (&'static str, String) {
     (
         "link",
         format!(
@@ -80,7 +80,7 @@ pub fn service_desc(catalog: &Catalog) -> (&'static str, String) {
 }
 
 /// The headers of every HTML page: a strict policy and no referrer.
-pub fn html_headers() -> Vec<(&'static str, String)> {
+pub(crate) fn html_headers() -> Vec<(&'static str, String)> {
     vec![
         (
             "content-security-policy",
@@ -169,7 +169,7 @@ fn markdown_body(media: MediaType, markdown: String) -> Body {
 
 /// Every resource, keyed by path: the documents served with 200, then a
 /// removed method's addresses ([`removed`]).
-pub fn resources(catalog: &Catalog) -> Vec<Resource> {
+pub(crate) fn resources(catalog: &Catalog) -> Vec<Resource> {
     let base = &catalog.base_url;
     let api = |text: String| Body {
         headers: vec![service_desc(catalog)],
@@ -314,7 +314,7 @@ pub fn resources(catalog: &Catalog) -> Vec<Resource> {
 /// ErrorResponse and the page, and one of either per catalog key for the
 /// kinds that suggest a close key (`reference_not_found/select`,
 /// `page/not_found/select`).
-pub fn errors(catalog: &Catalog) -> Vec<ErrorBodies<Resource>> {
+pub(crate) fn errors(catalog: &Catalog) -> Vec<ErrorBodies<Resource>> {
     let mut all = Vec::new();
     for kind in ErrorKind::ALL {
         let text = catalog
@@ -369,7 +369,7 @@ pub fn errors(catalog: &Catalog) -> Vec<ErrorBodies<Resource>> {
 /// with its error: the page and its Markdown twin 410 (`method_removed`),
 /// the JSON document 404 (`reference_not_found`), each hint naming the
 /// successor, if any, and the page linking it.
-pub fn removed(catalog: &Catalog) -> Vec<Resource> {
+fn removed(catalog: &Catalog) -> Vec<Resource> {
     let text = |kind: ErrorKind| {
         catalog
             .errors

@@ -24,7 +24,7 @@ use http::{HeaderMap, HeaderName, HeaderValue};
 
 /// Compress every body of `pages` and `errors` as `encoding` says (against
 /// `dictionary` where a body asks for it) and give each its headers.
-pub fn table(
+pub(crate) fn table(
     catalog: &Catalog,
     pages: &[Resource],
     errors: &[ErrorBodies<Resource>],

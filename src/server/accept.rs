@@ -10,12 +10,12 @@
 //!   wait in the kernel's listen backlog and no listener runs out of
 //!   descriptors. A client that opens connections only to hold them,
 //!   however fast, only ever pushes out another such connection (see
-//!   [`Connections::settling`]).
+//!   `Connections::settling`).
 //! - A failed accept (out of descriptors, a connection reset before it was
 //!   accepted) is logged and tried again after a pause, never spun on.
 //! - Shutdown: once the loop's trigger completes, the listeners are closed
 //!   (an inherited socket stays open in its supervisor, for the next
-//!   process); [`Connections::drain`] then tells every connection, and
+//!   process); `Connections::drain` then tells every connection, and
 //!   returns once the last has closed or its bound has passed. A listener
 //!   that never drains (the metrics listener, `refserve dev`) gives a
 //!   trigger that never completes.
@@ -77,7 +77,7 @@ impl Connections {
     /// connections as fast as they are closed (the metrics listener). The
     /// site's loop does not wait: with its many slots a newcomer is far
     /// from being the one silent the longest.
-    pub fn settling(mut self) -> Self {
+    pub(crate) fn settling(mut self) -> Self {
         self.settles = true;
         self
     }
@@ -137,7 +137,7 @@ impl Connections {
 
     /// Tell every connection the drain has begun, and complete once the
     /// last has closed, or after `bound`, leaving whatever is still open.
-    pub async fn drain(&self, bound: Duration) {
+    pub(crate) async fn drain(&self, bound: Duration) {
         self.drain.send_replace(true);
         // Every connection holds a slot until it has closed.
         if tokio::time::timeout(bound, self.slots.all_free())

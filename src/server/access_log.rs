@@ -1,17 +1,17 @@
 //! The access log (`--access-log`), written off the request path.
 //!
 //! A worker appends its request's line to a shared buffer of at most
-//! [`BUFFER_BYTES`] and goes on; a thread of the log's own takes the whole
-//! buffer every [`WRITE_INTERVAL`] (or when it is half full) and writes it
+//! `BUFFER_BYTES` and goes on; a thread of the log's own takes the whole
+//! buffer every `WRITE_INTERVAL` (or when it is half full) and writes it
 //! to standard error in one write. A worker never waits on the write, nor
 //! wakes the writer for a line: when the buffer is full the line is
 //! dropped and counted (`refserve_access_log_dropped_lines_total`, and a
-//! warning on standard error at most every [`WARNING_INTERVAL`]), so a slow
+//! warning on standard error at most every `WARNING_INTERVAL`), so a slow
 //! journal costs lines, never requests. The memory is bounded in bytes,
-//! whatever the requests: a line holds at most [`PATH_BYTES`] of the path
+//! whatever the requests: a line holds at most `PATH_BYTES` of the path
 //! (a longer one is cut, and ends in `…`), and the log holds at most two
 //! buffers (the one filling, the one being written), never more than
-//! [`BUFFER_BYTES`] each with their last line.
+//! `BUFFER_BYTES` each with their last line.
 //!
 //! Two formats, one line per request:
 //!
@@ -35,13 +35,13 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant, SystemTime};
 
 /// Bytes the buffer holds before new lines are dropped.
-pub const BUFFER_BYTES: usize = 2 * 1024 * 1024;
+const BUFFER_BYTES: usize = 2 * 1024 * 1024;
 /// The most of a path a line holds.
-pub const PATH_BYTES: usize = 1024;
+const PATH_BYTES: usize = 1024;
 /// How often the writer takes the buffer.
-pub const WRITE_INTERVAL: Duration = Duration::from_millis(50);
+const WRITE_INTERVAL: Duration = Duration::from_millis(50);
 /// The least time between two warnings of dropped lines.
-pub const WARNING_INTERVAL: Duration = Duration::from_secs(10);
+const WARNING_INTERVAL: Duration = Duration::from_secs(10);
 
 /// How each line is written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -127,7 +127,8 @@ impl Entry<'_> {
     }
 
     /// The line in `format`, with its newline.
-    pub fn line(&self, format: Format) -> String {
+    #[cfg(test)]
+    fn line(&self, format: Format) -> String {
         let mut out = String::new();
         self.write_line(format, &mut out);
         out
@@ -273,7 +274,7 @@ impl<W: Write> Lines<W> {
 }
 
 /// The log's side the workers hold.
-pub struct AccessLog {
+pub(crate) struct AccessLog {
     shared: Arc<dyn Log>,
     format: Format,
     metrics: Option<Arc<Metrics>>,
@@ -314,13 +315,13 @@ impl<W: Write + Send> Log for Lines<W> {
 
 impl AccessLog {
     /// Start the writer thread, writing to standard error.
-    pub fn start(format: Format, metrics: Option<Arc<Metrics>>) -> Self {
+    pub(crate) fn start(format: Format, metrics: Option<Arc<Metrics>>) -> Self {
         Self::start_writing(format, metrics, BUFFER_BYTES, std::io::stderr())
     }
 
     /// Start the writer thread with a buffer of `bytes`, writing to
     /// `output` (tests give a slow or a recording writer).
-    pub fn start_writing<W: Write + Send + 'static>(
+    fn start_writing<W: Write + Send + 'static>(
         format: Format,
         metrics: Option<Arc<Metrics>>,
         bytes: usize,
@@ -348,7 +349,7 @@ impl AccessLog {
     }
 
     /// Add `entry`'s line, or drop it when the buffer is full.
-    pub fn record(&self, entry: &Entry<'_>) {
+    pub(crate) fn record(&self, entry: &Entry<'_>) {
         if !self.shared.append(self.format, entry) {
             if let Some(metrics) = &self.metrics {
                 metrics.access_log_dropped(1);
@@ -358,7 +359,7 @@ impl AccessLog {
 
     /// Write out every line added so far (blocks the caller: for the end of
     /// a drain, not for a worker).
-    pub fn flush(&self) {
+    pub(crate) fn flush(&self) {
         self.shared.flush();
     }
 }

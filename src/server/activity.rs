@@ -5,12 +5,12 @@
 //!   (HTTP/2) until its response body has been handed to the connection
 //!   ([`Open`], carried by the [`Tracked`] body).
 //! - A request whose body is still arriving (`/mcp`'s) is open but
-//!   **receiving** ([`Open::receiving`]): it keeps the connection from
+//!   **receiving** (`Open::receiving`): it keeps the connection from
 //!   being idle, yet it is not sending, so the send timeout does not run
 //!   while a client uploads; its own clock is the body timeout, kept by
-//!   whoever reads the body. It sends once [`Open::received`] is called.
+//!   whoever reads the body. It sends once `Open::received` is called.
 //! - A connection is **sending** while a request that is not receiving is
-//!   open, or a write has found the socket full ([`Activity::blocked`]). **Progress** is a byte of
+//!   open, or a write has found the socket full (`Activity::blocked`). **Progress** is a byte of
 //!   a response taken by the connection: for HTTP/1.1 any byte written, for
 //!   HTTP/2 a byte of a HEADERS, CONTINUATION or DATA frame (a PING or a
 //!   SETTINGS frame moves no response). `watched.rs` reports both.
@@ -26,11 +26,11 @@
 //!   request ends there, yet the bytes wait behind the client's window. A
 //!   responding stream keeps the connection sending, so a window held shut
 //!   is a stall like a full socket, and keeps it from being idle.
-//! - A connection may be **evicted** ([`Activity::evict`]): asked to close
+//! - A connection may be **evicted** (`Activity::evict`): asked to close
 //!   between requests so that a new connection gets its slot
 //!   (`slots.rs`); its watchdog closes it.
 //!
-//! Its times are read from the coarse monotonic clock ([`coarse_nanos`]):
+//! Its times are read from the coarse monotonic clock (`coarse_nanos`):
 //! the kernel's last tick, a few milliseconds behind at most, which costs a
 //! fraction of `Instant::now` and is read twice a request on HTTP/1.1 (when it
 //! begins and when it ends; the write that follows finds nothing sending); the
@@ -107,56 +107,56 @@ impl Activity {
     }
 
     /// Reset the connection when it closes, dropping what it has not sent.
-    pub fn reset_on_close(&self) {
+    pub(crate) fn reset_on_close(&self) {
         self.reset.store(true, Ordering::Release);
     }
 
     /// Ask the connection to close, to give its slot to another.
-    pub fn evict(&self) {
+    pub(crate) fn evict(&self) {
         // A permit is kept when nobody waits yet: the watchdog's next wait
         // completes at once.
         self.evicted.notify_one();
     }
 
     /// Completes once [`Activity::evict`] was called.
-    pub async fn evicted(&self) {
+    pub(crate) async fn evicted(&self) {
         self.evicted.notified().await;
     }
 
     /// Whether [`Activity::reset_on_close`] was asked for.
-    pub fn resets_on_close(&self) -> bool {
+    pub(crate) fn resets_on_close(&self) -> bool {
         self.reset.load(Ordering::Acquire)
     }
 
     /// Close the socket at once when the connection closes, without the
     /// staged close: it is closed idle (`watched.rs`).
-    pub fn close_quietly(&self) {
+    pub(crate) fn close_quietly(&self) {
         self.quiet.store(true, Ordering::Release);
     }
 
     /// Whether [`Activity::close_quietly`] was asked for.
-    pub fn closes_quietly(&self) -> bool {
+    pub(crate) fn closes_quietly(&self) -> bool {
         self.quiet.load(Ordering::Acquire)
     }
 
     /// When the connection was accepted.
-    pub fn accepted(&self) -> Instant {
+    pub(crate) fn accepted(&self) -> Instant {
         self.accepted
     }
 
     /// The counters this connection records in, if any.
-    pub fn metrics(&self) -> Option<&Metrics> {
+    fn metrics(&self) -> Option<&Metrics> {
         self.metrics.as_deref()
     }
 
     /// Whether a request was ever begun.
-    pub fn has_served(&self) -> bool {
+    pub(crate) fn has_served(&self) -> bool {
         self.open.load(Ordering::Acquire) > 0 || self.last_end.load(Ordering::Acquire) > 0
     }
 
     /// Since when no request has been open nor any response on the wire;
     /// `None` while one is.
-    pub fn idle_since(&self) -> Option<Instant> {
+    pub(crate) fn idle_since(&self) -> Option<Instant> {
         if self.open.load(Ordering::Acquire) > 0 || self.responding.load(Ordering::Acquire) > 0 {
             return None;
         }
@@ -166,7 +166,7 @@ impl Activity {
 
     /// Since when the connection has been sending without progress; `None`
     /// while it has nothing to send.
-    pub fn stalled_since(&self) -> Option<Instant> {
+    pub(crate) fn stalled_since(&self) -> Option<Instant> {
         self.is_sending().then(|| {
             self.accepted + Duration::from_nanos(self.moving_since.load(Ordering::Acquire))
         })
@@ -176,7 +176,7 @@ impl Activity {
     /// response's (`response`), that is progress. With nothing left to
     /// send (the request ended as its body was handed over, before the
     /// write), the clock is not read: whatever starts sending again starts it.
-    pub fn wrote(&self, response: bool) {
+    pub(crate) fn wrote(&self, response: bool) {
         self.blocked.store(false, Ordering::Release);
         if response && self.is_sending() {
             self.mark_moving();
@@ -184,7 +184,7 @@ impl Activity {
     }
 
     /// A write found the socket full.
-    pub fn blocked(&self) {
+    pub(crate) fn blocked(&self) {
         if !self.is_sending() {
             self.mark_moving();
         }
@@ -193,7 +193,7 @@ impl Activity {
 
     /// An HTTP/2 response began on the wire: the connection is sending
     /// until it ends ([`Activity::response_ended`]).
-    pub fn response_began(&self) {
+    pub(crate) fn response_began(&self) {
         if !self.is_sending() {
             self.mark_moving();
         }
@@ -203,7 +203,7 @@ impl Activity {
     /// An HTTP/2 response that had begun on the wire ended (END_STREAM, or a
     /// reset either way); when it was the last thing open, the connection
     /// is idle from now.
-    pub fn response_ended(&self) {
+    pub(crate) fn response_ended(&self) {
         let before = self.responding.fetch_sub(1, Ordering::AcqRel);
         if before == 1 && self.open.load(Ordering::Acquire) == 0 {
             self.mark_ended();
@@ -286,7 +286,7 @@ impl Open {
 
     /// Count a request open on `activity` whose body is still arriving:
     /// not sending until [`Open::received`].
-    pub fn receiving(activity: &Arc<Activity>) -> Open {
+    pub(crate) fn receiving(activity: &Arc<Activity>) -> Open {
         activity.receiving.fetch_add(1, Ordering::AcqRel);
         activity.open.fetch_add(1, Ordering::AcqRel);
         Open {
@@ -299,7 +299,7 @@ impl Open {
     /// The body has arrived (or will not be read): the request is sending
     /// from now on, and the stall clock runs from now if nothing else was
     /// sending.
-    pub fn received(&mut self) {
+    pub(crate) fn received(&mut self) {
         if std::mem::take(&mut self.receiving) {
             let activity = &self.activity;
             if !activity.is_sending() {
@@ -310,7 +310,7 @@ impl Open {
     }
 
     /// When the request began, if its connection times its requests.
-    pub fn began(&self) -> Option<Instant> {
+    pub(crate) fn began(&self) -> Option<Instant> {
         self.began
     }
 }

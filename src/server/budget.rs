@@ -32,7 +32,7 @@ use std::sync::Arc;
 
 /// The share of the budget request bodies still arriving may hold
 /// together: one half (the other is kept for answers).
-pub const UPLOAD_SHARE: usize = 2;
+const UPLOAD_SHARE: usize = 2;
 
 /// The bytes held for requests, against a limit.
 #[derive(Debug)]
@@ -47,7 +47,7 @@ pub struct Budget {
 
 impl Budget {
     /// A budget of `limit` bytes, nothing held.
-    pub fn new(limit: usize) -> Arc<Self> {
+    pub(crate) fn new(limit: usize) -> Arc<Self> {
         Arc::new(Budget {
             limit,
             held: AtomicUsize::new(0),
@@ -57,7 +57,7 @@ impl Budget {
     }
 
     /// Hold `bytes` more, or `None` (counted) when that would pass the limit.
-    pub fn reserve(self: &Arc<Self>, bytes: usize) -> Option<Reservation> {
+    pub(crate) fn reserve(self: &Arc<Self>, bytes: usize) -> Option<Reservation> {
         let mut reservation = Reservation {
             budget: Arc::clone(self),
             bytes: 0,
@@ -68,7 +68,7 @@ impl Budget {
 
     /// Nothing held yet, for a request body about to arrive: the
     /// reservation grows with it, within the uploads' share.
-    pub fn upload(self: &Arc<Self>) -> Reservation {
+    pub(crate) fn upload(self: &Arc<Self>) -> Reservation {
         Reservation {
             budget: Arc::clone(self),
             bytes: 0,
@@ -86,24 +86,24 @@ impl Budget {
     }
 
     /// The limit, in bytes.
-    pub fn limit(&self) -> usize {
+    pub(crate) fn limit(&self) -> usize {
         self.limit
     }
 
     /// The bytes held now.
-    pub fn held(&self) -> usize {
+    pub(crate) fn held(&self) -> usize {
         self.held.load(Ordering::Acquire)
     }
 
     /// How many reservations were refused since the start.
-    pub fn refused(&self) -> u64 {
+    pub(crate) fn refused(&self) -> u64 {
         self.refused.load(Ordering::Relaxed)
     }
 }
 
 /// Bytes held against a [`Budget`] until this is dropped.
 #[derive(Debug)]
-pub struct Reservation {
+pub(crate) struct Reservation {
     budget: Arc<Budget>,
     bytes: usize,
     /// Whether it holds a request body, in the uploads' share.
@@ -113,7 +113,7 @@ pub struct Reservation {
 impl Reservation {
     /// Hold `bytes` in all, when the budget (and for an upload, the
     /// uploads' share) has room; whether it had (refusals are counted).
-    pub fn grow_to(&mut self, bytes: usize) -> bool {
+    pub(crate) fn grow_to(&mut self, bytes: usize) -> bool {
         let Some(more) = bytes.checked_sub(self.bytes).filter(|&more| more > 0) else {
             return true;
         };
@@ -132,7 +132,7 @@ impl Reservation {
     }
 
     /// Give back what `used` does not need (a body shorter than reserved).
-    pub fn shrink_to(&mut self, used: usize) {
+    fn shrink_to(&mut self, used: usize) {
         if used < self.bytes {
             self.give_back(self.bytes - used);
             self.bytes = used;
@@ -149,7 +149,7 @@ impl Reservation {
     /// `body` as [`Bytes`] that keep this reservation until the last
     /// handle to them is dropped: when the connection has sent them, or
     /// given up on their stream.
-    pub fn hold(mut self, body: Vec<u8>) -> Bytes {
+    pub(crate) fn hold(mut self, body: Vec<u8>) -> Bytes {
         self.shrink_to(body.capacity());
         Bytes::from_owner(Held {
             body,

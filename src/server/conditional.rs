@@ -10,7 +10,7 @@
 
 /// What the preconditions decide for a response that would be 200.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Precondition {
+pub(crate) enum Precondition {
     /// The body, as without preconditions.
     Send,
     /// 304: the client's copy is current.
@@ -26,7 +26,7 @@ pub enum Precondition {
 /// current representation (there is one: preconditions are evaluated for
 /// a 200 alone). Entity tags are compared strongly (§8.8.3.2): a weak tag
 /// matches nothing. Malformed members match nothing.
-pub fn strong_match<'a>(fields: impl IntoIterator<Item = &'a [u8]>, etag: &[u8]) -> bool {
+pub(crate) fn strong_match<'a>(fields: impl IntoIterator<Item = &'a [u8]>, etag: &[u8]) -> bool {
     let ours = strong(etag);
     fields
         .into_iter()
@@ -83,7 +83,7 @@ fn entity_tags(field: &[u8]) -> impl Iterator<Item = &[u8]> {
 /// Whether `If-Modified-Since` (§13.1.3) says the client's copy is current:
 /// the resource has not changed since the given date. Only consulted when
 /// the request has no `If-None-Match` (§13.2.2); an invalid date is ignored.
-pub fn not_modified_since(field: &[u8], last_modified_unix: u64) -> bool {
+pub(crate) fn not_modified_since(field: &[u8], last_modified_unix: u64) -> bool {
     let Ok(text) = std::str::from_utf8(field) else {
         return false;
     };

@@ -85,10 +85,10 @@ pub struct Config {
 }
 
 /// The address used when neither `--addr` nor `REFSERVE_ADDR` is given.
-pub const DEFAULT_ADDR: &str = "127.0.0.1:8080";
+const DEFAULT_ADDR: &str = "127.0.0.1:8080";
 
 /// The environment variable `--addr` falls back to.
-pub const ADDR_VARIABLE: &str = "REFSERVE_ADDR";
+const ADDR_VARIABLE: &str = "REFSERVE_ADDR";
 
 /// Parse the arguments (without the program name) into a [`Command`].
 /// `REFSERVE_ADDR` is read from the environment when `--addr` is not

@@ -77,7 +77,7 @@ use tokio_rustls::TlsAcceptor;
 const HSTS: HeaderValue = HeaderValue::from_static(tls::STRICT_TRANSPORT_SECURITY);
 
 /// What every connection of a server shares.
-pub struct Shared {
+pub(crate) struct Shared {
     http1: http1::Builder,
     auto: auto::Builder<TokioExecutor>,
     timeouts: Timeouts,
@@ -94,7 +94,7 @@ pub struct Shared {
 impl Shared {
     /// The builders and limits of `config`, answering from `tables`;
     /// requests are counted in `metrics` when it is given.
-    pub fn new(config: &Config, tables: Tables, metrics: Option<Arc<Metrics>>) -> Self {
+    pub(crate) fn new(config: &Config, tables: Tables, metrics: Option<Arc<Metrics>>) -> Self {
         let mcp = Policy::new(config, Origins::new(&config.mcp_allow_origins));
         if let Some(metrics) = &metrics {
             metrics.watch_budget(Arc::clone(&mcp.budget));
@@ -127,7 +127,7 @@ impl Shared {
 
     /// What a connection accepted now will be doing, as its watchdog and
     /// the slots read it.
-    pub fn activity(&self) -> Arc<Activity> {
+    pub(crate) fn activity(&self) -> Arc<Activity> {
         Arc::new(Activity::new(self.metrics.clone(), self.observes()))
     }
 
@@ -137,7 +137,7 @@ impl Shared {
     }
 
     /// Mark the drain as begun: responses from now on close their connection.
-    pub fn begin_drain(&self) {
+    pub(crate) fn begin_drain(&self) {
         self.draining.store(true, Ordering::Relaxed);
         if let Some(metrics) = &self.metrics {
             metrics.drain_began();
@@ -146,7 +146,7 @@ impl Shared {
 
     /// Write out the access-log lines queued so far (blocks: for the end
     /// of the drain).
-    pub fn flush_access_log(&self) {
+    pub(crate) fn flush_access_log(&self) {
         if let Some(log) = &self.access_log {
             log.flush();
         }
@@ -158,7 +158,11 @@ impl Shared {
 /// closes it. With `tls`, the connection is HTTPS: the handshake comes
 /// first, within the same `--header-read-timeout` as the first request
 /// head, and ALPN picks the protocol. Returns why it closed.
-pub async fn serve(shared: Arc<Shared>, accepted: Accepted, tls: Option<TlsAcceptor>) -> Close {
+pub(crate) async fn serve(
+    shared: Arc<Shared>,
+    accepted: Accepted,
+    tls: Option<TlsAcceptor>,
+) -> Close {
     let Accepted {
         stream,
         peer,

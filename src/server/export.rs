@@ -65,7 +65,7 @@ fn own_file_name(path: &str, resource: &Resource, index: usize) -> Option<String
 
 /// The suffix a coding adds to a file name; `None` for the codings that
 /// are not exported (those that need a dictionary).
-pub const fn suffix(coding: Coding) -> Option<&'static str> {
+const fn suffix(coding: Coding) -> Option<&'static str> {
     match coding {
         Coding::Identity => Some(""),
         Coding::Gzip => Some(".gz"),

@@ -20,7 +20,7 @@ use http::header::{self, HeaderMap, HeaderName, HeaderValue};
 const AVAILABLE_DICTIONARY: HeaderName = HeaderName::from_static("available-dictionary");
 
 /// The fields of one request.
-pub struct Fields<'h> {
+pub(crate) struct Fields<'h> {
     headers: &'h HeaderMap,
     accept: Field<'h>,
     accept_encoding: Field<'h>,
@@ -42,7 +42,7 @@ enum Field<'h> {
 
 impl<'h> Fields<'h> {
     /// The fields of `headers`, in one pass.
-    pub fn of(headers: &'h HeaderMap) -> Self {
+    pub(crate) fn of(headers: &'h HeaderMap) -> Self {
         let mut fields = Fields {
             headers,
             accept: Field::Absent,
@@ -77,17 +77,17 @@ impl<'h> Fields<'h> {
     }
 
     /// Which of `offered` `Accept` chooses, `None` if it takes none.
-    pub fn media_type(&self, offered: &[MediaType]) -> Option<usize> {
+    pub(crate) fn media_type(&self, offered: &[MediaType]) -> Option<usize> {
         negotiate_media_type(self.lines(self.accept, header::ACCEPT), offered)
     }
 
     /// What `Accept-Encoding` says of each coding.
-    pub fn accept_encoding(&self) -> AcceptEncoding {
+    pub(crate) fn accept_encoding(&self) -> AcceptEncoding {
         AcceptEncoding::parse(self.lines(self.accept_encoding, header::ACCEPT_ENCODING))
     }
 
     /// The dictionary of `table` the request says it holds, if any.
-    pub fn held_dictionary<'t>(&self, table: &'t Table) -> Option<&'t Dictionary> {
+    pub(crate) fn held_dictionary<'t>(&self, table: &'t Table) -> Option<&'t Dictionary> {
         let lines = self.lines(self.available_dictionary, AVAILABLE_DICTIONARY);
         let hashes = table.dictionaries.iter().map(|d| &d.hash);
         held_dictionary(lines, hashes).map(|i| &table.dictionaries[i])
@@ -96,7 +96,7 @@ impl<'h> Fields<'h> {
     /// What the preconditions decide for an answer that would be 200 with
     /// the variant tagged `etag`, in the order of RFC 9110 §13.2.2:
     /// `If-Match` when present (412 unless it matches), then freshness.
-    pub fn precondition(&self, etag: &[u8], last_modified_unix: u64) -> Precondition {
+    pub(crate) fn precondition(&self, etag: &[u8], last_modified_unix: u64) -> Precondition {
         let proceeds = matches!(self.if_match, Field::Absent)
             || conditional::strong_match(self.lines(self.if_match, header::IF_MATCH), etag);
         if !proceeds {

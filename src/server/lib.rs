@@ -10,10 +10,10 @@
 //! - [`negotiate`]: `Accept` and `Accept-Encoding` (RFC 9110 §12).
 //! - [`conditional`]: `If-Match`, `If-None-Match` and `If-Modified-Since`
 //!   (RFC 9110 §13).
-//! - [`route`]: path → resource or error.
+//! - `route.rs`: path → resource or error.
 //! - [`table`]: the response table, and the handle a server answers from.
 //! - [`errors`]: error kinds, statuses and codes.
-//! - [`headers`]: header values shared by every response of a kind.
+//! - `headers`: header values shared by every response of a kind.
 //! - `fields.rs`: the request's header fields negotiation and preconditions
 //!   read, in one pass, and what they decide.
 //! - [`respond`]: the whole request → response selection, without I/O.
@@ -24,18 +24,18 @@
 //! - [`mcp`]: `/mcp`, the Model Context Protocol endpoint for agents.
 //! - [`search`]: a query ranked against the table's search index, for
 //!   MCP's `search` tool and `/search`.
-//! - [`search_page`]: `GET /search`, the search for people, agents and
+//! - `search_page.rs`: `GET /search`, the search for people, agents and
 //!   programs: its answers put together from the table's pieces.
-//! - [`budget`]: the memory a client can make refserve hold, counted.
+//! - `budget.rs`: the memory a client can make refserve hold, counted.
 //! - [`accept`]: the one accept loop, the site's, the metrics listener's
 //!   and `refserve dev`'s; `slots.rs`: its connection cap, and room at it.
-//! - [`server`] and [`connection`]: the site's listeners and drain, each
+//! - [`server`] and `connection.rs`: the site's listeners and drain, each
 //!   connection's protocol and timeouts; [`watchdog`]: the clocks that
 //!   close a connection; `streams.rs`: HTTP/2 streams, counted from the
 //!   frames, and bounded.
 //! - [`activity`] and [`watched`]: what a connection's watchdog reads: its
 //!   open requests and whether its responses move.
-//! - [`metrics`] and [`scrape`]: the operator's numbers and the separate
+//! - [`metrics`] and `scrape.rs`: the operator's numbers and the separate
 //!   listener that serves them.
 //! - [`access_log`]: request lines, written by a thread of their own.
 //! - [`systemd`]: inherited sockets and readiness notifications.
@@ -43,17 +43,17 @@
 //! - [`config`]: command line and environment.
 //! - [`export`]: a table as static files.
 //!
-//! [`errors`], [`headers`] and [`negotiate`] are the vocabulary crate's
+//! [`errors`], `headers` and [`negotiate`] are the vocabulary crate's
 //! (`src/core/`, `refserve-core`), which the pipeline (`src/pipeline/`) speaks
 //! too: the tables it builds are made of their types.
 
 pub mod accept;
 pub mod access_log;
 pub mod activity;
-pub mod budget;
+mod budget;
 pub mod conditional;
 pub mod config;
-pub mod connection;
+mod connection;
 pub mod export;
 mod fields;
 pub mod handler;
@@ -61,10 +61,10 @@ pub mod mcp;
 mod message;
 pub mod metrics;
 pub mod respond;
-pub mod route;
-pub mod scrape;
+mod route;
+mod scrape;
 pub mod search;
-pub mod search_page;
+mod search_page;
 pub mod server;
 mod slots;
 mod streams;
@@ -74,4 +74,5 @@ pub mod tls;
 pub mod watchdog;
 pub mod watched;
 
-pub use refserve_core::{errors, headers, negotiate};
+use refserve_core::headers;
+pub use refserve_core::{errors, negotiate};

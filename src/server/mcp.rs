@@ -2,7 +2,7 @@
 //! stateless (no session is ever issued), every answer `application/json`.
 //!
 //! This file is the HTTP side: what a request must be before its body is
-//! read, the body read within [`MAX_BODY`] bytes and the body timeout, and
+//! read, the body read within `MAX_BODY` bytes and the body timeout, and
 //! the response around the JSON-RPC answer: the dispatch (`rpc.rs`) and the
 //! tools (`tools.rs`) both answer in the words of `reply.rs` (a call, its
 //! reply, the error codes).
@@ -15,15 +15,15 @@
 //!   defence against DNS rebinding); only an allowed origin is named in
 //!   `Access-Control-Allow-Origin`. `Content-Type` must be JSON (415),
 //!   `Accept`, when sent, must take it (406), and the body must fit
-//!   [`MAX_BODY`] (413) and arrive within `--body-timeout`, counted from
+//!   `MAX_BODY` (413) and arrive within `--body-timeout`, counted from
 //!   the end of the head (408; over HTTP/1.1 with `Connection: close`).
 //! - **Memory**: the body is read into one buffer, reserved in the
-//!   [`Budget`]'s share for uploads before each time it grows: as its bytes
-//!   arrive, in steps that double (from [`FIRST_STEP`]) up to its announced
-//!   length or [`MAX_BODY`], so a head announcing 64 KiB holds nothing until
+//!   `Budget`'s share for uploads before each time it grows: as its bytes
+//!   arrive, in steps that double (from `FIRST_STEP`) up to its announced
+//!   length or `MAX_BODY`, so a head announcing 64 KiB holds nothing until
 //!   its bytes come. Every answer is held in the budget until the
 //!   connection has sent it. A request the budget cannot take is answered
-//!   `503` with `Retry-After` and [`BUSY`], a static body; everything the
+//!   `503` with `Retry-After` and `BUSY`, a static body; everything the
 //!   table serves goes on being served.
 //! - Errors before the body is read are JSON-RPC errors without an id,
 //!   like those the specification shows for the transport.
@@ -54,10 +54,10 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// The largest request body read, in bytes: a tool call is a few hundred.
-pub const MAX_BODY: usize = 64 * 1024;
+const MAX_BODY: usize = 64 * 1024;
 
 /// The first size a body's buffer is given: a whole tool call.
-pub const FIRST_STEP: usize = 1024;
+const FIRST_STEP: usize = 1024;
 
 /// The answer when the budget is full: a JSON-RPC error without an id, in
 /// the range JSON-RPC leaves to servers. Static, so that answering it
@@ -85,7 +85,7 @@ pub struct Origins {
 
 impl Origins {
     /// The origins of `--mcp-allow-origin` (each an origin, or `*`).
-    pub fn new(allowed: &[String]) -> Self {
+    pub(crate) fn new(allowed: &[String]) -> Self {
         Origins {
             any: allowed.iter().any(|origin| origin == "*"),
             named: allowed
@@ -98,7 +98,7 @@ impl Origins {
 
     /// Whether a request from `origin` may be answered, on a server whose
     /// base URL is `base_url`.
-    pub fn allow(&self, origin: &[u8], base_url: &str) -> bool {
+    fn allow(&self, origin: &[u8], base_url: &str) -> bool {
         let Ok(origin) = std::str::from_utf8(origin) else {
             return false;
         };
@@ -147,7 +147,7 @@ impl Policy {
 /// under `policy`. The request, `open` as receiving, is marked received
 /// once the body has arrived, or once it is clear it will not be read (it
 /// is sending its answer from then on).
-pub async fn serve<B>(
+pub(crate) async fn serve<B>(
     table: &Table,
     policy: &Policy,
     parts: &Parts,

@@ -30,7 +30,7 @@ use http::Version;
 /// Why a request with `version` and `headers` is answered with an error
 /// before it is routed; `None` for a request that may be.
 #[inline(always)]
-pub fn refusal(version: Version, headers: &HeaderMap) -> Option<ErrorKind> {
+pub(crate) fn refusal(version: Version, headers: &HeaderMap) -> Option<ErrorKind> {
     if version >= Version::HTTP_2 {
         return None;
     }

@@ -11,8 +11,8 @@
 //! requests counted less the responses timed, open connections the
 //! accepted ones less the closed ones.
 //!
-//! The exposition is prometheus-client's OpenMetrics text ([`openmetrics`]),
-//! or the classic Prometheus text format derived from it ([`prometheus_text`]).
+//! The exposition is prometheus-client's OpenMetrics text (`openmetrics`),
+//! or the classic Prometheus text format derived from it (`prometheus_text`).
 
 use crate::budget::Budget;
 use crate::negotiate::Coding;
@@ -31,7 +31,7 @@ const PROTOCOLS: [&str; 3] = ["HTTP/1.0", "HTTP/1.1", "HTTP/2"];
 const METHODS: [&str; 5] = ["GET", "HEAD", "OPTIONS", "POST", "other"];
 /// The status codes refserve answers with (hyper's own 400 and 431 for
 /// requests it cannot parse close the connection with reason `error`).
-pub const STATUSES: [u16; 19] = [
+const STATUSES: [u16; 19] = [
     200, 202, 204, 303, 304, 308, 400, 403, 404, 405, 406, 408, 410, 412, 413, 414, 415, 501, 503,
 ];
 /// The `status` label's values: [`STATUSES`], then any other.
@@ -127,27 +127,27 @@ impl Metrics {
     }
 
     /// A connection accepted.
-    pub fn connection_accepted(&self) {
+    pub(crate) fn connection_accepted(&self) {
         self.connections_accepted.fetch_add(1, Ordering::Relaxed);
     }
 
     /// A connection closed, and why.
-    pub fn connection_closed(&self, reason: Close) {
+    pub(crate) fn connection_closed(&self, reason: Close) {
         self.connections_closed[reason.index()].fetch_add(1, Ordering::Relaxed);
     }
 
     /// The drain has begun.
-    pub fn drain_began(&self) {
+    pub(crate) fn drain_began(&self) {
         self.draining.store(true, Ordering::Relaxed);
     }
 
     /// Access-log lines dropped because the writer fell behind.
-    pub fn access_log_dropped(&self, lines: u64) {
+    pub(crate) fn access_log_dropped(&self, lines: u64) {
         self.access_log_dropped.fetch_add(lines, Ordering::Relaxed);
     }
 
     /// Expose `budget`: its limit, what it holds, what it refused.
-    pub fn watch_budget(&self, budget: Arc<Budget>) {
+    pub(crate) fn watch_budget(&self, budget: Arc<Budget>) {
         let _ = self.budget.set(budget);
     }
 
@@ -162,7 +162,7 @@ fn load(counter: &AtomicU64) -> u64 {
 }
 
 /// The metrics in a registry of their own, prefixed `refserve_`.
-pub fn registry(metrics: Arc<Metrics>) -> Registry {
+pub(crate) fn registry(metrics: Arc<Metrics>) -> Registry {
     let mut registry = Registry::with_prefix("refserve");
     registry.register_collector(Box::new(Exposition(metrics)));
     registry
@@ -170,7 +170,7 @@ pub fn registry(metrics: Arc<Metrics>) -> Registry {
 
 /// The OpenMetrics text exposition (`application/openmetrics-text;
 /// version=1.0.0`), ending in `# EOF`.
-pub fn openmetrics(registry: &Registry) -> String {
+pub(crate) fn openmetrics(registry: &Registry) -> String {
     let mut text = String::new();
     prometheus_client::encoding::text::encode(&mut text, registry)
         .expect("writing to a String cannot fail");
@@ -181,7 +181,7 @@ pub fn openmetrics(registry: &Registry) -> String {
 /// same series, from the OpenMetrics text: a counter's family is named
 /// with its `_total`, an info becomes a gauge named with its `_info`, and
 /// `# UNIT` and `# EOF` are left out. Samples are the same in both.
-pub fn prometheus_text(openmetrics: &str) -> String {
+pub(crate) fn prometheus_text(openmetrics: &str) -> String {
     let mut text = String::with_capacity(openmetrics.len());
     let mut help = None;
     for line in openmetrics.lines() {
@@ -400,7 +400,7 @@ pub enum Close {
 
 impl Close {
     /// Every reason, in [`Close::index`] order.
-    pub const ALL: [Close; 8] = [
+    const ALL: [Close; 8] = [
         Close::Client,
         Close::Idle,
         Close::HeaderTimeout,
@@ -412,12 +412,12 @@ impl Close {
     ];
 
     /// Its place in [`Close::ALL`].
-    pub const fn index(self) -> usize {
+    const fn index(self) -> usize {
         self as usize
     }
 
     /// The metric label.
-    pub const fn label(self) -> &'static str {
+    const fn label(self) -> &'static str {
         match self {
             Close::Client => "client",
             Close::Idle => "idle",

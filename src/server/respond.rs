@@ -87,7 +87,7 @@ pub fn select<'t>(
 
 /// The error `kind` as page URLs answer it (JSON, HTML or Markdown), for a
 /// request with `headers`; `head`: without its body.
-pub fn page_error<'t>(
+pub(crate) fn page_error<'t>(
     table: &'t Table,
     kind: ErrorKind,
     headers: &HeaderMap,
@@ -101,7 +101,7 @@ pub fn page_error<'t>(
 /// (`message.rs`), as its path's other errors are answered: the
 /// ErrorResponse on API paths, negotiated elsewhere; without its body to
 /// HEAD.
-pub fn refused<'t>(
+pub(crate) fn refused<'t>(
     table: &'t Table,
     kind: ErrorKind,
     method: &Method,
@@ -227,7 +227,7 @@ fn choose_variant<'t>(
 impl Selection<'_> {
     /// The content coding of the body sent: the variant's, identity when
     /// there is no body (HEAD keeps its variant's, as it describes it).
-    pub fn coding(&self) -> Coding {
+    pub(crate) fn coding(&self) -> Coding {
         match self {
             Selection::Body { variant, .. } => variant.coding,
             _ => Coding::Identity,

@@ -23,7 +23,7 @@ use refserve_core::search::typos::edit_distance;
 
 /// The part of the server that answers a path.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Endpoint {
+pub(crate) enum Endpoint {
     /// `/mcp` (and `/mcp/`), answered once the request's body has arrived.
     Mcp,
     /// `/search`, answered at run time from the table's pieces.
@@ -35,7 +35,7 @@ pub enum Endpoint {
 /// Which part of the server answers `path`, as sent: two comparisons, which
 /// every request pays before the table's lookup.
 #[inline]
-pub fn endpoint(path: &str) -> Endpoint {
+pub(crate) fn endpoint(path: &str) -> Endpoint {
     if Address::Search.is(path) {
         Endpoint::Search
     } else if Address::Mcp.is(path) {
@@ -47,7 +47,7 @@ pub fn endpoint(path: &str) -> Endpoint {
 
 /// Where a path leads, in a table that lives for `'t`.
 #[derive(Debug, Clone, Copy)]
-pub enum Route<'t> {
+pub(crate) enum Route<'t> {
     /// A resource served with 200.
     Found(&'t Resource),
     /// A page spelled otherwise: 308 to this page's canonical path.
@@ -57,7 +57,7 @@ pub enum Route<'t> {
 }
 
 /// Route a request path (the query string already removed) in `table`.
-pub fn route<'t>(table: &'t Table, path: &str) -> Route<'t> {
+pub(crate) fn route<'t>(table: &'t Table, path: &str) -> Route<'t> {
     if let Some(resource) = table.resource(path) {
         return found(resource);
     }
@@ -117,7 +117,7 @@ fn mistyped_page(table: &Table, canonical: &str) -> Option<usize> {
 
 /// The error resource for `kind` on `path`: JSON for API paths, a
 /// negotiated page elsewhere.
-pub fn error_for<'t>(table: &'t Table, path: &str, kind: ErrorKind) -> &'t Resource {
+pub(crate) fn error_for<'t>(table: &'t Table, path: &str, kind: ErrorKind) -> &'t Resource {
     if address::is_for_programs(path) {
         table.error(ErrorKey::program(kind))
     } else {
@@ -127,7 +127,11 @@ pub fn error_for<'t>(table: &'t Table, path: &str, kind: ErrorKind) -> &'t Resou
 
 /// The error body for `kind` about the existing `resource` (its 406): a
 /// negotiated page for a page, the ErrorResponse for a document.
-pub fn error_about<'t>(table: &'t Table, resource: &Resource, kind: ErrorKind) -> &'t Resource {
+pub(crate) fn error_about<'t>(
+    table: &'t Table,
+    resource: &Resource,
+    kind: ErrorKind,
+) -> &'t Resource {
     if resource.is_page() {
         table.error(ErrorKey::page(kind))
     } else {
@@ -136,7 +140,7 @@ pub fn error_about<'t>(table: &'t Table, resource: &Resource, kind: ErrorKind) -
 }
 
 /// `path` in lowercase without trailing slashes (the root stays `/`).
-pub fn canonical_form<'b>(path: &str, buffer: &'b mut [u8; MAX_PATH_LEN]) -> &'b str {
+fn canonical_form<'b>(path: &str, buffer: &'b mut [u8; MAX_PATH_LEN]) -> &'b str {
     let trimmed = path.trim_end_matches('/');
     let trimmed = if trimmed.is_empty() { "/" } else { trimmed };
     let length = trimmed.len().min(buffer.len());
@@ -174,7 +178,7 @@ fn missing<'t>(table: &'t Table, path: &str, kind: ErrorKind) -> Route<'t> {
 }
 
 /// `^[a-z]+$`, the pattern of `{name}` (specification §4.2).
-pub fn is_name(name: &str) -> bool {
+fn is_name(name: &str) -> bool {
     !name.is_empty() && name.bytes().all(|b| b.is_ascii_lowercase())
 }
 
@@ -182,7 +186,7 @@ pub fn is_name(name: &str) -> bool {
 /// into `buffer`; every other byte, and every other escape, is kept as it
 /// is. `path` must fit in `buffer` (decoding never lengthens it); the
 /// excess is cut otherwise.
-pub fn decode_unreserved<'b>(path: &str, buffer: &'b mut [u8]) -> &'b str {
+fn decode_unreserved<'b>(path: &str, buffer: &'b mut [u8]) -> &'b str {
     let bytes = path.as_bytes();
     let mut length = 0;
     let mut i = 0;
@@ -230,7 +234,7 @@ pub(crate) fn hex(digit: u8) -> Option<u8> {
 /// two for longer ones (edits are insertions, deletions, substitutions and
 /// swaps of neighbours). `None` when nothing is close or two keys are
 /// equally close.
-pub fn suggest(name: &str, keys: &[impl AsRef<str>]) -> Option<usize> {
+pub(crate) fn suggest(name: &str, keys: &[impl AsRef<str>]) -> Option<usize> {
     const MAX: usize = 16;
     let mut normal = [0u8; MAX];
     let mut length = 0;

@@ -39,21 +39,21 @@ use std::sync::Arc;
 use tokio::net::TcpListener;
 
 /// Connections the metrics listener serves at once.
-pub const MAX_CONNECTIONS: usize = 8;
+const MAX_CONNECTIONS: usize = 8;
 /// The largest request head read; 431 beyond.
-pub const MAX_HEADER_BYTES: usize = 8192;
+const MAX_HEADER_BYTES: usize = 8192;
 
 /// `Content-Type` of the Prometheus text format.
-pub const PROMETHEUS_TEXT: &str = "text/plain; version=0.0.4; charset=utf-8";
+const PROMETHEUS_TEXT: &str = "text/plain; version=0.0.4; charset=utf-8";
 /// `Content-Type` of the OpenMetrics text format.
-pub const OPENMETRICS_TEXT: &str = "application/openmetrics-text; version=1.0.0; charset=utf-8";
+const OPENMETRICS_TEXT: &str = "application/openmetrics-text; version=1.0.0; charset=utf-8";
 
 const NOT_FOUND: &str = r#"{"error":{"code":"not_found","message":"The metrics listener serves one path.","hint":"Scrape GET /metrics."}}"#;
 const METHOD_NOT_ALLOWED: &str = r#"{"error":{"code":"method_not_allowed","message":"The metrics listener answers GET and HEAD only.","hint":"Scrape GET /metrics."}}"#;
 
 /// Serve `metrics` on `listener`, each connection held to `timeouts`,
 /// until the task is dropped.
-pub async fn serve(listener: TcpListener, metrics: Arc<Metrics>, timeouts: Timeouts) {
+pub(crate) async fn serve(listener: TcpListener, metrics: Arc<Metrics>, timeouts: Timeouts) {
     let registry = Arc::new(metrics::registry(metrics));
     let mut http1 = http1::Builder::new();
     http1.max_buf_size(MAX_HEADER_BYTES);
@@ -86,7 +86,7 @@ pub async fn serve(listener: TcpListener, metrics: Arc<Metrics>, timeouts: Timeo
 }
 
 /// The answer to one request on the metrics listener.
-pub fn answer<B>(registry: &Registry, request: &Request<B>) -> Response<Full<Bytes>> {
+fn answer<B>(registry: &Registry, request: &Request<B>) -> Response<Full<Bytes>> {
     if request.uri().path() != "/metrics" {
         return error(StatusCode::NOT_FOUND, NOT_FOUND);
     }
@@ -122,7 +122,7 @@ pub fn answer<B>(registry: &Registry, request: &Request<B>) -> Response<Full<Byt
 
 /// Whether `Accept` names `application/openmetrics-text` with a weight
 /// above zero (its parameters, `version` among them, are not compared).
-pub fn wants_openmetrics(headers: &HeaderMap) -> bool {
+fn wants_openmetrics(headers: &HeaderMap) -> bool {
     headers
         .get_all(http::header::ACCEPT)
         .iter()

@@ -34,7 +34,7 @@ impl Found<'_> {
     /// both write it: "Matched “rows” in its description; “selct” (read as
     /// “select”) in its name." (plain text: each form escapes it as it
     /// escapes the query).
-    pub fn why_line(&self) -> String {
+    pub(crate) fn why_line(&self) -> String {
         let mut line = String::with_capacity(16 + 48 * self.why.len());
         line.push_str("Matched ");
         for (i, matched) in self.why.iter().enumerate() {
@@ -69,7 +69,7 @@ fn corrected(distance: usize) -> f32 {
 
 /// The part of `query` that is read: its first [`MAX_QUERY_BYTES`], cut
 /// back to a character boundary.
-pub fn read_part(query: &str) -> &str {
+pub(crate) fn read_part(query: &str) -> &str {
     let mut end = query.len().min(MAX_QUERY_BYTES);
     while !query.is_char_boundary(end) {
         end -= 1;
@@ -78,7 +78,7 @@ pub fn read_part(query: &str) -> &str {
 }
 
 /// The terms of `query` that are looked up in `index`: the words of its
-/// [`read_part`] as the pipeline cut the reference
+/// `read_part` as the pipeline cut the reference
 /// ([`Index::query_terms`]), each stem once, at most [`MAX_QUERY_TERMS`].
 pub fn query_terms(index: &Index, query: &str) -> Vec<(String, String)> {
     let mut kept: Vec<(String, String)> = Vec::new();
@@ -95,7 +95,7 @@ pub fn query_terms(index: &Index, query: &str) -> Vec<(String, String)> {
 
 /// The methods `terms` (from [`query_terms`]) find in `index`, best
 /// first (ties in catalog order), at most `limit`. A word the index lacks
-/// counts as the terms nearest it, for less ([`corrected`]).
+/// counts as the terms nearest it, for less (`corrected`).
 pub fn rank<'q>(index: &'q Index, terms: &'q [(String, String)], limit: usize) -> Vec<Found<'q>> {
     let mut found: Vec<Found> = Vec::new();
     for (word, stem) in terms {

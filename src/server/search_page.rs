@@ -60,7 +60,7 @@ const MARKDOWN_TOKENS: HeaderName = HeaderName::from_static("x-markdown-tokens")
 /// The answer to a request for `/search` (its `method`, `uri` and
 /// `headers`) from `table`, its body held in `budget`; with the content
 /// coding of its body.
-pub fn answer(
+pub(crate) fn answer(
     table: &Table,
     budget: &Arc<Budget>,
     method: &Method,

@@ -1,16 +1,16 @@
 //! The site's server: its listeners run the one accept loop
 //! ([`Connections`], `accept.rs`) with at most `max_connections` at a time,
-//! each connection served by [`connection::serve`].
+//! each connection served by `connection::serve`.
 //!
 //! - With [`Tls`], every connection is HTTPS, handshaking with the
 //!   certificate current when it was accepted (see [`Tls::reload`]).
 //! - Shutdown is a drain no client notices: the listeners are closed (an
 //!   inherited socket stays open in its supervisor, for the next process),
 //!   every connection is told, and the server returns once the last one has
-//!   closed (see [`connection`] for how each does), or after
+//!   closed (see `connection.rs` for how each does), or after
 //!   `shutdown_timeout`, dropping whatever is still open.
 //! - With a metrics listener, [`Metrics`] count every request and
-//!   connection, and [`scrape`] serves them on that listener alone, until
+//!   connection, and `scrape.rs` serves them on that listener alone, until
 //!   the drain has ended (so the drain itself can be watched).
 
 use crate::accept::{Accepted, Connections};
@@ -35,7 +35,7 @@ pub struct Listeners {
 }
 
 /// A future of this library's, boxed.
-pub type Boxed<'a> = Pin<Box<dyn Future<Output = ()> + Send + 'a>>;
+type Boxed<'a> = Pin<Box<dyn Future<Output = ()> + Send + 'a>>;
 
 /// Serve `tables` on connections from `listeners` (HTTPS with `tls`) until
 /// `shutdown` (a signal, or a test's trigger) completes, then drain.

@@ -30,7 +30,7 @@ use std::time::{Duration, Instant};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 /// With every slot taken and no connection idle, how often to look again.
-pub const LOOK_AGAIN: Duration = Duration::from_millis(50);
+const LOOK_AGAIN: Duration = Duration::from_millis(50);
 
 /// How long a newcomer waits for the connection it evicted to close before
 /// choosing another: past the longest an evicted connection may take
@@ -38,7 +38,7 @@ pub const LOOK_AGAIN: Duration = Duration::from_millis(50);
 const EVICTION_WAIT: Duration = Duration::from_secs(1);
 
 /// The slots of one server.
-pub struct Slots {
+pub(crate) struct Slots {
     permits: Arc<Semaphore>,
     count: u32,
     /// What each held slot's connection is doing, for choosing the one to
@@ -54,7 +54,7 @@ struct Held {
 }
 
 /// A connection's slot, given back when dropped.
-pub struct Slot {
+pub(crate) struct Slot {
     slots: Arc<Slots>,
     index: usize,
     _permit: OwnedSemaphorePermit,
@@ -62,7 +62,7 @@ pub struct Slot {
 
 impl Slots {
     /// `count` slots, all free.
-    pub fn new(count: usize) -> Arc<Slots> {
+    pub(crate) fn new(count: usize) -> Arc<Slots> {
         let count = u32::try_from(count).expect("the cap's range fits in u32");
         Arc::new(Slots {
             permits: Arc::new(Semaphore::new(count as usize)),
@@ -74,7 +74,7 @@ impl Slots {
     /// A slot for the connection `activity` describes: at once while one is
     /// free, else the slot of the connection idle the longest, once it has
     /// closed.
-    pub async fn take(self: &Arc<Self>, activity: &Arc<Activity>) -> Slot {
+    pub(crate) async fn take(self: &Arc<Self>, activity: &Arc<Activity>) -> Slot {
         loop {
             if let Ok(permit) = Arc::clone(&self.permits).try_acquire_owned() {
                 return self.register(permit, activity);
@@ -92,7 +92,7 @@ impl Slots {
     }
 
     /// Completes once every slot is free (every connection has closed).
-    pub async fn all_free(&self) {
+    pub(crate) async fn all_free(&self) {
         let _ = self.permits.acquire_many(self.count).await;
     }
 

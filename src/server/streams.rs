@@ -36,14 +36,14 @@ const END_STREAM: u8 = 0x1;
 
 /// The streams held across a server, against a bound.
 #[derive(Debug)]
-pub struct Streams {
+pub(crate) struct Streams {
     held: AtomicUsize,
     limit: usize,
 }
 
 impl Streams {
     /// At most `limit` streams held.
-    pub fn new(limit: usize) -> Arc<Streams> {
+    pub(crate) fn new(limit: usize) -> Arc<Streams> {
         Arc::new(Streams {
             held: AtomicUsize::new(0),
             limit,
@@ -52,20 +52,20 @@ impl Streams {
 
     /// Whether more streams are held than the bound allows: the newest is
     /// to be refused (it is counted already, from its HEADERS frame).
-    pub fn over(&self) -> bool {
+    pub(crate) fn over(&self) -> bool {
         self.held.load(Ordering::Relaxed) > self.limit
     }
 
     /// The streams held now.
     #[cfg(test)]
-    pub fn held(&self) -> usize {
+    pub(crate) fn held(&self) -> usize {
         self.held.load(Ordering::Relaxed)
     }
 }
 
 /// One frame header, as read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct FrameHead {
+pub(crate) struct FrameHead {
     /// The frame's type.
     pub kind: u8,
     /// Its flags.
@@ -77,7 +77,7 @@ pub struct FrameHead {
 /// The frame headers of one direction of an HTTP/2 connection, read as its
 /// bytes pass.
 #[derive(Debug)]
-pub struct Frames {
+pub(crate) struct Frames {
     /// Bytes of the client's preface still to pass before the first frame.
     preface_left: usize,
     /// The header being read, and how much of it has been.
@@ -92,12 +92,12 @@ pub struct Frames {
 
 impl Frames {
     /// What the server writes: frames from the first byte.
-    pub fn output() -> Frames {
+    pub(crate) fn output() -> Frames {
         Frames::after(0)
     }
 
     /// What the client sends: its preface, then frames.
-    pub fn input() -> Frames {
+    pub(crate) fn input() -> Frames {
         Frames::after(PREFACE_LEN)
     }
 
@@ -114,7 +114,7 @@ impl Frames {
     /// Read `bytes`, the next of this direction, calling `head` with each
     /// frame header completed; returns how many of them belong to HEADERS,
     /// CONTINUATION or DATA frames (their headers included).
-    pub fn read(&mut self, mut bytes: &[u8], mut head: impl FnMut(FrameHead)) -> usize {
+    pub(crate) fn read(&mut self, mut bytes: &[u8], mut head: impl FnMut(FrameHead)) -> usize {
         let skipped = self.preface_left.min(bytes.len());
         self.preface_left -= skipped;
         bytes = &bytes[skipped..];
@@ -159,7 +159,7 @@ impl Frames {
 /// The streams held on one connection, counted in its server's
 /// [`Streams`] and, while their responses are on the wire, in its
 /// [`Activity`]; given back when the connection goes.
-pub struct Open {
+pub(crate) struct Open {
     streams: Arc<Streams>,
     /// Each stream held, and whether its response is on the wire.
     held: Vec<(u32, bool)>,
@@ -170,7 +170,7 @@ pub struct Open {
 
 impl Open {
     /// No stream held yet, counted in `streams`.
-    pub fn new(streams: Arc<Streams>) -> Open {
+    pub(crate) fn new(streams: Arc<Streams>) -> Open {
         Open {
             streams,
             held: Vec::new(),
@@ -179,7 +179,7 @@ impl Open {
     }
 
     /// A frame the client sent.
-    pub fn received(&mut self, frame: FrameHead, activity: &Activity) {
+    pub(crate) fn received(&mut self, frame: FrameHead, activity: &Activity) {
         match frame.kind {
             HEADERS if frame.stream > self.last_opened => {
                 self.last_opened = frame.stream;
@@ -192,7 +192,7 @@ impl Open {
     }
 
     /// A frame the server wrote.
-    pub fn sent(&mut self, frame: FrameHead, activity: &Activity) {
+    pub(crate) fn sent(&mut self, frame: FrameHead, activity: &Activity) {
         let ends = match frame.kind {
             HEADERS | DATA => frame.flags & END_STREAM != 0,
             RST_STREAM => true,

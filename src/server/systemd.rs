@@ -19,7 +19,7 @@ use std::net::TcpListener;
 /// How many sockets `LISTEN_PID` and `LISTEN_FDS` hand to the process `pid`:
 /// 0 when they are absent or meant for another process (a supervisor's
 /// variables seen by a child of it), an error when they are malformed.
-pub fn activation(
+fn activation(
     listen_pid: Option<&str>,
     listen_fds: Option<&str>,
     pid: u32,
@@ -58,7 +58,7 @@ pub struct Inherited {
 /// Whether each of `count` inherited sockets is the metrics socket, by the
 /// colon-separated names in `LISTEN_FDNAMES` (absent: none is; a name
 /// missing at the end is no name).
-pub fn is_metrics_socket(names: Option<&str>, count: usize) -> Vec<bool> {
+fn is_metrics_socket(names: Option<&str>, count: usize) -> Vec<bool> {
     let mut names = names.unwrap_or_default().split(':');
     (0..count)
         .map(|_| names.next() == Some(METRICS_SOCKET))

@@ -8,10 +8,10 @@
 //! - [`Tls::reload`] reads them again: new connections get the new
 //!   certificate, open ones keep theirs, and a bad file leaves the last good
 //!   certificate in place.
-//! - [`Tls::acceptor`] is what each new connection handshakes with.
+//! - `Tls::acceptor` is what each new connection handshakes with.
 //!
 //! A client that speaks cleartext HTTP to the TLS port gets
-//! [`plain_http_answer`] and the connection is closed.
+//! `plain_http_answer` and the connection is closed.
 
 use rustls::pki_types::pem::PemObject;
 use rustls::pki_types::{CertificateDer, PrivateKeyDer};
@@ -32,7 +32,7 @@ pub struct TlsFiles {
 /// `Strict-Transport-Security` on every HTTPS response: a year, the
 /// lifetime browsers and preload lists expect; subdomains are left to the
 /// operator, who knows whether they all speak HTTPS.
-pub const STRICT_TRANSPORT_SECURITY: &str = "max-age=31536000";
+pub(crate) const STRICT_TRANSPORT_SECURITY: &str = "max-age=31536000";
 
 /// The TLS configuration in use, and the files it came from.
 pub struct Tls {
@@ -59,7 +59,7 @@ impl Tls {
     }
 
     /// The configuration for a new connection.
-    pub fn acceptor(&self) -> TlsAcceptor {
+    pub(crate) fn acceptor(&self) -> TlsAcceptor {
         self.current
             .read()
             .unwrap_or_else(|e| e.into_inner())
@@ -131,7 +131,7 @@ fn read(path: &Path, what: &str) -> Result<Vec<u8>, String> {
 
 /// Whether the first byte a client sent opens a TLS handshake record
 /// (content type 22); cleartext HTTP starts with a method's letter.
-pub fn opens_handshake(first: u8) -> bool {
+pub(crate) fn opens_handshake(first: u8) -> bool {
     first == 0x16
 }
 
@@ -142,7 +142,7 @@ const PLAIN_HTTP_ERROR: &str = "{\"error\":{\"code\":\"plain_http_on_tls_port\",
 
 /// What a cleartext HTTP request on the TLS port gets before the
 /// connection is closed: 400 with [`PLAIN_HTTP_ERROR`].
-pub fn plain_http_answer() -> &'static [u8] {
+pub(crate) fn plain_http_answer() -> &'static [u8] {
     static ANSWER: std::sync::LazyLock<Vec<u8>> = std::sync::LazyLock::new(|| {
         format!(
             "HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\n\

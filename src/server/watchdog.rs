@@ -7,7 +7,7 @@
 //! but it is polled only when one of its own wakers fired (a deadline, the
 //! drain): a request wakes the connection's task several times, and a
 //! `select!` would poll every clock on each of those wakes, re-reading
-//! time and re-registering wakers for deadlines seconds away. [`Gated`]
+//! time and re-registering wakers for deadlines seconds away. `Gated`
 //! gives the watchdog a waker of its own instead, so a request costs it
 //! one atomic swap.
 
@@ -25,11 +25,11 @@ use std::time::{Duration, Instant};
 use tokio::sync::watch;
 
 /// How long a connection asked to close (idle, stalled) may take to do so.
-pub const CLOSE_GRACE: Duration = Duration::from_millis(500);
+pub(crate) const CLOSE_GRACE: Duration = Duration::from_millis(500);
 
 /// In a drain, how long an HTTP/1.1 connection must have been idle to be
 /// closed: a busy keep-alive client sends its next request well within it.
-pub const DRAIN_IDLE_GRACE: Duration = Duration::from_millis(250);
+pub(crate) const DRAIN_IDLE_GRACE: Duration = Duration::from_millis(250);
 
 /// The clocks a connection is held to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -182,7 +182,7 @@ async fn stalled(activity: &Activity, timeout: Duration) {
 }
 
 /// Completes once the drain has begun (at once if it has).
-pub async fn drained(drain: &mut watch::Receiver<bool>) {
+pub(crate) async fn drained(drain: &mut watch::Receiver<bool>) {
     // An error means the server is gone: as good as drained.
     let _ = drain.wait_for(|draining| *draining).await;
 }

@@ -8,7 +8,7 @@
 //! is written and read are followed (`streams.rs`): only HEADERS,
 //! CONTINUATION and DATA frames written count as progress, and the streams
 //! they open and end are counted, on the connection and, given
-//! [`Streams`], across the server. Whether a cleartext connection speaks
+//! `Streams`, across the server. Whether a cleartext connection speaks
 //! HTTP/2 is known from its first two bytes read: the preface (`PRI *
 //! HTTP/2.0…`, §3.4), not a request line (`POST`, `PUT`…).
 //!
@@ -21,7 +21,7 @@
 //! arriving, hyper's close after an unread body. So when hyper shuts the
 //! stream down, the wrapper closes the writing half and then reads and
 //! drops what the client still sends, until it closes its half, for at
-//! most [`LINGER_TIME`] and [`LINGER_BYTES`] (nginx's `lingering_close`),
+//! most `LINGER_TIME` and `LINGER_BYTES` (nginx's `lingering_close`),
 //! into a buffer on the stack. A connection its watchdog closes while idle
 //! (between requests, or silent) has no answer to protect and closes at
 //! once, as nginx closes its idle keep-alive connections: its slot is free
@@ -45,10 +45,10 @@ use tokio::net::TcpStream;
 use tokio::time::Sleep;
 
 /// The longest a closing connection reads what its client still sends.
-pub const LINGER_TIME: Duration = Duration::from_secs(2);
+const LINGER_TIME: Duration = Duration::from_secs(2);
 /// The most a closing connection reads and drops before it closes anyway:
 /// enough for a client that writes a whole 2 MB body before it reads.
-pub const LINGER_BYTES: usize = 4 * 1024 * 1024;
+const LINGER_BYTES: usize = 4 * 1024 * 1024;
 
 /// What the connection speaks, as far as progress is concerned.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

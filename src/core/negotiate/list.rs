@@ -14,11 +14,11 @@
 pub type Quality = u16;
 
 /// The weight of a member with no `q` parameter.
-pub const DEFAULT_QUALITY: Quality = 1000;
+pub(crate) const DEFAULT_QUALITY: Quality = 1000;
 
 /// One well-formed member of a weighted list.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Member<'a> {
+pub(crate) struct Member<'a> {
     /// What it names, as written: a token (`gzip`, `en-US`, `*`) or a
     /// media range (`text/html`).
     pub name: &'a [u8],
@@ -74,7 +74,7 @@ impl<'a> Member<'a> {
 
     /// Its parameters before the weight, as names and values (a quoted
     /// value with its quotes: [`unquote`]).
-    pub fn parameters(&self) -> impl Iterator<Item = (&'a [u8], &'a [u8])> {
+    pub(crate) fn parameters(&self) -> impl Iterator<Item = (&'a [u8], &'a [u8])> {
         let mut cursor = Cursor {
             rest: self.parameters,
         };
@@ -83,13 +83,13 @@ impl<'a> Member<'a> {
 
     /// Whether it is a name with at most a weight, as every member of
     /// `Accept-Encoding` and `Accept-Language` must be (§12.5.3, §12.5.4).
-    pub fn is_bare(&self) -> bool {
+    pub(crate) fn is_bare(&self) -> bool {
         self.parameters.is_empty() && !self.extended
     }
 }
 
 /// The well-formed members of one line of a weighted list, in order.
-pub fn members(line: &[u8]) -> impl Iterator<Item = Member<'_>> {
+pub(crate) fn members(line: &[u8]) -> impl Iterator<Item = Member<'_>> {
     let mut rest = line;
     std::iter::from_fn(move || loop {
         rest = trim_leading_ows(rest);
@@ -248,7 +248,7 @@ const BYTES: [u8; 256] = {
 
 /// A parameter value without its surrounding quotes (escapes are left as
 /// they are).
-pub fn unquote(value: &[u8]) -> &[u8] {
+pub(crate) fn unquote(value: &[u8]) -> &[u8] {
     match value {
         [b'"', inner @ .., b'"'] => inner,
         _ => value,

@@ -3,8 +3,8 @@
 //!
 //! SymSpell's design (Wolf Garbe, 2012): the pipeline stores, for every
 //! word of the reference, the keys of the strings made by deleting one
-//! or two of its bytes ([`neighbourhood`]); a query word's own deletions
-//! ([`deletion_keys`]) are looked up among them, and only the few words
+//! or two of its bytes (`neighbourhood`); a query word's own deletions
+//! (`deletion_keys`) are looked up among them, and only the few words
 //! that share one are measured ([`edit_distance`]). Words, not stems: a
 //! typo is made in a word, and counted on stems (shorter, and a misspelt
 //! word's stem is anything) edits reach words it is nothing like. Two strings
@@ -26,12 +26,12 @@ pub fn allowed_edits(word: &str) -> usize {
 
 /// The longest word, in bytes, that has neighbours: longer ones are
 /// matched exactly or not at all.
-pub const MAX_TYPO_BYTES: usize = 16;
+const MAX_TYPO_BYTES: usize = 16;
 
 /// Whether a word of the reference may be what a typo meant: letters
 /// only, four to [`MAX_TYPO_BYTES`] bytes (one edit from a five-letter
 /// query word).
-pub fn may_be_misspelt(word: &str) -> bool {
+pub(crate) fn may_be_misspelt(word: &str) -> bool {
     (4..=MAX_TYPO_BYTES).contains(&word.len()) && word.chars().all(char::is_alphabetic)
 }
 
@@ -40,7 +40,7 @@ pub fn may_be_misspelt(word: &str) -> bool {
     Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
 )]
 pub struct Neighbour {
-    /// The key ([`deletion_keys`]).
+    /// The key (`deletion_keys`).
     pub key: u64,
     /// The spelling's position in the index.
     pub spelling: u32,
@@ -50,7 +50,7 @@ pub struct Neighbour {
 /// key: as many deletions as
 /// the query words that may be read as it are allowed ([`allowed_edits`]),
 /// two from seven letters on (a nine-letter word two edits away), one below.
-pub fn neighbourhood(spellings: &[super::Spelling]) -> Vec<Neighbour> {
+pub(crate) fn neighbourhood(spellings: &[super::Spelling]) -> Vec<Neighbour> {
     let mut neighbours = Vec::new();
     for (i, spelling) in spellings.iter().enumerate() {
         if !spelling.typos {
@@ -78,7 +78,7 @@ pub fn neighbourhood(spellings: &[super::Spelling]) -> Vec<Neighbour> {
 /// The keys of `word` and of every string made by deleting up to `edits`
 /// of its bytes, sorted, each once; none for a word longer than
 /// [`MAX_TYPO_BYTES`].
-pub fn deletion_keys(word: &[u8], edits: usize) -> Vec<u64> {
+pub(crate) fn deletion_keys(word: &[u8], edits: usize) -> Vec<u64> {
     let mut keys = Vec::with_capacity(1 + word.len() * (word.len() + 1) / 2);
     if word.len() <= MAX_TYPO_BYTES {
         delete(word, 0, edits, &mut keys);
@@ -112,7 +112,7 @@ fn key(bytes: &[u8]) -> u64 {
 }
 
 /// Optimal string alignment distance between two strings of at most
-/// [`MAX_TYPO_BYTES`] bytes (two letters swapped count one edit), or
+/// `MAX_TYPO_BYTES` bytes (two letters swapped count one edit), or
 /// `None` when it exceeds `limit` or a string is longer.
 pub fn edit_distance(a: &[u8], b: &[u8], limit: usize) -> Option<usize> {
     const W: usize = MAX_TYPO_BYTES + 1;

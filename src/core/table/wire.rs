@@ -103,32 +103,39 @@ impl Table {
 }
 
 /// A body: its bytes, read back as a slice of the binary's.
-pub mod body {
+pub(crate) mod body {
     use super::*;
 
     /// Store the bytes.
-    pub fn serialize<S: Serializer>(body: &Bytes, serializer: S) -> Result<S::Ok, S::Error> {
+    pub(crate) fn serialize<S: Serializer>(body: &Bytes, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_bytes(body)
     }
 
     /// Borrow the bytes.
-    pub fn deserialize<D: Deserializer<'static>>(deserializer: D) -> Result<Bytes, D::Error> {
+    pub(crate) fn deserialize<D: Deserializer<'static>>(
+        deserializer: D,
+    ) -> Result<Bytes, D::Error> {
         <&'static [u8]>::deserialize(deserializer).map(Bytes::from_static)
     }
 }
 
 /// A header value: its text, read back without a copy.
-pub mod value {
+pub(crate) mod value {
     use super::*;
 
     /// Store the text (every value the pipeline writes is visible ASCII).
-    pub fn serialize<S: Serializer>(value: &HeaderValue, serializer: S) -> Result<S::Ok, S::Error> {
+    pub(crate) fn serialize<S: Serializer>(
+        value: &HeaderValue,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
         let text = value.to_str().map_err(S::Error::custom)?;
         serializer.serialize_str(text)
     }
 
     /// Borrow the text as a value, checked.
-    pub fn deserialize<D: Deserializer<'static>>(deserializer: D) -> Result<HeaderValue, D::Error> {
+    pub(crate) fn deserialize<D: Deserializer<'static>>(
+        deserializer: D,
+    ) -> Result<HeaderValue, D::Error> {
         let text = <&'static str>::deserialize(deserializer)?;
         from_static(text).map_err(D::Error::custom)
     }
@@ -141,11 +148,14 @@ pub mod value {
 
 /// A header map: its `(name, value)` pairs in order, read back without a
 /// copy; a repeated name keeps every value.
-pub mod map {
+pub(crate) mod map {
     use super::*;
 
     /// Store the pairs.
-    pub fn serialize<S: Serializer>(map: &HeaderMap, serializer: S) -> Result<S::Ok, S::Error> {
+    pub(crate) fn serialize<S: Serializer>(
+        map: &HeaderMap,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
         let pairs = map
             .iter()
             .map(|(name, value)| Ok((name.as_str(), value.to_str()?)))
@@ -155,7 +165,9 @@ pub mod map {
     }
 
     /// Borrow the pairs into a map, checked.
-    pub fn deserialize<D: Deserializer<'static>>(deserializer: D) -> Result<HeaderMap, D::Error> {
+    pub(crate) fn deserialize<D: Deserializer<'static>>(
+        deserializer: D,
+    ) -> Result<HeaderMap, D::Error> {
         let pairs = <Vec<(&'static str, &'static str)>>::deserialize(deserializer)?;
         let mut map = HeaderMap::with_capacity(pairs.len());
         for (name, text) in pairs {

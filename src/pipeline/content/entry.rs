@@ -271,6 +271,6 @@ fn is_type(ty: &str) -> bool {
 }
 
 /// `^[a-z]+$`.
-pub fn is_key(key: &str) -> bool {
+pub(crate) fn is_key(key: &str) -> bool {
     !key.is_empty() && key.bytes().all(|b| b.is_ascii_lowercase())
 }

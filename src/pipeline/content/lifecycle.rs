@@ -64,10 +64,10 @@ pub enum Stage {
 
 impl Stage {
     /// The marks in the order they happen to a method.
-    pub const ALL: [Stage; 3] = [Stage::Since, Stage::Deprecated, Stage::Removed];
+    pub(crate) const ALL: [Stage; 3] = [Stage::Since, Stage::Deprecated, Stage::Removed];
 
     /// The front matter field (and the JSON member) of the mark.
-    pub const fn field(self) -> &'static str {
+    pub(crate) const fn field(self) -> &'static str {
         match self {
             Stage::Since => "since",
             Stage::Deprecated => "deprecated",
@@ -78,7 +78,7 @@ impl Stage {
 
 impl Lifecycle {
     /// The mark of `stage`, if given.
-    pub fn mark(&self, stage: Stage) -> Option<&Mark> {
+    fn mark(&self, stage: Stage) -> Option<&Mark> {
         match stage {
             Stage::Since => self.since.as_ref(),
             Stage::Deprecated => self.deprecated.as_ref(),
@@ -87,7 +87,7 @@ impl Lifecycle {
     }
 
     /// Every mark given, with its stage, in the order they happen.
-    pub fn marks(&self) -> impl Iterator<Item = (Stage, &Mark)> {
+    pub(crate) fn marks(&self) -> impl Iterator<Item = (Stage, &Mark)> {
         Stage::ALL
             .into_iter()
             .filter_map(|stage| self.mark(stage).map(|mark| (stage, mark)))

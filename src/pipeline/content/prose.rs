@@ -57,7 +57,7 @@ impl Paragraph {
 
     /// The text alone: no code marks, emphasis or links (the JSON
     /// `description`).
-    pub fn plain(&self) -> String {
+    pub(crate) fn plain(&self) -> String {
         let mut text = String::new();
         write_plain(&self.0, &mut text, false);
         text
@@ -65,7 +65,7 @@ impl Paragraph {
 
     /// The text with its code as `<code>…</code>`, and nothing else marked
     /// (the JSON `note`).
-    pub fn with_code_tags(&self) -> String {
+    pub(crate) fn with_code_tags(&self) -> String {
         let mut text = String::new();
         write_plain(&self.0, &mut text, true);
         text
@@ -73,12 +73,12 @@ impl Paragraph {
 
     /// Whether its text with `<code>` tags holds no other `<`, and `>`
     /// only in code (`a => b`), as the JSON `note` may.
-    pub fn fits_code_tags(&self) -> bool {
+    pub(crate) fn fits_code_tags(&self) -> bool {
         fits_code_tags(&self.0)
     }
 
     /// The keys of the methods it links to, in order.
-    pub fn linked_methods(&self) -> Vec<&str> {
+    pub(crate) fn linked_methods(&self) -> Vec<&str> {
         let mut keys = Vec::new();
         collect_methods(&self.0, &mut keys);
         keys

@@ -73,7 +73,7 @@ impl ErrorText {
 
     /// The hint at an address of the removed method `entry`: naming its
     /// successor, if it has one, and the version it was removed in.
-    pub fn hint_for_removed(&self, entry: &Entry) -> String {
+    pub(crate) fn hint_for_removed(&self, entry: &Entry) -> String {
         let mark =
             (entry.lifecycle.removed.as_ref()).expect("asked only for methods marked removed");
         let template = match &mark.successor {

@@ -12,7 +12,7 @@ use crate::render_discovery;
 /// (`text/markdown`) and the server card: its own type first, then the
 /// same bytes as `application/json` for a client that asks for JSON alone
 /// (the draft has the server echo the type negotiated).
-pub fn resources(catalog: &Catalog) -> Vec<Resource> {
+pub(crate) fn resources(catalog: &Catalog) -> Vec<Resource> {
     // The index's digest is of these very bytes.
     let skill = render_discovery::skill(catalog);
     let index = render_discovery::skills_index(catalog, &skill);

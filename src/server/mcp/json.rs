@@ -8,7 +8,7 @@ use serde::ser::{Error as _, Serialize, Serializer};
 use serde_json::value::RawValue;
 
 /// A search score, written with three decimals (`1.500`, not `1.5`).
-pub struct Score(pub f32);
+pub(crate) struct Score(pub f32);
 
 impl Serialize for Score {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -22,7 +22,7 @@ impl Serialize for Score {
 /// written as the access log writes it: besides what JSON requires, the
 /// C1 controls, line separators and bidi controls are escaped, so that
 /// no reader of the raw answer takes them for a line break or a reordering.
-pub struct Echoed<'a>(pub &'a str);
+pub(crate) struct Echoed<'a>(pub &'a str);
 
 impl Serialize for Echoed<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {

@@ -10,21 +10,21 @@ use serde::Serialize;
 use serde_json::Value;
 
 /// JSON-RPC 2.0 and MCP error codes.
-pub mod code {
+pub(crate) mod code {
     /// The body is not JSON.
-    pub const PARSE_ERROR: i64 = -32700;
+    pub(crate) const PARSE_ERROR: i64 = -32700;
     /// The JSON is not a request.
-    pub const INVALID_REQUEST: i64 = -32600;
+    pub(crate) const INVALID_REQUEST: i64 = -32600;
     /// No such method.
-    pub const METHOD_NOT_FOUND: i64 = -32601;
+    pub(crate) const METHOD_NOT_FOUND: i64 = -32601;
     /// The parameters do not fit the method.
-    pub const INVALID_PARAMS: i64 = -32602;
+    pub(crate) const INVALID_PARAMS: i64 = -32602;
     /// Legacy: no resource at that URI.
-    pub const RESOURCE_NOT_FOUND: i64 = -32002;
+    pub(crate) const RESOURCE_NOT_FOUND: i64 = -32002;
     /// Modern: an MCP header disagrees with the body, or is missing.
-    pub const HEADER_MISMATCH: i64 = -32020;
+    pub(crate) const HEADER_MISMATCH: i64 = -32020;
     /// Modern: a protocol version the server does not serve.
-    pub const UNSUPPORTED_VERSION: i64 = -32022;
+    pub(crate) const UNSUPPORTED_VERSION: i64 = -32022;
 }
 
 /// What `/mcp` answers to one message.
@@ -37,7 +37,7 @@ pub struct Reply {
 }
 
 /// A request being answered: its id, era, and what its answers need.
-pub struct Call<'r> {
+pub(crate) struct Call<'r> {
     /// The id, echoed in the answer.
     pub id: &'r Value,
     /// Its era.
@@ -52,13 +52,13 @@ pub struct Call<'r> {
 
 impl Call<'_> {
     /// The stored result `key`, in this request's era, as the answer.
-    pub fn stored(&self, key: &str) -> Option<Reply> {
+    pub(crate) fn stored(&self, key: &str) -> Option<Reply> {
         let result = self.answers.answer(key)?.result(self.era)?;
         Some(self.result(result))
     }
 
     /// `result`, written, as the answer.
-    pub fn respond(&self, result: &impl Serialize) -> Reply {
+    pub(crate) fn respond(&self, result: &impl Serialize) -> Reply {
         reply(
             StatusCode::OK,
             &Success {
@@ -70,7 +70,7 @@ impl Call<'_> {
     }
 
     /// `result` (the bytes of a stored JSON object) as the answer.
-    pub fn result(&self, result: &[u8]) -> Reply {
+    fn result(&self, result: &[u8]) -> Reply {
         let mut body = Vec::with_capacity(result.len() + 48);
         body.extend_from_slice(b"{\"jsonrpc\":\"2.0\",\"id\":");
         body.extend_from_slice(self.id.to_string().as_bytes());
@@ -84,13 +84,13 @@ impl Call<'_> {
     }
 
     /// A JSON-RPC error, in a 200.
-    pub fn error(&self, code: i64, message: &str, data: Option<Data>) -> Reply {
+    pub(crate) fn error(&self, code: i64, message: &str, data: Option<Data>) -> Reply {
         error_reply(StatusCode::OK, Some(self.id), code, message, data)
     }
 }
 
 /// A JSON-RPC error response (without `id` when it could not be read).
-pub fn error_reply(
+pub(crate) fn error_reply(
     status: StatusCode,
     id: Option<&Value>,
     code: i64,
@@ -112,7 +112,7 @@ pub fn error_reply(
 /// What an error's `data` tells.
 #[derive(Debug, Serialize)]
 #[serde(untagged)]
-pub enum Data<'a> {
+pub(crate) enum Data<'a> {
     /// The resource that was not found.
     Uri {
         /// Its URI, as asked for.

@@ -16,7 +16,7 @@ use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 /// Answer a `tools/call` with `params`.
-pub fn call(call: &Call, params: &Map<String, Value>) -> Reply {
+pub(crate) fn call(call: &Call, params: &Map<String, Value>) -> Reply {
     let Some(name) = params.get("name").and_then(Value::as_str) else {
         return call.error(
             code::INVALID_PARAMS,

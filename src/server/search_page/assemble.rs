@@ -16,7 +16,7 @@ use serde_json::value::RawValue;
 /// What a search found, for one answer: the normalised query, the methods
 /// found (best first) and, when there are none, the catalog keys (their
 /// indices) closest to its words.
-pub struct Results<'a> {
+pub(crate) struct Results<'a> {
     /// The catalog keys, in catalog order.
     pub keys: &'a [String],
     /// The normalised query.
@@ -29,7 +29,7 @@ pub struct Results<'a> {
 }
 
 /// The body of the answer in `form`.
-pub fn body(page: &SearchPage, form: Form, results: &Results) -> Vec<u8> {
+pub(crate) fn body(page: &SearchPage, form: Form, results: &Results) -> Vec<u8> {
     match form {
         Form::Html => text(page, &page.html, Form::Html, results),
         Form::Markdown => text(page, &page.markdown, Form::Markdown, results),

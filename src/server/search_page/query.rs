@@ -23,7 +23,7 @@ use refserve_core::search_page::{MAX_QUERY_CHARS, PARAMETER};
 /// [`MAX_QUERY_CHARS`] ([`ErrorKind::QueryTooLong`]), or a query string
 /// that is not one `q` of percent-encoded UTF-8
 /// ([`ErrorKind::QueryInvalid`]).
-pub fn query(raw: Option<&str>) -> Result<String, ErrorKind> {
+pub(crate) fn query(raw: Option<&str>) -> Result<String, ErrorKind> {
     let mut value = None;
     for pair in raw.unwrap_or_default().split('&') {
         if pair.is_empty() {
