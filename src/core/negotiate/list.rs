@@ -36,11 +36,23 @@ impl<'a> Member<'a> {
     /// end, where it leaves `line`; `None` if it is malformed (and `line`
     /// where reading stopped).
     fn read(line: &mut &'a [u8]) -> Option<Member<'a>> {
-        let length = line.iter().take_while(|&&b| is_name_byte(b)).count();
+        let length = line
+            .iter()
+            .position(|&b| !is_name_byte(b))
+            .unwrap_or(line.len());
         let (name, after) = line.split_at(length);
         *line = after;
         if name.is_empty() {
             return None;
+        }
+        // Most members are a name alone: nothing to read after it.
+        if matches!(after.first(), None | Some(b',')) {
+            return Some(Member {
+                name,
+                parameters: &[],
+                quality: DEFAULT_QUALITY,
+                extended: false,
+            });
         }
         let mut cursor = Cursor { rest: after };
         loop {
@@ -79,6 +91,11 @@ impl<'a> Member<'a> {
             rest: self.parameters,
         };
         std::iter::from_fn(move || cursor.parameter().flatten())
+    }
+
+    /// Whether it has parameters before its weight.
+    pub(crate) fn has_parameters(&self) -> bool {
+        !self.parameters.is_empty()
     }
 
     /// Whether it is a name with at most a weight, as every member of
