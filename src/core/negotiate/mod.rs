@@ -5,7 +5,7 @@
 //! Everything here is a pure function over the values of a field's lines
 //! (a list field may be split over several, §5.3), read in place:
 //!
-//! - `list.rs` reads a weighted list (§12.4.2) into [`Member`]s, each a
+//! - `list.rs` reads a weighted list (§12.4.2) into `Member`s, each a
 //!   name with its parameters and weight, and [`best`] chooses among
 //!   weights; `Accept` and `Accept-Encoding` are read with it.
 //! - [`negotiate_media_type`] reads `Accept` (§12.5.1) and chooses among
