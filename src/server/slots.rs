@@ -161,6 +161,19 @@ mod tests {
     use super::*;
     use crate::activity::Open;
 
+    /// Three slots, each taken by a connection, in the order accepted.
+    async fn three_taken() -> (Arc<Slots>, Vec<Arc<Activity>>, Vec<Slot>) {
+        let slots = Slots::new(3);
+        let activities: Vec<_> = (0..3)
+            .map(|_| Arc::new(Activity::new(None, false)))
+            .collect();
+        let mut taken = Vec::new();
+        for activity in &activities {
+            taken.push(slots.take(activity).await);
+        }
+        (slots, activities, taken)
+    }
+
     #[tokio::test]
     async fn a_free_slot_is_taken_at_once_and_given_back() {
         let slots = Slots::new(1);
@@ -174,14 +187,7 @@ mod tests {
 
     #[tokio::test]
     async fn the_longest_idle_is_evicted_and_a_busy_one_never() {
-        let slots = Slots::new(3);
-        let activities: Vec<_> = (0..3)
-            .map(|_| Arc::new(Activity::new(None, false)))
-            .collect();
-        let mut taken = Vec::new();
-        for activity in &activities {
-            taken.push(slots.take(activity).await);
-        }
+        let (slots, activities, _taken) = three_taken().await;
         // The first is answering; the second has been idle longer than the
         // third (accepted before it).
         let _open = Open::begin(&activities[0]);
@@ -196,14 +202,7 @@ mod tests {
 
     #[tokio::test]
     async fn silent_connections_go_before_one_idle_between_requests() {
-        let slots = Slots::new(3);
-        let activities: Vec<_> = (0..3)
-            .map(|_| Arc::new(Activity::new(None, false)))
-            .collect();
-        let mut taken = Vec::new();
-        for activity in &activities {
-            taken.push(slots.take(activity).await);
-        }
+        let (slots, activities, _taken) = three_taken().await;
         // The first has been idle the longest, but after a request: a
         // keep-alive client. The two after it have sent nothing.
         drop(Open::begin(&activities[0]));
