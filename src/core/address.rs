@@ -87,6 +87,10 @@ const DICTIONARIES: &str = "/dictionaries/";
 /// not every HTTP client does, and an error would fail a call over one
 /// character. Nothing else is at `/mcp/` itself.
 const MCP_SLASHED: &str = "/mcp/";
+/// The search, answered at run time.
+const SEARCH: &str = "/search";
+/// The MCP endpoint, answered at run time.
+const MCP: &str = "/mcp";
 
 /// Every address without a variable part.
 const FIXED: [Address<'static>; 19] = [
@@ -124,8 +128,8 @@ impl<'k> Address<'k> {
             Address::Method(key, View::Markdown) => (API, key, MARKDOWN),
             Address::Document(key) => (DOCUMENTS, key, JSON),
             Address::Collection => ("/api/reference.json", "", ""),
-            Address::Search => ("/search", "", ""),
-            Address::Mcp => ("/mcp", "", ""),
+            Address::Search => (SEARCH, "", ""),
+            Address::Mcp => (MCP, "", ""),
             Address::ServerCard => ("/mcp/server-card", "", ""),
             Address::OpenApi => ("/openapi.json", "", ""),
             Address::Llms => ("/llms.txt", "", ""),
@@ -182,14 +186,16 @@ impl<'k> Address<'k> {
         named(DICTIONARIES, "").map(Address::Dictionary)
     }
 
-    /// Whether `path`, as sent, is this address; for a fixed address one
-    /// comparison (two for `/mcp`), which a request can pay before the
-    /// table's lookup.
+    /// The address answered at run time rather than from the table
+    /// (`/search`, `/mcp`, `/mcp/`) that `path`, as sent, is, if any: one
+    /// `match` on the path, which every request pays before the table's
+    /// lookup.
     #[inline]
-    pub fn is(&self, path: &str) -> bool {
-        match self.parts() {
-            (fixed, "", "") => path == fixed || (*self == Address::Mcp && path == MCP_SLASHED),
-            _ => Address::parse(path).as_ref() == Some(self),
+    pub fn run_time(path: &str) -> Option<Address<'static>> {
+        match path {
+            SEARCH => Some(Address::Search),
+            MCP | MCP_SLASHED => Some(Address::Mcp),
+            _ => None,
         }
     }
 
@@ -253,9 +259,15 @@ mod tests {
 
     #[test]
     fn the_mcp_endpoint_takes_a_trailing_slash() {
-        assert!(Address::Mcp.is("/mcp") && Address::Mcp.is("/mcp/"));
-        for other in ["/mcp//", "/mcpx", "/mcp/x", "/MCP", "/", "/api/mcp"] {
-            assert!(!Address::Mcp.is(other), "{other}");
+        for mcp in ["/mcp", "/mcp/"] {
+            assert_eq!(Address::run_time(mcp), Some(Address::Mcp));
+            assert_eq!(Address::parse(mcp), Some(Address::Mcp));
+        }
+        assert_eq!(Address::run_time("/search"), Some(Address::Search));
+        for other in [
+            "/mcp//", "/mcpx", "/mcp/x", "/MCP", "/", "/api/mcp", "/search/",
+        ] {
+            assert_eq!(Address::run_time(other), None, "{other}");
         }
         assert_eq!(
             Address::parse("/mcp/server-card"),
@@ -309,7 +321,8 @@ mod tests {
             for address in every {
                 let path = address.to_string();
                 prop_assert_eq!(Address::parse(&path), Some(address), "{}", path);
-                prop_assert!(address.is(&path));
+                let run_time = matches!(address, Address::Search | Address::Mcp);
+                prop_assert_eq!(Address::run_time(&path).is_some(), run_time, "{}", path);
             }
         }
 

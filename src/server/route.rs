@@ -32,16 +32,13 @@ pub(crate) enum Endpoint {
     Table,
 }
 
-/// Which part of the server answers `path`, as sent: two comparisons, which
-/// every request pays before the table's lookup.
+/// Which part of the server answers `path`, as sent.
 #[inline]
 pub(crate) fn endpoint(path: &str) -> Endpoint {
-    if Address::Search.is(path) {
-        Endpoint::Search
-    } else if Address::Mcp.is(path) {
-        Endpoint::Mcp
-    } else {
-        Endpoint::Table
+    match Address::run_time(path) {
+        Some(Address::Search) => Endpoint::Search,
+        Some(Address::Mcp) => Endpoint::Mcp,
+        _ => Endpoint::Table,
     }
 }
 
