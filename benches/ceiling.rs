@@ -10,9 +10,14 @@
 //! It routes, negotiates and validates nothing and arms no timer, so its
 //! throughput is the most this stack can do with these bytes.
 //!
+//! `CEILING_RUNTIME=current-thread` runs it on tokio's current-thread
+//! runtime instead (the one-core case of a runtime per core); the default,
+//! `multi-thread`, is refserve's.
+//!
 //! ```sh
 //! cargo run --release --example ceiling -- 127.0.0.1:8081
 //! cargo run --release --example ceiling -- 127.0.0.1:8082 / 'Accept: text/html' 'Accept-Encoding: br'
+//! CEILING_RUNTIME=current-thread cargo run --release --example ceiling -- 127.0.0.1:8083
 //! ```
 
 use http::header::{HeaderMap, HeaderName, HeaderValue};
@@ -69,7 +74,12 @@ fn main() {
         body,
     }));
 
-    let runtime = tokio::runtime::Builder::new_multi_thread()
+    let mut runtime = match std::env::var("CEILING_RUNTIME").as_deref() {
+        Ok("current-thread") => tokio::runtime::Builder::new_current_thread(),
+        Ok("multi-thread") | Err(_) => tokio::runtime::Builder::new_multi_thread(),
+        Ok(other) => panic!("CEILING_RUNTIME is current-thread or multi-thread, not {other}"),
+    };
+    let runtime = runtime
         .enable_all()
         .build()
         .expect("the ceiling needs a tokio runtime");
@@ -77,7 +87,10 @@ fn main() {
         let listener = tokio::net::TcpListener::bind(&addr)
             .await
             .expect("the ceiling's address must be free");
-        eprintln!("ceiling listening on http://{addr}");
+        eprintln!(
+            "ceiling listening on http://{addr} ({:?})",
+            tokio::runtime::Handle::current().runtime_flavor()
+        );
         let builder = http1::Builder::new();
         loop {
             let stream = match listener.accept().await {

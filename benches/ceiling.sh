@@ -37,7 +37,9 @@
 # CONNECTIONS=64 REQUESTS=10000 (0: no instruction counts) CACHE_SIM=0 (1:
 # also the misses a request of simulated caches the size of this machine's:
 # lib.sh) COUNT_CONNECTIONS=64 (h2load's, for the counts) SERVER_CPU=0
-# LOAD_CPU=1 KEEP=1. Needs wrk, h2o (for the rounds), valgrind and h2load
+# LOAD_CPU=1 KEEP=1 REFSERVE_BIN= (a refserve binary to measure instead of
+# this checkout's) CEILING_RUNTIME=multi-thread (current-thread: the ceiling
+# on tokio's current-thread runtime, see ceiling.rs). Needs wrk, h2o (for the rounds), valgrind and h2load
 # (for the counts); apt-get installs them as root.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -78,6 +80,8 @@ install_packages "${missing[@]}"
 systemctl stop h2o 2>/dev/null || true
 
 build_refserve_and_ceiling
+REFSERVE=${REFSERVE_BIN:-$REFSERVE}
+[[ -x $REFSERVE ]] || die "REFSERVE_BIN must be an executable refserve"
 WORK=$(mktemp -d -t refserve-ceiling.XXXXXX)
 
 # Without rounds, only the two servers whose instructions are counted.
