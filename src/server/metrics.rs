@@ -47,6 +47,7 @@ const BUCKETS: [f64; 17] = [
 ];
 
 /// Every series refserve exposes.
+#[derive(Debug)]
 pub struct Metrics {
     /// Requests by protocol, method and status.
     requests: [[[AtomicU64; STATUS_LABELS.len()]; METHODS.len()]; PROTOCOLS.len()],
@@ -133,7 +134,7 @@ impl Metrics {
 
     /// A connection closed, and why.
     pub(crate) fn connection_closed(&self, reason: Close) {
-        self.connections_closed[reason.index()].fetch_add(1, Ordering::Relaxed);
+        self.connections_closed[reason as usize].fetch_add(1, Ordering::Relaxed);
     }
 
     /// The drain has begun.
@@ -149,11 +150,6 @@ impl Metrics {
     /// Expose `budget`: its limit, what it holds, what it refused.
     pub(crate) fn watch_budget(&self, budget: Arc<Budget>) {
         let _ = self.budget.set(budget);
-    }
-
-    /// Requests counted so far, of every kind.
-    fn requests_total(&self) -> u64 {
-        self.requests.iter().flatten().flatten().map(load).sum()
     }
 }
 
@@ -211,12 +207,6 @@ pub(crate) fn prometheus_text(openmetrics: &str) -> String {
 /// Encodes [`Metrics`] on each scrape.
 #[derive(Debug)]
 struct Exposition(Arc<Metrics>);
-
-impl std::fmt::Debug for Metrics {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Metrics").finish_non_exhaustive()
-    }
-}
 
 impl Collector for Exposition {
     fn encode(&self, mut encoder: DescriptorEncoder) -> Result<(), std::fmt::Error> {
@@ -276,7 +266,8 @@ impl Collector for Exposition {
                 &buckets,
                 None,
             )?;
-        let in_flight = m.requests_total().saturating_sub(timed);
+        let requests: u64 = m.requests.iter().flatten().flatten().map(load).sum();
+        let in_flight = requests.saturating_sub(timed);
         gauge(
             &mut encoder,
             "requests_in_flight",
@@ -399,7 +390,7 @@ pub enum Close {
 }
 
 impl Close {
-    /// Every reason, in [`Close::index`] order.
+    /// Every reason, in declaration order (`reason as usize`).
     const ALL: [Close; 8] = [
         Close::Client,
         Close::Idle,
@@ -410,11 +401,6 @@ impl Close {
         Close::TlsHandshake,
         Close::Error,
     ];
-
-    /// Its place in [`Close::ALL`].
-    const fn index(self) -> usize {
-        self as usize
-    }
 
     /// The metric label.
     const fn label(self) -> &'static str {
