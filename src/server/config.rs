@@ -281,14 +281,7 @@ impl Serve {
 
     /// The [`Config`] these flags ask for.
     fn into_config(self) -> Config {
-        let Limits {
-            header_read_timeout,
-            idle_timeout,
-            send_timeout,
-            body_timeout,
-            max_connections,
-            memory_budget,
-        } = self.limits;
+        let limits = self.limits;
         let access_log = match (self.access_log_format, self.access_log) {
             (Some(LogFormat::Json), _) => Some(Format::Json),
             (Some(LogFormat::Text), _) | (None, true) => Some(Format::Text),
@@ -296,14 +289,14 @@ impl Serve {
         };
         Config {
             addr: self.addr,
-            header_read_timeout: Duration::from_secs(header_read_timeout),
-            idle_timeout: Duration::from_secs(idle_timeout),
-            send_timeout: Duration::from_secs(send_timeout),
-            body_timeout: Duration::from_secs(body_timeout),
+            header_read_timeout: Duration::from_secs(limits.header_read_timeout),
+            idle_timeout: Duration::from_secs(limits.idle_timeout),
+            send_timeout: Duration::from_secs(limits.send_timeout),
+            body_timeout: Duration::from_secs(limits.body_timeout),
             shutdown_timeout: Duration::from_secs(self.shutdown_timeout),
-            memory_budget: usize::try_from(memory_budget.saturating_mul(1024 * 1024))
+            memory_budget: usize::try_from(limits.memory_budget.saturating_mul(1024 * 1024))
                 .unwrap_or(usize::MAX),
-            max_connections: usize::try_from(max_connections).unwrap_or(usize::MAX),
+            max_connections: usize::try_from(limits.max_connections).unwrap_or(usize::MAX),
             max_header_bytes: usize::try_from(self.max_header_bytes).unwrap_or(usize::MAX),
             max_streams: u32::try_from(self.max_streams).unwrap_or(u32::MAX),
             max_streams_total: usize::try_from(self.max_streams_total).unwrap_or(usize::MAX),
