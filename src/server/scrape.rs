@@ -24,7 +24,7 @@
 use crate::accept::{Accepted, Connections};
 use crate::activity::{Activity, Open, Tracked};
 use crate::metrics::{self, Metrics};
-use crate::watchdog::{supervise, Protocol, Timeouts};
+use crate::watchdog::{supervise, Timeouts};
 use crate::watched::{Framing, Watched};
 use bytes::Bytes;
 use http::header::{HeaderValue, ALLOW, CACHE_CONTROL, CONTENT_TYPE};
@@ -75,7 +75,7 @@ pub(crate) async fn serve(listener: TcpListener, metrics: Arc<Metrics>, timeouts
         let stream = Watched::new(stream, Arc::clone(&activity), Framing::Http1);
         let connection = http1.serve_connection(TokioIo::new(stream), service);
         async move {
-            supervise(connection, timeouts, &activity, drain, Protocol::Http1).await;
+            supervise(connection, timeouts, &activity, drain, Framing::Http1).await;
         }
     };
     let connections = Connections::new("refserve: metrics listener", MAX_CONNECTIONS).settling();
