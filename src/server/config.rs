@@ -245,23 +245,23 @@ struct Serve {
     /// Seconds the drain on SIGINT or SIGTERM may take
     /// [range: 1..=3600]
     #[arg(long, verbatim_doc_comment, value_name = "SECS", default_value_t = 10,
-          value_parser = Whole(1, 3600), help_heading = LIMITS)]
+          value_parser = whole(1, 3600), help_heading = LIMITS)]
     shutdown_timeout: u64,
     /// Largest request head in bytes; a larger one gets 431
     /// [range: 8192..=1048576]
     #[arg(long, verbatim_doc_comment, value_name = "N", default_value_t = 16_384,
-          value_parser = Whole(8_192, 1_048_576), help_heading = LIMITS)]
+          value_parser = whole(8_192, 1_048_576), help_heading = LIMITS)]
     max_header_bytes: u64,
     /// Concurrent streams per HTTP/2 connection
     /// [range: 1..=10000]
     #[arg(long, verbatim_doc_comment, value_name = "N", default_value_t = 128,
-          value_parser = Whole(1, 10_000), help_heading = LIMITS)]
+          value_parser = whole(1, 10_000), help_heading = LIMITS)]
     max_streams: u64,
     /// HTTP/2 streams held across all connections, until each
     /// response has left; one more is refused (REFUSED_STREAM)
     /// [range: 1..=1000000]
     #[arg(long, verbatim_doc_comment, value_name = "N", default_value_t = 8_192,
-          value_parser = Whole(1, 1_000_000), help_heading = LIMITS)]
+          value_parser = whole(1, 1_000_000), help_heading = LIMITS)]
     max_streams_total: u64,
 }
 
@@ -320,32 +320,32 @@ struct Limits {
     /// Seconds to a new connection's first request head
     /// (h2c: preface, HEADERS) [range: 1..=3600]
     #[arg(long, verbatim_doc_comment, value_name = "SECS", default_value_t = 10,
-          value_parser = Whole(1, 3600))]
+          value_parser = whole(1, 3600))]
     header_read_timeout: u64,
     /// Seconds a connection with no request open is kept
     /// (h2c: GOAWAY) [range: 1..=3600]
     #[arg(long, verbatim_doc_comment, value_name = "SECS", default_value_t = 60,
-          value_parser = Whole(1, 3600))]
+          value_parser = whole(1, 3600))]
     idle_timeout: u64,
     /// Seconds a response may make no progress (client not reading)
     /// before closing [range: 1..=3600]
     #[arg(long, verbatim_doc_comment, value_name = "SECS", default_value_t = 10,
-          value_parser = Whole(1, 3600))]
+          value_parser = whole(1, 3600))]
     send_timeout: u64,
     /// Seconds a request body (POST /mcp) may take, from the end of
     /// its head; 408 after [range: 1..=3600]
     #[arg(long, verbatim_doc_comment, value_name = "SECS", default_value_t = 10,
-          value_parser = Whole(1, 3600))]
+          value_parser = whole(1, 3600))]
     body_timeout: u64,
     /// Connections served at once; more wait in the listen backlog
     /// [range: 1..=1000000]
     #[arg(long, verbatim_doc_comment, value_name = "N", default_value_t = 4_096,
-          value_parser = Whole(1, 1_000_000))]
+          value_parser = whole(1, 1_000_000))]
     max_connections: u64,
     /// MiB that /mcp request bodies and /mcp and /search answers
     /// not yet sent may hold; 503 beyond [range: 1..=65536]
     #[arg(long, verbatim_doc_comment, value_name = "MIB", default_value_t = 16,
-          value_parser = Whole(1, 65_536))]
+          value_parser = whole(1, 65_536))]
     memory_budget: u64,
 }
 
@@ -392,27 +392,13 @@ enum LogFormat {
     Json,
 }
 
-/// A whole number from the first to the second, inclusive: every limit's
-/// value parser. Its error names the range whatever the value (clap's
-/// ranged parser names it only for a number out of range).
-#[derive(Debug, Clone, Copy)]
-struct Whole(u64, u64);
-
-impl TypedValueParser for Whole {
-    type Value = u64;
-
-    fn parse_ref(
-        &self,
-        command: &clap::Command,
-        arg: Option<&clap::Arg>,
-        value: &OsStr,
-    ) -> Result<u64, clap::Error> {
-        let Whole(low, high) = *self;
-        let whole = move |text: &str| match text.parse::<u64>() {
-            Ok(n) if (low..=high).contains(&n) => Ok(n),
-            _ => Err(format!("not a whole number from {low} to {high}")),
-        };
-        whole.parse_ref(command, arg, value)
+/// A whole number from `low` to `high`, inclusive: every limit's value
+/// parser. Its error names the range whatever the value (clap's ranged
+/// parser names it only for a number out of range).
+fn whole(low: u64, high: u64) -> impl TypedValueParser<Value = u64> {
+    move |text: &str| match text.parse::<u64>() {
+        Ok(n) if (low..=high).contains(&n) => Ok(n),
+        _ => Err(format!("not a whole number from {low} to {high}")),
     }
 }
 
