@@ -75,8 +75,9 @@ pub(crate) struct FrameHead {
 }
 
 /// The frame headers of one direction of an HTTP/2 connection, read as its
-/// bytes pass.
-#[derive(Debug)]
+/// bytes pass: by default what the server writes, frames from the first
+/// byte.
+#[derive(Debug, Default)]
 pub(crate) struct Frames {
     /// Bytes of the client's preface still to pass before the first frame.
     preface_left: usize,
@@ -91,23 +92,11 @@ pub(crate) struct Frames {
 }
 
 impl Frames {
-    /// What the server writes: frames from the first byte.
-    pub(crate) fn output() -> Frames {
-        Frames::after(0)
-    }
-
     /// What the client sends: its preface, then frames.
     pub(crate) fn input() -> Frames {
-        Frames::after(PREFACE_LEN)
-    }
-
-    fn after(preface_left: usize) -> Frames {
         Frames {
-            preface_left,
-            header: [0; 9],
-            header_len: 0,
-            payload_left: 0,
-            response: false,
+            preface_left: PREFACE_LEN,
+            ..Frames::default()
         }
     }
 
@@ -251,7 +240,7 @@ pub(crate) mod tests {
 
     #[test]
     fn only_response_frames_count() {
-        let mut frames = Frames::output();
+        let mut frames = Frames::default();
         assert_eq!(
             response_bytes(&mut frames, &frame(0x4, 0, 0, 6)),
             0,
@@ -291,7 +280,7 @@ pub(crate) mod tests {
         ]
         .concat();
         for size in [1, 2, 5, 9, 10, 17, 64, output.len()] {
-            let mut frames = Frames::output();
+            let mut frames = Frames::default();
             let mut heads = Vec::new();
             let counted: usize = output
                 .chunks(size)
