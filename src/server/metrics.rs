@@ -294,9 +294,9 @@ impl Collector for Exposition {
             None,
             MetricType::Counter,
         )?;
-        for (reason, count) in Close::ALL.iter().zip(closed) {
+        for ((_, reason), count) in Close::ALL.iter().zip(closed) {
             family
-                .encode_family(&[("reason", reason.label())])?
+                .encode_family(&[("reason", *reason)])?
                 .encode_counter::<NoLabelSet, _, u64>(&count, None)?;
         }
 
@@ -388,31 +388,18 @@ pub enum Close {
 }
 
 impl Close {
-    /// Every reason, in declaration order (`reason as usize`).
-    const ALL: [Close; 8] = [
-        Close::Client,
-        Close::Idle,
-        Close::HeaderTimeout,
-        Close::SendTimeout,
-        Close::Drain,
-        Close::Evicted,
-        Close::TlsHandshake,
-        Close::Error,
+    /// Every reason with its metric label, in declaration order (`reason
+    /// as usize`).
+    const ALL: [(Close, &'static str); 8] = [
+        (Close::Client, "client"),
+        (Close::Idle, "idle"),
+        (Close::HeaderTimeout, "header_timeout"),
+        (Close::SendTimeout, "send_timeout"),
+        (Close::Drain, "drain"),
+        (Close::Evicted, "evicted"),
+        (Close::TlsHandshake, "tls_handshake"),
+        (Close::Error, "error"),
     ];
-
-    /// The metric label.
-    const fn label(self) -> &'static str {
-        match self {
-            Close::Client => "client",
-            Close::Idle => "idle",
-            Close::HeaderTimeout => "header_timeout",
-            Close::SendTimeout => "send_timeout",
-            Close::Drain => "drain",
-            Close::Evicted => "evicted",
-            Close::TlsHandshake => "tls_handshake",
-            Close::Error => "error",
-        }
-    }
 }
 
 #[cfg(test)]
@@ -442,11 +429,9 @@ mod tests {
             requests,
             PROTOCOLS.len() * METHODS.len() * (STATUSES.len() + 1)
         );
-        for reason in Close::ALL {
-            let line = format!(
-                "refserve_connections_closed_total{{reason=\"{}\"}} 0",
-                reason.label()
-            );
+        for (index, (reason, label)) in Close::ALL.into_iter().enumerate() {
+            assert_eq!(reason as usize, index, "{label}: in declaration order");
+            let line = format!("refserve_connections_closed_total{{reason=\"{label}\"}} 0");
             assert!(text.contains(&line), "{line}");
         }
         assert!(text.contains("refserve_build_info{version=\"1.2.3\",content=\"abc\"} 1"));
