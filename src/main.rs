@@ -63,25 +63,8 @@ fn serve(config: &Config) -> Result<(), String> {
         eprintln!("refserve: {warning}");
     }
     runtime()?.block_on(async {
-        let sockets = listen(inherited, config).await?;
         let scheme = if tls.is_some() { "https" } else { "http" };
-        for (fd, listener) in &sockets.public {
-            let addr = listener.local_addr().map_or(config.addr, |a| a);
-            eprintln!(
-                "refserve {} listening on {scheme}://{addr} (base URL {}){}",
-                env!("CARGO_PKG_VERSION"),
-                &table::production().base_url,
-                from_service_manager(*fd)
-            );
-        }
-        if let Some((fd, listener)) = &sockets.metrics {
-            if let Ok(addr) = listener.local_addr() {
-                eprintln!(
-                    "refserve: metrics on http://{addr}/metrics{}",
-                    from_service_manager(*fd)
-                );
-            }
-        }
+        let listeners = listen(inherited, config, scheme).await?;
         tokio::spawn(reload_on_hangup(tls.clone()));
         let signalled = shutdown_signal();
         systemd::notify(Notice::Ready);
@@ -89,10 +72,6 @@ fn serve(config: &Config) -> Result<(), String> {
             signalled.await;
             systemd::notify(Notice::Stopping);
         });
-        let listeners = Listeners {
-            public: sockets.public.into_iter().map(|(_, l)| l).collect(),
-            metrics: sockets.metrics.map(|(_, l)| l),
-        };
         let tables = Tables::Fixed(table::production());
         server::run(listeners, tables, config, tls, shutdown).await;
         eprintln!("refserve: stopped");
@@ -100,15 +79,10 @@ fn serve(config: &Config) -> Result<(), String> {
     })
 }
 
-/// The sockets to serve, each with the descriptor it was inherited as.
-struct Sockets {
-    public: Vec<(Option<usize>, TcpListener)>,
-    metrics: Option<(Option<usize>, TcpListener)>,
-}
-
 /// The inherited sockets, or else one bound on `--addr`; the metrics
-/// socket inherited, or else bound on `--metrics-addr` when given.
-async fn listen(inherited: Inherited, config: &Config) -> Result<Sockets, String> {
+/// socket inherited, or else bound on `--metrics-addr` when given. Once
+/// all are, each is announced on standard error (serving `scheme`).
+async fn listen(inherited: Inherited, config: &Config, scheme: &str) -> Result<Listeners, String> {
     let adopt = |(fd, listener): (usize, std::net::TcpListener)| {
         TcpListener::from_std(listener)
             .map(|listener| (Some(fd), listener))
@@ -128,7 +102,27 @@ async fn listen(inherited: Inherited, config: &Config) -> Result<Sockets, String
         (None, Some(addr)) => Some((None, bind(addr).await?)),
         (None, None) => None,
     };
-    Ok(Sockets { public, metrics })
+    for (fd, listener) in &public {
+        let addr = listener.local_addr().map_or(config.addr, |a| a);
+        eprintln!(
+            "refserve {} listening on {scheme}://{addr} (base URL {}){}",
+            env!("CARGO_PKG_VERSION"),
+            &table::production().base_url,
+            from_service_manager(*fd)
+        );
+    }
+    if let Some((fd, listener)) = &metrics {
+        if let Ok(addr) = listener.local_addr() {
+            eprintln!(
+                "refserve: metrics on http://{addr}/metrics{}",
+                from_service_manager(*fd)
+            );
+        }
+    }
+    Ok(Listeners {
+        public: public.into_iter().map(|(_, listener)| listener).collect(),
+        metrics: metrics.map(|(_, listener)| listener),
+    })
 }
 
 async fn bind(addr: std::net::SocketAddr) -> Result<TcpListener, String> {
