@@ -112,7 +112,12 @@ where
 {
     let program = std::iter::once(OsString::from("refserve"));
     let matches = command.try_get_matches_from(program.chain(args.into_iter().map(Into::into)))?;
-    Ok(Cli::from_arg_matches(&matches)?.into_command())
+    let cli = Cli::from_arg_matches(&matches)?;
+    Ok(match cli.command {
+        None => Command::Serve(cli.serve.into_config()),
+        Some(Sub::Export { dir }) => Command::Export(dir),
+        Some(Sub::Dev(dev)) => Command::Dev(dev.into_config()),
+    })
 }
 
 impl Default for Config {
@@ -174,17 +179,6 @@ struct Cli {
     /// The server's flags.
     #[command(flatten)]
     serve: Serve,
-}
-
-impl Cli {
-    /// The command the parsed line asks for.
-    fn into_command(self) -> Command {
-        match self.command {
-            None => Command::Serve(self.serve.into_config()),
-            Some(Sub::Export { dir }) => Command::Export(dir),
-            Some(Sub::Dev(dev)) => Command::Dev(dev.into_config()),
-        }
-    }
 }
 
 /// refserve's subcommands.
