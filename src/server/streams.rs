@@ -190,16 +190,13 @@ impl Open {
         if ends {
             self.end(frame.stream, activity);
         } else if frame.kind == HEADERS {
-            if let Some((_, responding)) = self.find(frame.stream) {
+            let held = self.held.iter_mut().find(|(id, _)| *id == frame.stream);
+            if let Some((_, responding)) = held {
                 if !std::mem::replace(responding, true) {
                     activity.response_began();
                 }
             }
         }
-    }
-
-    fn find(&mut self, stream: u32) -> Option<&mut (u32, bool)> {
-        self.held.iter_mut().find(|(id, _)| *id == stream)
     }
 
     fn end(&mut self, stream: u32, activity: &Activity) {
