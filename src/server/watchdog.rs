@@ -192,10 +192,6 @@ struct Alarm {
 
 impl Wake for Alarm {
     fn wake(self: Arc<Self>) {
-        self.wake_by_ref();
-    }
-
-    fn wake_by_ref(self: &Arc<Self>) {
         self.rang.store(true, Ordering::Release);
         self.task.wake();
     }
