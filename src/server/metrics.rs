@@ -42,8 +42,9 @@ const BUCKETS: [f64; 17] = [
     1.0, 2.5, 5.0, 10.0,
 ];
 
-/// Every series refserve exposes.
-#[derive(Debug)]
+/// Every series refserve exposes (by default at zero, with `build_info`'s
+/// labels empty).
+#[derive(Debug, Default)]
 pub struct Metrics {
     /// Requests by protocol, method and status.
     requests: [[[AtomicU64; STATUSES.len() + 1]; METHODS.len()]; PROTOCOLS.len()],
@@ -68,17 +69,9 @@ impl Metrics {
     /// Every series at zero; `version` and `content` label `build_info`.
     pub fn new(version: &'static str, content: &str) -> Self {
         Metrics {
-            requests: Default::default(),
-            body_bytes: Default::default(),
-            buckets: Default::default(),
-            duration_nanos: AtomicU64::new(0),
-            connections_accepted: AtomicU64::new(0),
-            connections_closed: Default::default(),
-            draining: AtomicBool::new(false),
-            access_log_dropped: AtomicU64::new(0),
-            budget: OnceLock::new(),
             version,
             content: content.to_string(),
+            ..Metrics::default()
         }
     }
 
