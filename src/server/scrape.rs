@@ -58,20 +58,18 @@ pub(crate) async fn serve(listener: TcpListener, metrics: Arc<Metrics>, timeouts
     let mut http1 = http1::Builder::new();
     http1.max_buf_size(MAX_HEADER_BYTES);
     let serve = |accepted: Accepted| {
-        let service = {
-            let (registry, activity) = (Arc::clone(&registry), Arc::clone(&accepted.activity));
-            service_fn(move |request| {
-                let open = Open::begin(&activity);
-                let response = answer(&registry, &request).map(|body| Tracked::new(body, open));
-                std::future::ready(Ok::<_, Infallible>(response))
-            })
-        };
         let Accepted {
             stream,
             activity,
             drain,
             ..
         } = accepted;
+        let (registry, requests) = (Arc::clone(&registry), Arc::clone(&activity));
+        let service = service_fn(move |request| {
+            let open = Open::begin(&requests);
+            let response = answer(&registry, &request).map(|body| Tracked::new(body, open));
+            std::future::ready(Ok::<_, Infallible>(response))
+        });
         let stream = Watched::new(stream, Arc::clone(&activity), Framing::Http1);
         let connection = http1.serve_connection(TokioIo::new(stream), service);
         async move {
