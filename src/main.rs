@@ -2,14 +2,17 @@
 //! any), takes the sockets a supervisor handed over or binds its own, serves
 //! until SIGINT or SIGTERM, then drains. SIGHUP reloads the TLS files.
 
-use refserve::config::{self, Command};
+use refserve::config::{self, Command, Config};
 use refserve::server;
 use refserve::server::Listeners;
 use refserve::systemd::{self, Inherited, Notice};
 use refserve::table::{self, Tables};
 use refserve::tls::Tls;
+use std::path::Path;
 use std::process::ExitCode;
 use std::sync::Arc;
+use tokio::net::TcpListener;
+use tokio::signal::unix::{signal, SignalKind};
 
 fn main() -> ExitCode {
     let command = match config::parse(std::env::args_os().skip(1)) {
@@ -18,79 +21,50 @@ fn main() -> ExitCode {
         // usage error prints to standard error and exits 2.
         Err(error) => error.exit(),
     };
-    let config = match command {
-        Command::Serve(config) => config,
-        Command::Export(dir) => {
-            return match refserve::export::export(table::production(), &dir) {
-                Ok(files) => {
-                    eprintln!("refserve: wrote {files} files to {}", dir.display());
-                    eprintln!("refserve: {}", refserve::export::DICTIONARY_NOTE);
-                    eprintln!("refserve: {}", refserve::export::MCP_NOTE);
-                    eprintln!("refserve: {}", refserve::export::SEARCH_NOTE);
-                    ExitCode::SUCCESS
-                }
-                Err(error) => {
-                    eprintln!("refserve: cannot export to {}: {error}", dir.display());
-                    ExitCode::FAILURE
-                }
-            };
-        }
-        Command::Dev(dev) => return preview(&dev),
+    let (name, outcome) = match command {
+        Command::Serve(config) => ("refserve", serve(&config)),
+        Command::Export(dir) => ("refserve", export(&dir)),
+        Command::Dev(dev) => ("refserve dev", preview(&dev)),
     };
+    match outcome {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("{name}: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// `refserve export DIR`: every representation as static files.
+fn export(dir: &Path) -> Result<(), String> {
+    let files = refserve::export::export(table::production(), dir)
+        .map_err(|error| format!("cannot export to {}: {error}", dir.display()))?;
+    eprintln!("refserve: wrote {files} files to {}", dir.display());
+    eprintln!("refserve: {}", refserve::export::DICTIONARY_NOTE);
+    eprintln!("refserve: {}", refserve::export::MCP_NOTE);
+    eprintln!("refserve: {}", refserve::export::SEARCH_NOTE);
+    Ok(())
+}
+
+/// The runtime every command but `export` runs on.
+fn runtime() -> Result<tokio::runtime::Runtime, String> {
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|error| format!("cannot start the runtime: {error}"))
+}
+
+/// `refserve`: serve the production table until SIGINT or SIGTERM.
+fn serve(config: &Config) -> Result<(), String> {
     // Before the runtime starts threads: reading them clears the variables.
-    let inherited = match systemd::inherited_listeners() {
-        Ok(inherited) => inherited,
-        Err(message) => {
-            eprintln!("refserve: {message}");
-            return ExitCode::FAILURE;
-        }
-    };
-    let tls = match config.tls.clone().map(Tls::load).transpose() {
-        Ok(tls) => tls.map(Arc::new),
-        Err(message) => {
-            eprintln!("refserve: {message}");
-            return ExitCode::FAILURE;
-        }
-    };
+    let inherited = systemd::inherited_listeners()?;
+    let tls = config.tls.clone().map(Tls::load).transpose()?.map(Arc::new);
     if let Some(warning) = server::reserve_descriptors(config.max_connections) {
         eprintln!("refserve: {warning}");
     }
-    let runtime = match tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-    {
-        Ok(runtime) => runtime,
-        Err(error) => {
-            eprintln!("refserve: cannot start the runtime: {error}");
-            return ExitCode::FAILURE;
-        }
-    };
-    runtime.block_on(async {
-        let sockets = match listen(inherited, &config).await {
-            Ok(sockets) => sockets,
-            Err(message) => {
-                eprintln!("refserve: {message}");
-                return ExitCode::FAILURE;
-            }
-        };
+    runtime()?.block_on(async {
         let scheme = if tls.is_some() { "https" } else { "http" };
-        for (fd, listener) in &sockets.public {
-            let addr = listener.local_addr().map_or(config.addr, |a| a);
-            eprintln!(
-                "refserve {} listening on {scheme}://{addr} (base URL {}){}",
-                env!("CARGO_PKG_VERSION"),
-                &table::production().base_url,
-                from_service_manager(*fd)
-            );
-        }
-        if let Some((fd, listener)) = &sockets.metrics {
-            if let Ok(addr) = listener.local_addr() {
-                eprintln!(
-                    "refserve: metrics on http://{addr}/metrics{}",
-                    from_service_manager(*fd)
-                );
-            }
-        }
+        let listeners = listen(inherited, config, scheme).await?;
         tokio::spawn(reload_on_hangup(tls.clone()));
         let signalled = shutdown_signal();
         systemd::notify(Notice::Ready);
@@ -98,28 +72,19 @@ fn main() -> ExitCode {
             signalled.await;
             systemd::notify(Notice::Stopping);
         });
-        let listeners = Listeners {
-            public: sockets.public.into_iter().map(|(_, l)| l).collect(),
-            metrics: sockets.metrics.map(|(_, l)| l),
-        };
         let tables = Tables::Fixed(table::production());
-        server::run(listeners, tables, &config, tls, shutdown).await;
+        server::run(listeners, tables, config, tls, shutdown).await;
         eprintln!("refserve: stopped");
-        ExitCode::SUCCESS
+        Ok(())
     })
 }
 
-/// The sockets to serve, each with the descriptor it was inherited as.
-struct Sockets {
-    public: Vec<(Option<usize>, tokio::net::TcpListener)>,
-    metrics: Option<(Option<usize>, tokio::net::TcpListener)>,
-}
-
 /// The inherited sockets, or else one bound on `--addr`; the metrics
-/// socket inherited, or else bound on `--metrics-addr` when given.
-async fn listen(inherited: Inherited, config: &config::Config) -> Result<Sockets, String> {
+/// socket inherited, or else bound on `--metrics-addr` when given. Once
+/// all are, each is announced on standard error (serving `scheme`).
+async fn listen(inherited: Inherited, config: &Config, scheme: &str) -> Result<Listeners, String> {
     let adopt = |(fd, listener): (usize, std::net::TcpListener)| {
-        tokio::net::TcpListener::from_std(listener)
+        TcpListener::from_std(listener)
             .map(|listener| (Some(fd), listener))
             .map_err(|error| format!("cannot serve inherited socket {fd}: {error}"))
     };
@@ -137,42 +102,45 @@ async fn listen(inherited: Inherited, config: &config::Config) -> Result<Sockets
         (None, Some(addr)) => Some((None, bind(addr).await?)),
         (None, None) => None,
     };
-    Ok(Sockets { public, metrics })
+    for (fd, listener) in &public {
+        let addr = listener.local_addr().map_or(config.addr, |a| a);
+        eprintln!(
+            "refserve {} listening on {scheme}://{addr} (base URL {}){}",
+            env!("CARGO_PKG_VERSION"),
+            &table::production().base_url,
+            from_service_manager(*fd)
+        );
+    }
+    if let Some((fd, listener)) = &metrics {
+        if let Ok(addr) = listener.local_addr() {
+            eprintln!(
+                "refserve: metrics on http://{addr}/metrics{}",
+                from_service_manager(*fd)
+            );
+        }
+    }
+    Ok(Listeners {
+        public: public.into_iter().map(|(_, listener)| listener).collect(),
+        metrics: metrics.map(|(_, listener)| listener),
+    })
 }
 
-async fn bind(addr: std::net::SocketAddr) -> Result<tokio::net::TcpListener, String> {
-    tokio::net::TcpListener::bind(addr)
+async fn bind(addr: std::net::SocketAddr) -> Result<TcpListener, String> {
+    TcpListener::bind(addr)
         .await
         .map_err(|error| format!("cannot listen on {addr}: {error}"))
 }
 
 /// `refserve dev`: preview a content directory until stopped.
 #[cfg(feature = "dev")]
-fn preview(dev: &config::DevConfig) -> ExitCode {
-    let runtime = match tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-    {
-        Ok(runtime) => runtime,
-        Err(error) => {
-            eprintln!("refserve dev: cannot start the runtime: {error}");
-            return ExitCode::FAILURE;
-        }
-    };
-    match runtime.block_on(refserve::dev::run(dev)) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(message) => {
-            eprintln!("refserve dev: {message}");
-            ExitCode::FAILURE
-        }
-    }
+fn preview(dev: &config::DevConfig) -> Result<(), String> {
+    runtime()?.block_on(refserve::dev::run(dev))
 }
 
 /// `refserve dev` in a binary built without it.
 #[cfg(not(feature = "dev"))]
-fn preview(_: &config::DevConfig) -> ExitCode {
-    eprintln!("refserve dev: this binary was built without the `dev` feature");
-    ExitCode::FAILURE
+fn preview(_: &config::DevConfig) -> Result<(), String> {
+    Err("this binary was built without the `dev` feature".to_string())
 }
 
 /// `, on socket N from the service manager` for an inherited socket.
@@ -185,51 +153,38 @@ fn from_service_manager(fd: Option<usize>) -> String {
 /// is watched from this call on, before `READY=1` is sent: a signal sent as
 /// soon as the service manager sees it is handled, not fatal.
 fn reload_on_hangup(tls: Option<Arc<Tls>>) -> impl std::future::Future<Output = ()> {
-    #[cfg(unix)]
-    let hangups = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::hangup());
+    let hangups = signal(SignalKind::hangup());
     async move {
-        #[cfg(unix)]
-        {
-            let mut hangups = match hangups {
-                Ok(hangups) => hangups,
-                Err(error) => {
-                    eprintln!("refserve: cannot watch SIGHUP: {error}");
-                    return;
-                }
-            };
-            while hangups.recv().await.is_some() {
-                match &tls {
-                    None => eprintln!("refserve: SIGHUP: nothing to reload (no --tls-cert)"),
-                    Some(tls) => match tls.reload() {
-                        Ok(()) => eprintln!(
-                            "refserve: SIGHUP: reloaded the TLS certificate {}",
-                            tls.files().cert.display()
-                        ),
-                        Err(message) => {
-                            eprintln!(
-                                "refserve: SIGHUP: {message}; keeping the last good certificate"
-                            )
-                        }
-                    },
-                }
+        let mut hangups = match hangups {
+            Ok(hangups) => hangups,
+            Err(error) => {
+                eprintln!("refserve: cannot watch SIGHUP: {error}");
+                return;
+            }
+        };
+        while hangups.recv().await.is_some() {
+            match &tls {
+                None => eprintln!("refserve: SIGHUP: nothing to reload (no --tls-cert)"),
+                Some(tls) => match tls.reload() {
+                    Ok(()) => eprintln!(
+                        "refserve: SIGHUP: reloaded the TLS certificate {}",
+                        tls.files().cert.display()
+                    ),
+                    Err(message) => {
+                        eprintln!("refserve: SIGHUP: {message}; keeping the last good certificate")
+                    }
+                },
             }
         }
-        #[cfg(not(unix))]
-        let _ = tls;
     }
 }
 
 /// Completes on the first SIGINT or SIGTERM. Both are watched from this
 /// call on (see [`reload_on_hangup`]).
 fn shutdown_signal() -> impl std::future::Future<Output = ()> {
-    #[cfg(unix)]
-    let watched = {
-        use tokio::signal::unix::{signal, SignalKind};
-        signal(SignalKind::interrupt())
-            .and_then(|interrupt| Ok((interrupt, signal(SignalKind::terminate())?)))
-    };
+    let watched = signal(SignalKind::interrupt())
+        .and_then(|interrupt| Ok((interrupt, signal(SignalKind::terminate())?)));
     async move {
-        #[cfg(unix)]
         match watched {
             Ok((mut interrupt, mut terminate)) => {
                 tokio::select! {
@@ -242,7 +197,5 @@ fn shutdown_signal() -> impl std::future::Future<Output = ()> {
                 let _ = tokio::signal::ctrl_c().await;
             }
         }
-        #[cfg(not(unix))]
-        let _ = tokio::signal::ctrl_c().await;
     }
 }

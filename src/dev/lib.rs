@@ -62,7 +62,7 @@ use refserve_server::config::DevConfig;
 use refserve_server::mcp;
 use refserve_server::respond::Body as Whole;
 use refserve_server::server::{raise_open_file_limit, SPARE_DESCRIPTORS};
-use refserve_server::watchdog::{supervise, Protocol, Timeouts};
+use refserve_server::watchdog::{supervise, Timeouts};
 use refserve_server::watched::{Framing, Watched};
 use std::convert::Infallible;
 use std::future::Future;
@@ -184,7 +184,7 @@ async fn serve_connection(preview: Arc<Preview>, accepted: Accepted) {
     };
     let builder = auto::Builder::new(TokioExecutor::new());
     let connection = builder.serve_connection(TokioIo::new(stream), service);
-    supervise(connection, timeouts, &activity, drain, Protocol::Auto).await;
+    supervise(connection, timeouts, &activity, drain, Framing::FromPreface).await;
 }
 
 impl http_body::Body for Body {

@@ -235,17 +235,17 @@ struct Buffer {
 }
 
 /// What the workers and the writer share: the buffer and the output.
-struct Lines<W> {
+struct Lines {
     buffer: Mutex<Buffer>,
     /// Wakes the writer early (half full, a flush, the close).
     wake: Condvar,
     /// Held while a batch is taken and written, so batches keep their order.
-    output: Mutex<W>,
+    output: Mutex<Box<dyn Write + Send>>,
     /// Bytes the buffer holds before lines are dropped.
     capacity: usize,
 }
 
-impl<W: Write> Lines<W> {
+impl Lines {
     fn buffer(&self) -> MutexGuard<'_, Buffer> {
         self.buffer
             .lock()
@@ -271,23 +271,8 @@ impl<W: Write> Lines<W> {
         }
         closed
     }
-}
 
-/// The log's side the workers hold.
-pub(crate) struct AccessLog {
-    shared: Arc<dyn Log>,
-    format: Format,
-    metrics: Option<Arc<Metrics>>,
-}
-
-/// [`Lines`] without its output's type.
-trait Log: Send + Sync {
-    fn append(&self, format: Format, entry: &Entry<'_>) -> bool;
-    fn flush(&self);
-    fn close(&self);
-}
-
-impl<W: Write + Send> Log for Lines<W> {
+    /// Add `entry`'s line in `format`; whether there was room for it.
     fn append(&self, format: Format, entry: &Entry<'_>) -> bool {
         let mut buffer = self.buffer();
         let before = buffer.text.len();
@@ -302,15 +287,13 @@ impl<W: Write + Send> Log for Lines<W> {
         }
         true
     }
+}
 
-    fn flush(&self) {
-        self.write_batch(&mut String::new());
-    }
-
-    fn close(&self) {
-        self.buffer().closed = true;
-        self.wake.notify_one();
-    }
+/// The log's side the workers hold.
+pub(crate) struct AccessLog {
+    shared: Arc<Lines>,
+    format: Format,
+    metrics: Option<Arc<Metrics>>,
 }
 
 impl AccessLog {
@@ -321,11 +304,11 @@ impl AccessLog {
 
     /// Start the writer thread with a buffer of `bytes`, writing to
     /// `output` (tests give a slow or a recording writer).
-    fn start_writing<W: Write + Send + 'static>(
+    fn start_writing(
         format: Format,
         metrics: Option<Arc<Metrics>>,
         bytes: usize,
-        output: W,
+        output: impl Write + Send + 'static,
     ) -> Self {
         let shared = Arc::new(Lines {
             buffer: Mutex::new(Buffer {
@@ -333,7 +316,7 @@ impl AccessLog {
                 ..Buffer::default()
             }),
             wake: Condvar::new(),
-            output: Mutex::new(output),
+            output: Mutex::new(Box::new(output)),
             capacity: bytes,
         });
         let writer = Arc::clone(&shared);
@@ -360,19 +343,20 @@ impl AccessLog {
     /// Write out every line added so far (blocks the caller: for the end of
     /// a drain, not for a worker).
     pub(crate) fn flush(&self) {
-        self.shared.flush();
+        self.shared.write_batch(&mut String::new());
     }
 }
 
 impl Drop for AccessLog {
     fn drop(&mut self) {
-        self.shared.close();
+        self.shared.buffer().closed = true;
+        self.shared.wake.notify_one();
     }
 }
 
 /// The writer thread: every [`WRITE_INTERVAL`], or when woken, write what
 /// the workers added; warn of dropped lines now and then; end once closed.
-fn write_lines<W: Write>(shared: &Lines<W>) {
+fn write_lines(shared: &Lines) {
     let mut spare = String::new();
     let (mut warned_at, mut warned_total) = (Instant::now(), 0);
     loop {

@@ -144,11 +144,6 @@ impl Activity {
         self.accepted
     }
 
-    /// The counters this connection records in, if any.
-    fn metrics(&self) -> Option<&Metrics> {
-        self.metrics.as_deref()
-    }
-
     /// Whether a request was ever begun.
     pub(crate) fn has_served(&self) -> bool {
         self.open.load(Ordering::Acquire) > 0 || self.last_end.load(Ordering::Acquire) > 0
@@ -185,18 +180,14 @@ impl Activity {
 
     /// A write found the socket full.
     pub(crate) fn blocked(&self) {
-        if !self.is_sending() {
-            self.mark_moving();
-        }
+        self.start_sending();
         self.blocked.store(true, Ordering::Release);
     }
 
     /// An HTTP/2 response began on the wire: the connection is sending
     /// until it ends ([`Activity::response_ended`]).
     pub(crate) fn response_began(&self) {
-        if !self.is_sending() {
-            self.mark_moving();
-        }
+        self.start_sending();
         self.responding.fetch_add(1, Ordering::AcqRel);
     }
 
@@ -221,6 +212,13 @@ impl Activity {
     fn mark_ended(&self) {
         let nanos = self.nanos_since_accepted();
         self.last_end.store(nanos.max(1), Ordering::Release);
+    }
+
+    /// Start the stall clock now, unless the connection was sending already.
+    fn start_sending(&self) {
+        if !self.is_sending() {
+            self.mark_moving();
+        }
     }
 
     /// Start the stall clock again now.
@@ -272,10 +270,8 @@ impl Open {
     /// Count a request open on `activity`.
     pub fn begin(activity: &Arc<Activity>) -> Open {
         let began = activity.timed.then(Instant::now);
-        if !activity.is_sending() {
-            // The stall clock runs from the first request after a pause.
-            activity.mark_moving();
-        }
+        // The stall clock runs from the first request after a pause.
+        activity.start_sending();
         activity.open.fetch_add(1, Ordering::AcqRel);
         Open {
             activity: Arc::clone(activity),
@@ -301,11 +297,8 @@ impl Open {
     /// sending.
     pub(crate) fn received(&mut self) {
         if std::mem::take(&mut self.receiving) {
-            let activity = &self.activity;
-            if !activity.is_sending() {
-                activity.mark_moving();
-            }
-            activity.receiving.fetch_sub(1, Ordering::AcqRel);
+            self.activity.start_sending();
+            self.activity.receiving.fetch_sub(1, Ordering::AcqRel);
         }
     }
 
@@ -323,7 +316,7 @@ impl Drop for Open {
         let activity = &self.activity;
         activity.mark_ended();
         activity.open.fetch_sub(1, Ordering::AcqRel);
-        if let (Some(metrics), Some(began)) = (activity.metrics(), self.began) {
+        if let (Some(metrics), Some(began)) = (&activity.metrics, self.began) {
             metrics.request_ended(began.elapsed());
         }
     }

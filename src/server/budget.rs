@@ -35,7 +35,7 @@ use std::sync::Arc;
 const UPLOAD_SHARE: usize = 2;
 
 /// The bytes held for requests, against a limit.
-#[derive(Debug)]
+#[derive(Debug, Default)]
 pub struct Budget {
     limit: usize,
     held: AtomicUsize,
@@ -50,9 +50,7 @@ impl Budget {
     pub(crate) fn new(limit: usize) -> Arc<Self> {
         Arc::new(Budget {
             limit,
-            held: AtomicUsize::new(0),
-            uploads: AtomicUsize::new(0),
-            refused: AtomicU64::new(0),
+            ..Budget::default()
         })
     }
 

@@ -112,7 +112,12 @@ where
 {
     let program = std::iter::once(OsString::from("refserve"));
     let matches = command.try_get_matches_from(program.chain(args.into_iter().map(Into::into)))?;
-    Ok(Cli::from_arg_matches(&matches)?.into_command())
+    let cli = Cli::from_arg_matches(&matches)?;
+    Ok(match cli.command {
+        None => Command::Serve(cli.serve.into_config()),
+        Some(Sub::Export { dir }) => Command::Export(dir),
+        Some(Sub::Dev(dev)) => Command::Dev(dev.into_config()),
+    })
 }
 
 impl Default for Config {
@@ -176,17 +181,6 @@ struct Cli {
     serve: Serve,
 }
 
-impl Cli {
-    /// The command the parsed line asks for.
-    fn into_command(self) -> Command {
-        match self.command {
-            None => Command::Serve(self.serve.into_config()),
-            Some(Sub::Export { dir }) => Command::Export(dir),
-            Some(Sub::Dev(dev)) => Command::Dev(dev.into_config()),
-        }
-    }
-}
-
 /// refserve's subcommands.
 #[derive(Debug, Subcommand)]
 enum Sub {
@@ -245,23 +239,23 @@ struct Serve {
     /// Seconds the drain on SIGINT or SIGTERM may take
     /// [range: 1..=3600]
     #[arg(long, verbatim_doc_comment, value_name = "SECS", default_value_t = 10,
-          value_parser = Whole(1, 3600), help_heading = LIMITS)]
+          value_parser = whole(1, 3600), help_heading = LIMITS)]
     shutdown_timeout: u64,
     /// Largest request head in bytes; a larger one gets 431
     /// [range: 8192..=1048576]
     #[arg(long, verbatim_doc_comment, value_name = "N", default_value_t = 16_384,
-          value_parser = Whole(8_192, 1_048_576), help_heading = LIMITS)]
+          value_parser = whole(8_192, 1_048_576), help_heading = LIMITS)]
     max_header_bytes: u64,
     /// Concurrent streams per HTTP/2 connection
     /// [range: 1..=10000]
     #[arg(long, verbatim_doc_comment, value_name = "N", default_value_t = 128,
-          value_parser = Whole(1, 10_000), help_heading = LIMITS)]
+          value_parser = whole(1, 10_000), help_heading = LIMITS)]
     max_streams: u64,
     /// HTTP/2 streams held across all connections, until each
     /// response has left; one more is refused (REFUSED_STREAM)
     /// [range: 1..=1000000]
     #[arg(long, verbatim_doc_comment, value_name = "N", default_value_t = 8_192,
-          value_parser = Whole(1, 1_000_000), help_heading = LIMITS)]
+          value_parser = whole(1, 1_000_000), help_heading = LIMITS)]
     max_streams_total: u64,
 }
 
@@ -281,14 +275,7 @@ impl Serve {
 
     /// The [`Config`] these flags ask for.
     fn into_config(self) -> Config {
-        let Limits {
-            header_read_timeout,
-            idle_timeout,
-            send_timeout,
-            body_timeout,
-            max_connections,
-            memory_budget,
-        } = self.limits;
+        let limits = self.limits;
         let access_log = match (self.access_log_format, self.access_log) {
             (Some(LogFormat::Json), _) => Some(Format::Json),
             (Some(LogFormat::Text), _) | (None, true) => Some(Format::Text),
@@ -296,14 +283,14 @@ impl Serve {
         };
         Config {
             addr: self.addr,
-            header_read_timeout: Duration::from_secs(header_read_timeout),
-            idle_timeout: Duration::from_secs(idle_timeout),
-            send_timeout: Duration::from_secs(send_timeout),
-            body_timeout: Duration::from_secs(body_timeout),
+            header_read_timeout: Duration::from_secs(limits.header_read_timeout),
+            idle_timeout: Duration::from_secs(limits.idle_timeout),
+            send_timeout: Duration::from_secs(limits.send_timeout),
+            body_timeout: Duration::from_secs(limits.body_timeout),
             shutdown_timeout: Duration::from_secs(self.shutdown_timeout),
-            memory_budget: usize::try_from(memory_budget.saturating_mul(1024 * 1024))
+            memory_budget: usize::try_from(limits.memory_budget.saturating_mul(1024 * 1024))
                 .unwrap_or(usize::MAX),
-            max_connections: usize::try_from(max_connections).unwrap_or(usize::MAX),
+            max_connections: usize::try_from(limits.max_connections).unwrap_or(usize::MAX),
             max_header_bytes: usize::try_from(self.max_header_bytes).unwrap_or(usize::MAX),
             max_streams: u32::try_from(self.max_streams).unwrap_or(u32::MAX),
             max_streams_total: usize::try_from(self.max_streams_total).unwrap_or(usize::MAX),
@@ -327,32 +314,32 @@ struct Limits {
     /// Seconds to a new connection's first request head
     /// (h2c: preface, HEADERS) [range: 1..=3600]
     #[arg(long, verbatim_doc_comment, value_name = "SECS", default_value_t = 10,
-          value_parser = Whole(1, 3600))]
+          value_parser = whole(1, 3600))]
     header_read_timeout: u64,
     /// Seconds a connection with no request open is kept
     /// (h2c: GOAWAY) [range: 1..=3600]
     #[arg(long, verbatim_doc_comment, value_name = "SECS", default_value_t = 60,
-          value_parser = Whole(1, 3600))]
+          value_parser = whole(1, 3600))]
     idle_timeout: u64,
     /// Seconds a response may make no progress (client not reading)
     /// before closing [range: 1..=3600]
     #[arg(long, verbatim_doc_comment, value_name = "SECS", default_value_t = 10,
-          value_parser = Whole(1, 3600))]
+          value_parser = whole(1, 3600))]
     send_timeout: u64,
     /// Seconds a request body (POST /mcp) may take, from the end of
     /// its head; 408 after [range: 1..=3600]
     #[arg(long, verbatim_doc_comment, value_name = "SECS", default_value_t = 10,
-          value_parser = Whole(1, 3600))]
+          value_parser = whole(1, 3600))]
     body_timeout: u64,
     /// Connections served at once; more wait in the listen backlog
     /// [range: 1..=1000000]
     #[arg(long, verbatim_doc_comment, value_name = "N", default_value_t = 4_096,
-          value_parser = Whole(1, 1_000_000))]
+          value_parser = whole(1, 1_000_000))]
     max_connections: u64,
     /// MiB that /mcp request bodies and /mcp and /search answers
     /// not yet sent may hold; 503 beyond [range: 1..=65536]
     #[arg(long, verbatim_doc_comment, value_name = "MIB", default_value_t = 16,
-          value_parser = Whole(1, 65_536))]
+          value_parser = whole(1, 65_536))]
     memory_budget: u64,
 }
 
@@ -399,27 +386,13 @@ enum LogFormat {
     Json,
 }
 
-/// A whole number from the first to the second, inclusive: every limit's
-/// value parser. Its error names the range whatever the value (clap's
-/// ranged parser names it only for a number out of range).
-#[derive(Debug, Clone, Copy)]
-struct Whole(u64, u64);
-
-impl TypedValueParser for Whole {
-    type Value = u64;
-
-    fn parse_ref(
-        &self,
-        command: &clap::Command,
-        arg: Option<&clap::Arg>,
-        value: &OsStr,
-    ) -> Result<u64, clap::Error> {
-        let Whole(low, high) = *self;
-        let whole = move |text: &str| match text.parse::<u64>() {
-            Ok(n) if (low..=high).contains(&n) => Ok(n),
-            _ => Err(format!("not a whole number from {low} to {high}")),
-        };
-        whole.parse_ref(command, arg, value)
+/// A whole number from `low` to `high`, inclusive: every limit's value
+/// parser. Its error names the range whatever the value (clap's ranged
+/// parser names it only for a number out of range).
+fn whole(low: u64, high: u64) -> impl TypedValueParser<Value = u64> {
+    move |text: &str| match text.parse::<u64>() {
+        Ok(n) if (low..=high).contains(&n) => Ok(n),
+        _ => Err(format!("not a whole number from {low} to {high}")),
     }
 }
 

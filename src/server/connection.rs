@@ -54,8 +54,8 @@ use crate::metrics::{Close, Metrics};
 use crate::streams::Streams;
 use crate::table::Tables;
 use crate::tls;
-use crate::watchdog::{drained, supervise, Protocol, Timeouts, CLOSE_GRACE, DRAIN_IDLE_GRACE};
-use crate::watched::{Framing, Watched};
+use crate::watchdog::{drained, supervise, Timeouts, CLOSE_GRACE, DRAIN_IDLE_GRACE};
+use crate::watched::{Framing, Socket, Watched};
 use futures_util::future::Either;
 use http::header::{HeaderValue, CONNECTION, STRICT_TRANSPORT_SECURITY};
 use http::uri::PathAndQuery;
@@ -177,14 +177,12 @@ pub(crate) async fn serve(
         Err(close) => return close,
     }
     let Some(acceptor) = tls else {
-        let (protocol, framing) = if first[0] == b'P' {
-            (Protocol::Auto, Framing::FromPreface)
+        let framing = if first[0] == b'P' {
+            Framing::FromPreface
         } else {
-            (Protocol::Http1, Framing::Http1)
+            Framing::Http1
         };
-        let stream = Watched::new(stream, Arc::clone(&activity), framing)
-            .counting(Arc::clone(&shared.streams));
-        return serve_protocol(stream, protocol, shared, activity, peer, drain, false).await;
+        return serve_protocol(stream, framing, shared, activity, peer, drain, false).await;
     };
     // Boxed: the handshake, the TLS stream and the buffer that turns
     // cleartext away would make every connection's task kilobytes larger,
@@ -216,13 +214,11 @@ async fn serve_https(
         Ok(Err(_)) => return Close::TlsHandshake,
         Err(close) => return close,
     };
-    let (protocol, framing) = match stream.get_ref().1.alpn_protocol() {
-        Some(b"h2") => (Protocol::Auto, Framing::Http2),
-        _ => (Protocol::Http1, Framing::Http1),
+    let framing = match stream.get_ref().1.alpn_protocol() {
+        Some(b"h2") => Framing::Http2,
+        _ => Framing::Http1,
     };
-    let stream =
-        Watched::new(stream, Arc::clone(&activity), framing).counting(Arc::clone(&shared.streams));
-    serve_protocol(stream, protocol, shared, activity, peer, drain, true).await
+    serve_protocol(stream, framing, shared, activity, peer, drain, true).await
 }
 
 /// `step` (the peek, the TLS handshake) if it completes within the header
@@ -252,11 +248,12 @@ async fn before_drain<F: std::future::Future>(
     }
 }
 
-/// Serve `stream` with hyper's HTTP/1 builder, or with the auto builder
-/// (HTTP/2, or HTTP/1.1 after all).
+/// Serve `stream`, [`Watched`], with hyper's HTTP/1 builder when it speaks
+/// HTTP/1.1 (`framing`), or else with the auto builder (HTTP/2, or
+/// HTTP/1.1 after all).
 async fn serve_protocol<S>(
     stream: S,
-    protocol: Protocol,
+    framing: Framing,
     shared: Arc<Shared>,
     activity: Arc<Activity>,
     peer: SocketAddr,
@@ -264,8 +261,10 @@ async fn serve_protocol<S>(
     secure: bool,
 ) -> Close
 where
-    S: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin + Send + 'static,
+    S: Socket + tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin + Send + 'static,
 {
+    let stream =
+        Watched::new(stream, Arc::clone(&activity), framing).counting(Arc::clone(&shared.streams));
     let service = {
         let (shared, activity) = (Arc::clone(&shared), Arc::clone(&activity));
         // Formatted once per connection, and only for the log.
@@ -286,22 +285,21 @@ where
                 ))),
                 // `answering` is boxed already: this future is smaller
                 // than the common answer's.
-                Answer::Later(answering) => Either::Right(deliver_later(
-                    Arc::clone(&shared),
-                    answering,
-                    asked,
-                    peer.clone(),
-                    secure,
-                )),
+                Answer::Later(answering) => {
+                    let (shared, peer) = (Arc::clone(&shared), peer.clone());
+                    Either::Right(async move {
+                        deliver(&shared, answering.await, &asked, &peer, secure)
+                    })
+                }
             }
         })
     };
-    match protocol {
-        Protocol::Http1 => {
+    match framing {
+        Framing::Http1 => {
             let connection = shared.http1.serve_connection(TokioIo::new(stream), service);
-            supervise(connection, shared.timeouts, &activity, drain, protocol).await
+            supervise(connection, shared.timeouts, &activity, drain, framing).await
         }
-        Protocol::Auto => {
+        Framing::Http2 | Framing::FromPreface => {
             let connection = shared.auto.serve_connection(TokioIo::new(stream), service);
             // Boxed: the auto builder's connection is large and rare.
             Box::pin(supervise(
@@ -309,7 +307,7 @@ where
                 shared.timeouts,
                 &activity,
                 drain,
-                protocol,
+                framing,
             ))
             .await
         }
@@ -356,18 +354,6 @@ impl Asked {
                 .and_then(|_| request.uri().path_and_query().cloned()),
         }
     }
-}
-
-/// [`deliver`] an answer that comes later (`/mcp`'s).
-async fn deliver_later(
-    shared: Arc<Shared>,
-    answering: impl std::future::Future<Output = Answered>,
-    asked: Asked,
-    peer: String,
-    secure: bool,
-) -> Result<Response<Tracked>, h2::Error> {
-    let answered = answering.await;
-    deliver(&shared, answered, &asked, &peer, secure)
 }
 
 /// The last steps of every answer: HSTS over HTTPS, `Connection: close` in

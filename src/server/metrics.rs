@@ -30,14 +30,10 @@ const PROTOCOLS: [&str; 3] = ["HTTP/1.0", "HTTP/1.1", "HTTP/2"];
 /// The `method` label's values.
 const METHODS: [&str; 5] = ["GET", "HEAD", "OPTIONS", "POST", "other"];
 /// The status codes refserve answers with (hyper's own 400 and 431 for
-/// requests it cannot parse close the connection with reason `error`).
+/// requests it cannot parse close the connection with reason `error`): the
+/// `status` label's values, then `other` for any other.
 const STATUSES: [u16; 19] = [
     200, 202, 204, 303, 304, 308, 400, 403, 404, 405, 406, 408, 410, 412, 413, 414, 415, 501, 503,
-];
-/// The `status` label's values: [`STATUSES`], then any other.
-const STATUS_LABELS: [&str; STATUSES.len() + 1] = [
-    "200", "202", "204", "303", "304", "308", "400", "403", "404", "405", "406", "408", "410",
-    "412", "413", "414", "415", "501", "503", "other",
 ];
 /// Upper bounds of the response-time buckets, in seconds: from 50 µs, as a
 /// precomputed answer takes microseconds, to 10 s, a client reading slowly.
@@ -46,10 +42,12 @@ const BUCKETS: [f64; 17] = [
     1.0, 2.5, 5.0, 10.0,
 ];
 
-/// Every series refserve exposes.
+/// Every series refserve exposes (by default at zero, with `build_info`'s
+/// labels empty).
+#[derive(Debug, Default)]
 pub struct Metrics {
     /// Requests by protocol, method and status.
-    requests: [[[AtomicU64; STATUS_LABELS.len()]; METHODS.len()]; PROTOCOLS.len()],
+    requests: [[[AtomicU64; STATUSES.len() + 1]; METHODS.len()]; PROTOCOLS.len()],
     /// Response body bytes by content coding.
     body_bytes: [AtomicU64; Coding::ALL.len()],
     /// Response times: a count per bucket (the last one past 10 s) and
@@ -71,17 +69,9 @@ impl Metrics {
     /// Every series at zero; `version` and `content` label `build_info`.
     pub fn new(version: &'static str, content: &str) -> Self {
         Metrics {
-            requests: Default::default(),
-            body_bytes: Default::default(),
-            buckets: Default::default(),
-            duration_nanos: AtomicU64::new(0),
-            connections_accepted: AtomicU64::new(0),
-            connections_closed: Default::default(),
-            draining: AtomicBool::new(false),
-            access_log_dropped: AtomicU64::new(0),
-            budget: OnceLock::new(),
             version,
             content: content.to_string(),
+            ..Metrics::default()
         }
     }
 
@@ -133,7 +123,7 @@ impl Metrics {
 
     /// A connection closed, and why.
     pub(crate) fn connection_closed(&self, reason: Close) {
-        self.connections_closed[reason.index()].fetch_add(1, Ordering::Relaxed);
+        self.connections_closed[reason as usize].fetch_add(1, Ordering::Relaxed);
     }
 
     /// The drain has begun.
@@ -149,11 +139,6 @@ impl Metrics {
     /// Expose `budget`: its limit, what it holds, what it refused.
     pub(crate) fn watch_budget(&self, budget: Arc<Budget>) {
         let _ = self.budget.set(budget);
-    }
-
-    /// Requests counted so far, of every kind.
-    fn requests_total(&self) -> u64 {
-        self.requests.iter().flatten().flatten().map(load).sum()
     }
 }
 
@@ -212,12 +197,6 @@ pub(crate) fn prometheus_text(openmetrics: &str) -> String {
 #[derive(Debug)]
 struct Exposition(Arc<Metrics>);
 
-impl std::fmt::Debug for Metrics {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Metrics").finish_non_exhaustive()
-    }
-}
-
 impl Collector for Exposition {
     fn encode(&self, mut encoder: DescriptorEncoder) -> Result<(), std::fmt::Error> {
         let m = &self.0;
@@ -227,9 +206,11 @@ impl Collector for Exposition {
             None,
             MetricType::Counter,
         )?;
+        let statuses = STATUSES.map(|code| code.to_string());
+        let statuses = statuses.iter().map(String::as_str).chain(["other"]);
         for (protocol, by_method) in PROTOCOLS.iter().zip(&m.requests) {
             for (method, by_status) in METHODS.iter().zip(by_method) {
-                for (status, count) in STATUS_LABELS.iter().zip(by_status) {
+                for (status, count) in statuses.clone().zip(by_status) {
                     let labels = [
                         ("protocol", *protocol),
                         ("method", method),
@@ -276,7 +257,8 @@ impl Collector for Exposition {
                 &buckets,
                 None,
             )?;
-        let in_flight = m.requests_total().saturating_sub(timed);
+        let requests: u64 = m.requests.iter().flatten().flatten().map(load).sum();
+        let in_flight = requests.saturating_sub(timed);
         gauge(
             &mut encoder,
             "requests_in_flight",
@@ -305,9 +287,9 @@ impl Collector for Exposition {
             None,
             MetricType::Counter,
         )?;
-        for (reason, count) in Close::ALL.iter().zip(closed) {
+        for ((_, reason), count) in Close::ALL.iter().zip(closed) {
             family
-                .encode_family(&[("reason", reason.label())])?
+                .encode_family(&[("reason", *reason)])?
                 .encode_counter::<NoLabelSet, _, u64>(&count, None)?;
         }
 
@@ -399,36 +381,18 @@ pub enum Close {
 }
 
 impl Close {
-    /// Every reason, in [`Close::index`] order.
-    const ALL: [Close; 8] = [
-        Close::Client,
-        Close::Idle,
-        Close::HeaderTimeout,
-        Close::SendTimeout,
-        Close::Drain,
-        Close::Evicted,
-        Close::TlsHandshake,
-        Close::Error,
+    /// Every reason with its metric label, in declaration order (`reason
+    /// as usize`).
+    const ALL: [(Close, &'static str); 8] = [
+        (Close::Client, "client"),
+        (Close::Idle, "idle"),
+        (Close::HeaderTimeout, "header_timeout"),
+        (Close::SendTimeout, "send_timeout"),
+        (Close::Drain, "drain"),
+        (Close::Evicted, "evicted"),
+        (Close::TlsHandshake, "tls_handshake"),
+        (Close::Error, "error"),
     ];
-
-    /// Its place in [`Close::ALL`].
-    const fn index(self) -> usize {
-        self as usize
-    }
-
-    /// The metric label.
-    const fn label(self) -> &'static str {
-        match self {
-            Close::Client => "client",
-            Close::Idle => "idle",
-            Close::HeaderTimeout => "header_timeout",
-            Close::SendTimeout => "send_timeout",
-            Close::Drain => "drain",
-            Close::Evicted => "evicted",
-            Close::TlsHandshake => "tls_handshake",
-            Close::Error => "error",
-        }
-    }
 }
 
 #[cfg(test)]
@@ -445,9 +409,6 @@ mod tests {
         for kind in ErrorKind::ALL {
             assert!(STATUSES.contains(&kind.status()), "{kind:?}");
         }
-        for (code, label) in STATUSES.iter().zip(STATUS_LABELS) {
-            assert_eq!(code.to_string(), label);
-        }
     }
 
     #[test]
@@ -459,13 +420,11 @@ mod tests {
             .count();
         assert_eq!(
             requests,
-            PROTOCOLS.len() * METHODS.len() * STATUS_LABELS.len()
+            PROTOCOLS.len() * METHODS.len() * (STATUSES.len() + 1)
         );
-        for reason in Close::ALL {
-            let line = format!(
-                "refserve_connections_closed_total{{reason=\"{}\"}} 0",
-                reason.label()
-            );
+        for (index, (reason, label)) in Close::ALL.into_iter().enumerate() {
+            assert_eq!(reason as usize, index, "{label}: in declaration order");
+            let line = format!("refserve_connections_closed_total{{reason=\"{label}\"}} 0");
             assert!(text.contains(&line), "{line}");
         }
         assert!(text.contains("refserve_build_info{version=\"1.2.3\",content=\"abc\"} 1"));

@@ -24,7 +24,7 @@
 use crate::accept::{Accepted, Connections};
 use crate::activity::{Activity, Open, Tracked};
 use crate::metrics::{self, Metrics};
-use crate::watchdog::{supervise, Protocol, Timeouts};
+use crate::watchdog::{supervise, Timeouts};
 use crate::watched::{Framing, Watched};
 use bytes::Bytes;
 use http::header::{HeaderValue, ALLOW, CACHE_CONTROL, CONTENT_TYPE};
@@ -58,24 +58,22 @@ pub(crate) async fn serve(listener: TcpListener, metrics: Arc<Metrics>, timeouts
     let mut http1 = http1::Builder::new();
     http1.max_buf_size(MAX_HEADER_BYTES);
     let serve = |accepted: Accepted| {
-        let service = {
-            let (registry, activity) = (Arc::clone(&registry), Arc::clone(&accepted.activity));
-            service_fn(move |request| {
-                let open = Open::begin(&activity);
-                let response = answer(&registry, &request).map(|body| Tracked::new(body, open));
-                std::future::ready(Ok::<_, Infallible>(response))
-            })
-        };
         let Accepted {
             stream,
             activity,
             drain,
             ..
         } = accepted;
+        let (registry, requests) = (Arc::clone(&registry), Arc::clone(&activity));
+        let service = service_fn(move |request| {
+            let open = Open::begin(&requests);
+            let response = answer(&registry, &request).map(|body| Tracked::new(body, open));
+            std::future::ready(Ok::<_, Infallible>(response))
+        });
         let stream = Watched::new(stream, Arc::clone(&activity), Framing::Http1);
         let connection = http1.serve_connection(TokioIo::new(stream), service);
         async move {
-            supervise(connection, timeouts, &activity, drain, Protocol::Http1).await;
+            supervise(connection, timeouts, &activity, drain, Framing::Http1).await;
         }
     };
     let connections = Connections::new("refserve: metrics listener", MAX_CONNECTIONS).settling();

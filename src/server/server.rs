@@ -51,55 +51,46 @@ pub fn run<'a>(
     tls: Option<Arc<Tls>>,
     shutdown: Boxed<'static>,
 ) -> Boxed<'a> {
-    Box::pin(serve(listeners, tables, config, tls, shutdown))
-}
-
-/// [`run`], unboxed.
-async fn serve(
-    listeners: Listeners,
-    tables: Tables,
-    config: &Config,
-    tls: Option<Arc<Tls>>,
-    shutdown: Boxed<'static>,
-) {
-    let metrics = listeners.metrics.is_some().then(|| {
-        let content = tables.current();
-        Arc::new(Metrics::new(
-            env!("CARGO_PKG_VERSION"),
-            content.content_hash.as_str(),
-        ))
-    });
-    let scraping = listeners
-        .metrics
-        .zip(metrics.clone())
-        .map(|(listener, metrics)| {
-            tokio::spawn(scrape::serve(listener, metrics, Timeouts::of(config)))
+    Box::pin(async move {
+        let metrics = listeners.metrics.is_some().then(|| {
+            let content = tables.current();
+            Arc::new(Metrics::new(
+                env!("CARGO_PKG_VERSION"),
+                content.content_hash.as_str(),
+            ))
         });
-    let shared = Arc::new(Shared::new(config, tables, metrics.clone()));
-    let connections = Connections::new("refserve", config.max_connections);
-    let serve = |accepted: Accepted| {
-        let (shared, metrics) = (Arc::clone(&shared), metrics.clone());
-        let acceptor = tls.as_ref().map(|tls| tls.acceptor());
-        if let Some(metrics) = &metrics {
-            metrics.connection_accepted();
-        }
-        async move {
-            let close = connection::serve(shared, accepted, acceptor).await;
-            if let Some(metrics) = metrics {
-                metrics.connection_closed(close);
+        let scraping = listeners
+            .metrics
+            .zip(metrics.clone())
+            .map(|(listener, metrics)| {
+                tokio::spawn(scrape::serve(listener, metrics, Timeouts::of(config)))
+            });
+        let shared = Arc::new(Shared::new(config, tables, metrics.clone()));
+        let connections = Connections::new("refserve", config.max_connections);
+        let serve = |accepted: Accepted| {
+            let (shared, metrics) = (Arc::clone(&shared), metrics.clone());
+            let acceptor = tls.as_ref().map(|tls| tls.acceptor());
+            if let Some(metrics) = &metrics {
+                metrics.connection_accepted();
             }
+            async move {
+                let close = connection::serve(shared, accepted, acceptor).await;
+                if let Some(metrics) = metrics {
+                    metrics.connection_closed(close);
+                }
+            }
+        };
+        connections
+            .accept(listeners.public, || shared.activity(), serve, shutdown)
+            .await;
+        shared.begin_drain();
+        connections.drain(config.shutdown_timeout).await;
+        let flushing = Arc::clone(&shared);
+        let _ = tokio::task::spawn_blocking(move || flushing.flush_access_log()).await;
+        if let Some(scraping) = scraping {
+            scraping.abort();
         }
-    };
-    connections
-        .accept(listeners.public, || shared.activity(), serve, shutdown)
-        .await;
-    shared.begin_drain();
-    connections.drain(config.shutdown_timeout).await;
-    let flushing = Arc::clone(&shared);
-    let _ = tokio::task::spawn_blocking(move || flushing.flush_access_log()).await;
-    if let Some(scraping) = scraping {
-        scraping.abort();
-    }
+    })
 }
 
 /// Open files kept free of connections: the listeners, the runtime, the

@@ -25,6 +25,7 @@
 //!   newcomers push out.
 
 use crate::activity::Activity;
+use slab::Slab;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
@@ -42,15 +43,8 @@ pub(crate) struct Slots {
     permits: Arc<Semaphore>,
     count: u32,
     /// What each held slot's connection is doing, for choosing the one to
-    /// evict; `None` where a slot is free or its connection was evicted.
-    held: Mutex<Held>,
-}
-
-#[derive(Default)]
-struct Held {
-    connections: Vec<Option<Arc<Activity>>>,
-    /// Indexes of `connections` free for reuse.
-    free: Vec<usize>,
+    /// evict; `None` where its connection was evicted.
+    held: Mutex<Slab<Option<Arc<Activity>>>>,
 }
 
 /// A connection's slot, given back when dropped.
@@ -67,7 +61,7 @@ impl Slots {
         Arc::new(Slots {
             permits: Arc::new(Semaphore::new(count as usize)),
             count,
-            held: Mutex::new(Held::default()),
+            held: Mutex::new(Slab::new()),
         })
     }
 
@@ -97,18 +91,7 @@ impl Slots {
     }
 
     fn register(self: &Arc<Self>, permit: OwnedSemaphorePermit, activity: &Arc<Activity>) -> Slot {
-        let mut held = self.lock();
-        let entry = Some(Arc::clone(activity));
-        let index = match held.free.pop() {
-            Some(index) => {
-                held.connections[index] = entry;
-                index
-            }
-            None => {
-                held.connections.push(entry);
-                held.connections.len() - 1
-            }
-        };
+        let index = self.lock().insert(Some(Arc::clone(activity)));
         Slot {
             slots: Arc::clone(self),
             index,
@@ -121,9 +104,7 @@ impl Slots {
     fn evict_longest_idle(&self) -> bool {
         let mut held = self.lock();
         let longest = held
-            .connections
             .iter()
-            .enumerate()
             .filter_map(|(index, entry)| {
                 let activity = entry.as_ref()?;
                 let since: Instant = activity.idle_since()?;
@@ -135,13 +116,13 @@ impl Slots {
         };
         // Out of the choice from now on; the slot stays taken until the
         // connection has closed.
-        if let Some(activity) = held.connections[index].take() {
+        if let Some(activity) = held[index].take() {
             activity.evict();
         }
         true
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, Held> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Slab<Option<Arc<Activity>>>> {
         // A panic elsewhere cannot leave the list half-changed: every
         // change is one assignment or push.
         self.held.lock().unwrap_or_else(PoisonError::into_inner)
@@ -150,9 +131,7 @@ impl Slots {
 
 impl Drop for Slot {
     fn drop(&mut self) {
-        let mut held = self.slots.lock();
-        held.connections[self.index] = None;
-        held.free.push(self.index);
+        self.slots.lock().try_remove(self.index);
     }
 }
 
@@ -182,7 +161,7 @@ mod tests {
         assert_eq!(slots.permits.available_permits(), 0);
         drop(slot);
         assert_eq!(slots.permits.available_permits(), 1);
-        assert!(slots.lock().connections.iter().all(Option::is_none));
+        assert!(slots.lock().is_empty());
     }
 
     #[tokio::test]

@@ -75,8 +75,9 @@ pub(crate) struct FrameHead {
 }
 
 /// The frame headers of one direction of an HTTP/2 connection, read as its
-/// bytes pass.
-#[derive(Debug)]
+/// bytes pass: by default what the server writes, frames from the first
+/// byte.
+#[derive(Debug, Default)]
 pub(crate) struct Frames {
     /// Bytes of the client's preface still to pass before the first frame.
     preface_left: usize,
@@ -91,23 +92,11 @@ pub(crate) struct Frames {
 }
 
 impl Frames {
-    /// What the server writes: frames from the first byte.
-    pub(crate) fn output() -> Frames {
-        Frames::after(0)
-    }
-
     /// What the client sends: its preface, then frames.
     pub(crate) fn input() -> Frames {
-        Frames::after(PREFACE_LEN)
-    }
-
-    fn after(preface_left: usize) -> Frames {
         Frames {
-            preface_left,
-            header: [0; 9],
-            header_len: 0,
-            payload_left: 0,
-            response: false,
+            preface_left: PREFACE_LEN,
+            ..Frames::default()
         }
     }
 
@@ -201,16 +190,13 @@ impl Open {
         if ends {
             self.end(frame.stream, activity);
         } else if frame.kind == HEADERS {
-            if let Some((_, responding)) = self.find(frame.stream) {
+            let held = self.held.iter_mut().find(|(id, _)| *id == frame.stream);
+            if let Some((_, responding)) = held {
                 if !std::mem::replace(responding, true) {
                     activity.response_began();
                 }
             }
         }
-    }
-
-    fn find(&mut self, stream: u32) -> Option<&mut (u32, bool)> {
-        self.held.iter_mut().find(|(id, _)| *id == stream)
     }
 
     fn end(&mut self, stream: u32, activity: &Activity) {
@@ -251,7 +237,7 @@ pub(crate) mod tests {
 
     #[test]
     fn only_response_frames_count() {
-        let mut frames = Frames::output();
+        let mut frames = Frames::default();
         assert_eq!(
             response_bytes(&mut frames, &frame(0x4, 0, 0, 6)),
             0,
@@ -291,7 +277,7 @@ pub(crate) mod tests {
         ]
         .concat();
         for size in [1, 2, 5, 9, 10, 17, 64, output.len()] {
-            let mut frames = Frames::output();
+            let mut frames = Frames::default();
             let mut heads = Vec::new();
             let counted: usize = output
                 .chunks(size)

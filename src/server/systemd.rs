@@ -101,23 +101,14 @@ pub fn inherited_listeners() -> Result<Inherited, String> {
     Ok(inherited)
 }
 
-/// A state change the supervisor is told of.
-#[derive(Debug, Clone, Copy)]
-pub enum Notice {
-    /// The sockets are being served.
-    Ready,
-    /// The drain has begun.
-    Stopping,
-}
+/// A state change the supervisor is told of: `Ready` once the sockets
+/// are served, `Stopping` when the drain begins.
+pub use sd_notify::NotifyState as Notice;
 
 /// Tell the supervisor, if there is one (`NOTIFY_SOCKET`); a failure is
 /// logged, never fatal.
-pub fn notify(notice: Notice) {
-    let state = match notice {
-        Notice::Ready => sd_notify::NotifyState::Ready,
-        Notice::Stopping => sd_notify::NotifyState::Stopping,
-    };
-    if let Err(error) = sd_notify::notify(&[state]) {
+pub fn notify(notice: Notice<'_>) {
+    if let Err(error) = sd_notify::notify(std::slice::from_ref(&notice)) {
         eprintln!("refserve: cannot notify the service manager ({notice:?}): {error}");
     }
 }

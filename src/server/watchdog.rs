@@ -14,6 +14,8 @@
 use crate::activity::Activity;
 use crate::config::Config;
 use crate::metrics::Close;
+use crate::watched::Framing;
+use futures_util::future::Either;
 use futures_util::task::AtomicWaker;
 use hyper_util::server::graceful::GracefulConnection;
 use std::future::Future;
@@ -53,49 +55,31 @@ impl Timeouts {
     }
 }
 
-/// Which builder serves a connection: the watchdog closes an HTTP/1.1
-/// connection in a drain once it is idle, and tells HTTP/2 to go away at
-/// once.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub enum Protocol {
-    /// hyper's HTTP/1 builder.
-    Http1,
-    /// hyper-util's auto builder: HTTP/2, or HTTP/1.1 that starts with `P`.
-    Auto,
-}
-
-/// What the watchdog decided.
-enum Verdict {
-    /// Ask the connection to close, for this reason.
-    Close(Close),
-    /// The client will not read: drop the connection now.
-    Stalled,
-}
-
 /// Run `connection` to its end under the watchdog, which holds it to
-/// `timeouts` and closes it in a drain; returns why it ended.
+/// `timeouts` and closes it in a drain; returns why it ended. `framing`
+/// tells which builder serves it: in a drain, the watchdog closes a
+/// connection of hyper's HTTP/1 builder ([`Framing::Http1`]) once it is
+/// idle, and tells one of hyper-util's auto builder (HTTP/2, or HTTP/1.1
+/// that starts with `P`) to go away at once.
 pub async fn supervise<C: GracefulConnection>(
     connection: C,
     timeouts: Timeouts,
     activity: &Activity,
     mut drain: watch::Receiver<bool>,
-    protocol: Protocol,
+    framing: Framing,
 ) -> Close {
     tokio::pin!(connection);
     let draining = AtomicBool::new(false);
-    let watchdog = watch(timeouts, activity, &mut drain, protocol, &draining);
+    let watchdog = watch(timeouts, activity, &mut drain, framing, &draining);
     tokio::pin!(watchdog);
     let close = match Gated::new(connection.as_mut(), watchdog).await {
-        First::Connection(ended) => {
-            return match ended {
-                // The drain's `Connection: close` ended it.
-                Ok(()) if draining.load(Ordering::Relaxed) => Close::Drain,
-                Ok(()) => Close::Client,
-                Err(_) => Close::Error,
-            };
-        }
-        First::Watchdog(Verdict::Stalled) => return Close::SendTimeout,
-        First::Watchdog(Verdict::Close(close)) => close,
+        // The drain's `Connection: close` ended it.
+        Either::Left(Ok(())) if draining.load(Ordering::Relaxed) => return Close::Drain,
+        Either::Left(Ok(())) => return Close::Client,
+        Either::Left(Err(_)) => return Close::Error,
+        // The client will not read: dropped now, not asked to close.
+        Either::Right(Close::SendTimeout) => return Close::SendTimeout,
+        Either::Right(close) => close,
     };
     connection.as_mut().graceful_shutdown();
     if activity.idle_since().is_some() {
@@ -112,8 +96,9 @@ pub async fn supervise<C: GracefulConnection>(
     close
 }
 
-/// The watchdog: completes when the connection is to close. `draining`
-/// turns true once it has seen the drain begin.
+/// The watchdog: completes with the reason the connection is to close
+/// ([`Close::SendTimeout`]: it is to be dropped at once). `draining` turns
+/// true once it has seen the drain begin.
 ///
 /// The limit that applies is read again each time the watchdog wakes, not
 /// kept from before it slept: a connection whose first request arrived
@@ -124,9 +109,9 @@ async fn watch(
     timeouts: Timeouts,
     activity: &Activity,
     drain: &mut watch::Receiver<bool>,
-    protocol: Protocol,
+    framing: Framing,
     draining: &AtomicBool,
-) -> Verdict {
+) -> Close {
     loop {
         let (limit, reason) = if draining.load(Ordering::Relaxed) {
             (DRAIN_IDLE_GRACE, Close::Drain)
@@ -137,7 +122,7 @@ async fn watch(
         };
         let idle_since = activity.idle_since();
         if idle_since.is_some_and(|since| since.elapsed() >= limit) {
-            return Verdict::Close(reason);
+            return reason;
         }
         // With a request open, look again in `limit`: it cannot end sooner.
         // Before the first request, look again within the idle timeout too,
@@ -149,16 +134,16 @@ async fn watch(
         tokio::select! {
             () = tokio::time::sleep_until(deadline.into()) => {}
             // A client that will not read gets no grace to close.
-            () = stalled(activity, timeouts.send) => return Verdict::Stalled,
+            () = stalled(activity, timeouts.send) => return Close::SendTimeout,
             () = drained(drain), if !draining.load(Ordering::Relaxed) => {
                 draining.store(true, Ordering::Relaxed);
-                if protocol == Protocol::Auto {
-                    return Verdict::Close(Close::Drain);
+                if framing != Framing::Http1 {
+                    return Close::Drain;
                 }
             }
             // Another connection takes the slot (`slots.rs`); a request that
             // came in meanwhile is answered before the close.
-            () = activity.evicted() => return Verdict::Close(Close::Evicted),
+            () = activity.evicted() => return Close::Evicted,
         }
     }
 }
@@ -187,15 +172,10 @@ pub(crate) async fn drained(drain: &mut watch::Receiver<bool>) {
     let _ = drain.wait_for(|draining| *draining).await;
 }
 
-/// Which of [`Gated`]'s two futures finished first.
-enum First<C, W> {
-    Connection(C),
-    Watchdog(W),
-}
-
 /// The connection and its watchdog, run together: the connection is polled
 /// on every wake of the task, the watchdog only after a waker it was given
-/// fired (and on the first poll).
+/// fired (and on the first poll). Completes with the output of the first
+/// to finish: the connection's on the left, the watchdog's on the right.
 struct Gated<'a, C, W> {
     connection: Pin<&'a mut C>,
     watchdog: Pin<&'a mut W>,
@@ -212,10 +192,6 @@ struct Alarm {
 
 impl Wake for Alarm {
     fn wake(self: Arc<Self>) {
-        self.wake_by_ref();
-    }
-
-    fn wake_by_ref(self: &Arc<Self>) {
         self.rang.store(true, Ordering::Release);
         self.task.wake();
     }
@@ -238,7 +214,7 @@ impl<'a, C: Future, W: Future> Gated<'a, C, W> {
 }
 
 impl<C: Future, W: Future> Future for Gated<'_, C, W> {
-    type Output = First<C::Output, W::Output>;
+    type Output = Either<C::Output, W::Output>;
 
     fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         let this = &mut *self;
@@ -248,16 +224,16 @@ impl<C: Future, W: Future> Future for Gated<'_, C, W> {
         if this.alarm.rang.swap(false, Ordering::AcqRel) {
             let mut watchdog_cx = Context::from_waker(&this.waker);
             if let Poll::Ready(verdict) = this.watchdog.as_mut().poll(&mut watchdog_cx) {
-                return Poll::Ready(First::Watchdog(verdict));
+                return Poll::Ready(Either::Right(verdict));
             }
         }
-        this.connection.as_mut().poll(cx).map(First::Connection)
+        this.connection.as_mut().poll(cx).map(Either::Left)
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{First, Gated};
+    use super::{Either, Gated};
     use std::cell::RefCell;
     use std::future::{poll_fn, Future};
     use std::pin::pin;
@@ -286,7 +262,7 @@ mod tests {
         woken_by.take().expect("the watchdog kept its waker").wake();
         assert!(matches!(
             gated.as_mut().poll(&mut cx),
-            Poll::Ready(First::Watchdog("closed"))
+            Poll::Ready(Either::Right("closed"))
         ));
     }
 
@@ -298,7 +274,7 @@ mod tests {
         let mut cx = Context::from_waker(Waker::noop());
         assert!(matches!(
             gated.as_mut().poll(&mut cx),
-            Poll::Ready(First::Connection(7))
+            Poll::Ready(Either::Left(7))
         ));
     }
 }

@@ -163,7 +163,7 @@ impl Progress {
         Progress {
             activity,
             framing,
-            output: Frames::output(),
+            output: Frames::default(),
             input: Frames::input(),
             open: None,
             first: Vec::new(),
