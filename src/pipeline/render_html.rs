@@ -18,7 +18,7 @@ use pulldown_cmark::{
 use sha2::{Digest, Sha256};
 
 /// What the layout needs to know about a page besides its Markdown.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Default)]
 pub(crate) struct Page<'a> {
     /// The `<title>` (the site's title is appended).
     pub title: &'a str,
