@@ -27,7 +27,7 @@ pub(crate) fn single(catalog: &Catalog, entry: &Entry) -> String {
 }
 
 /// An ErrorResponse: `{"error": {"code", "message", "hint"}}`.
-pub(crate) fn error(code: &str, message: &str, hint: &str) -> String {
+pub fn error(code: &str, message: &str, hint: &str) -> String {
     finish(&json!({ "error": { "code": code, "message": message, "hint": hint } }))
 }
 
