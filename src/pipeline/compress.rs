@@ -99,44 +99,43 @@ pub(crate) fn encode<'b>(
     encoding: &Encoding,
 ) -> Compressed<'b> {
     // The distinct inputs, and the jobs on them.
-    let mut distinct: Vec<(&[u8], bool)> = Vec::new();
-    let mut index: HashMap<(&[u8], bool), usize> = HashMap::new();
-    for body in bodies {
-        let with_dictionary = body.with_dictionary && dictionary.is_some();
-        index
-            .entry((&body.bytes[..], with_dictionary))
-            .or_insert_with(|| {
-                distinct.push((&body.bytes[..], with_dictionary));
-                distinct.len() - 1
-            });
-    }
+    let mut distinct: Vec<(&[u8], bool)> = bodies
+        .into_iter()
+        .map(|body| {
+            (
+                &body.bytes[..],
+                body.with_dictionary && dictionary.is_some(),
+            )
+        })
+        .collect();
+    distinct.sort_unstable();
+    distinct.dedup();
     let found = |variants| Compressed {
-        index,
         variants,
         dictionary: dictionary.is_some(),
     };
     let cache = match encoding {
         Encoding::Identity => {
-            let identity = |&(body, _): &(&[u8], bool)| vec![(Coding::Identity, body.to_vec())];
-            return found(distinct.iter().map(identity).collect());
+            let identity =
+                |input: (&'b [u8], bool)| (input, vec![(Coding::Identity, input.0.to_vec())]);
+            return found(distinct.into_iter().map(identity).collect());
         }
         Encoding::Smallest { cache } => cache.as_ref(),
     };
-    let mut jobs: Vec<(usize, Coding)> = Vec::new();
-    for (i, (_, with_dictionary)) in distinct.iter().enumerate() {
-        jobs.extend([(i, Coding::Br), (i, Coding::Gzip)]);
-        if *with_dictionary {
-            jobs.extend([(i, Coding::Dcb), (i, Coding::Dcz)]);
+    let mut jobs: Vec<((&[u8], bool), Coding)> = Vec::new();
+    for &input in &distinct {
+        jobs.extend([(input, Coding::Br), (input, Coding::Gzip)]);
+        if input.1 {
+            jobs.extend([(input, Coding::Dcb), (input, Coding::Dcz)]);
         }
     }
-    jobs.sort_by_key(|&(i, coding)| (std::cmp::Reverse(distinct[i].0.len()), i, coding as u8));
+    jobs.sort_by_key(|&((body, _), coding)| (std::cmp::Reverse(body.len()), coding as u8));
     let dictionary_bytes = dictionary.map_or(&[][..], |d| &d.bytes[..]);
     if let Some(cache) = cache {
         // No cache is no failure: every output is encoded afresh.
         let _ = std::fs::create_dir_all(&cache.dir);
     }
-    let outputs = run_jobs(&jobs, |(i, coding)| {
-        let body = distinct[i].0;
+    let outputs = run_jobs(&jobs, |((body, _), coding)| {
         // The history a dcb or dcz stream starts with: the dictionary.
         let history = if coding.needs_dictionary() {
             dictionary_bytes
@@ -167,24 +166,22 @@ pub(crate) fn encode<'b>(
     if let Some(cache) = cache {
         prune(cache);
     }
-    let mut by_input: Vec<Vec<(Coding, Option<Vec<u8>>)>> = vec![Vec::new(); distinct.len()];
-    for (&(i, coding), output) in jobs.iter().zip(outputs) {
-        by_input[i].push((coding, output));
+    let mut by_input: HashMap<_, Vec<_>> = HashMap::new();
+    for (&(input, coding), output) in jobs.iter().zip(outputs) {
+        by_input.entry(input).or_default().push((coding, output));
     }
-    found(
-        distinct
-            .iter()
-            .zip(by_input)
-            .map(|(&(body, _), outputs)| variants(body, outputs, dictionary))
-            .collect(),
-    )
+    let variants = by_input.into_iter().map(|(input, outputs)| {
+        let variants = variants(input.0, outputs, dictionary);
+        (input, variants)
+    });
+    found(variants.collect())
 }
 
 /// What [`encode`] made: the variants of each distinct body.
 #[derive(Debug)]
 pub(crate) struct Compressed<'b> {
-    index: HashMap<(&'b [u8], bool), usize>,
-    variants: Vec<Encoded>,
+    /// By body, and whether it is compressed against the dictionary.
+    variants: HashMap<(&'b [u8], bool), Encoded>,
     dictionary: bool,
 }
 
@@ -192,8 +189,7 @@ impl Compressed<'_> {
     /// The variants of `body`, which [`encode`] was given.
     pub(crate) fn variants(&self, body: &Body) -> Encoded {
         let key = (&body.bytes[..], body.with_dictionary && self.dictionary);
-        let i = self.index[&key];
-        self.variants[i].clone()
+        self.variants[&key].clone()
     }
 }
 
