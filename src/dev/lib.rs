@@ -100,12 +100,11 @@ async fn serve(config: &DevConfig) -> Result<(), String> {
     let dir = dir
         .to_str()
         .ok_or_else(|| format!("the name of {} is not UTF-8", content.display()))?;
+    let cannot_listen = |e| format!("cannot listen on {}: {e}", config.addr);
     let listener = TcpListener::bind(config.addr)
         .await
-        .map_err(|e| format!("cannot listen on {}: {e}", config.addr))?;
-    let addr = listener
-        .local_addr()
-        .map_err(|e| format!("cannot listen on {}: {e}", config.addr))?;
+        .map_err(cannot_listen)?;
+    let addr = listener.local_addr().map_err(cannot_listen)?;
     let preview = Arc::new(Preview {
         root: root.to_path_buf(),
         dir: dir.to_string(),

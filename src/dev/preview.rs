@@ -115,52 +115,42 @@ impl Preview {
         pages.len()
     }
 
-    /// The response to `request`, counted open on `activity` until its
-    /// body is dropped ([`Preview::answer`]), never to be stored: a browser
-    /// shows the current render, not its cache. While the content does not
-    /// build, every answer says so in [`CONTENT_ERROR`], for clients that
-    /// run no script (curl, agents).
+    /// The response to `request`: the preview's own paths, then the
+    /// current render's answer ([`Handler::answer`]: its routes and `/mcp`).
+    /// It is counted open on `activity` until its body is dropped, and never
+    /// to be stored: a browser shows the current render, not its cache.
+    /// While the content does not build, every answer says so in
+    /// [`CONTENT_ERROR`], for clients that run no script (curl, agents).
     pub(crate) async fn serve(
         &self,
         request: Request<Incoming>,
         activity: &Arc<Activity>,
     ) -> Response<Tracked<Body>> {
-        let mut response = self.answer(request, activity).await;
+        let own = |response: Response<Body>| {
+            let open = Open::begin(activity);
+            response.map(|body| Tracked::new(body, open))
+        };
+        let mut response = match (request.uri().path(), self.handler.get()) {
+            (EVENTS, _) => own(self.subscribe()),
+            (RELOAD_SCRIPT, _) => own(whole(
+                StatusCode::OK,
+                "text/javascript; charset=utf-8",
+                SCRIPT.into(),
+            )),
+            (_, None) => own(self.unrendered(request.headers())),
+            (_, Some(handler)) => {
+                let answered = handler.answer(request, activity).answered().await;
+                let open = answered.open;
+                let body = |body: Whole| Tracked::new(body.boxed_unsync(), open);
+                answered.response.map(body)
+            }
+        };
         let headers = response.headers_mut();
         headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
         if let Some(problem) = lock(&self.problem).as_deref() {
             headers.insert(CONTENT_ERROR, content_error(problem));
         }
         response
-    }
-
-    /// The preview's own paths, then the current render's answer
-    /// ([`Handler::answer`]: its routes and `/mcp`).
-    async fn answer(
-        &self,
-        request: Request<Incoming>,
-        activity: &Arc<Activity>,
-    ) -> Response<Tracked<Body>> {
-        let own = match request.uri().path() {
-            EVENTS => self.subscribe(),
-            RELOAD_SCRIPT => whole(
-                StatusCode::OK,
-                "text/javascript; charset=utf-8",
-                SCRIPT.into(),
-            ),
-            _ => match self.handler.get() {
-                Some(handler) => {
-                    let answered = handler.answer(request, activity).answered().await;
-                    let open = answered.open;
-                    return answered
-                        .response
-                        .map(|body| Tracked::new(body.boxed_unsync(), open));
-                }
-                None => self.unrendered(request.headers()),
-            },
-        };
-        let open = Open::begin(activity);
-        own.map(|body| Tracked::new(body, open))
     }
 
     /// A new page's event stream; it is told the current error at once.
