@@ -51,7 +51,7 @@
 
 use bytes::Bytes;
 use http::Request;
-use http_body::Frame;
+use http_body_util::combinators::UnsyncBoxBody;
 use hyper::body::Incoming;
 use hyper::service::service_fn;
 use hyper_util::rt::{TokioExecutor, TokioIo};
@@ -60,7 +60,6 @@ use refserve_server::accept::{Accepted, Connections};
 use refserve_server::activity::Activity;
 use refserve_server::config::DevConfig;
 use refserve_server::mcp;
-use refserve_server::respond::Body as Whole;
 use refserve_server::server::{raise_open_file_limit, SPARE_DESCRIPTORS};
 use refserve_server::watchdog::{supervise, Timeouts};
 use refserve_server::watched::{Framing, Watched};
@@ -68,7 +67,6 @@ use std::convert::Infallible;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::{Arc, Mutex, OnceLock};
-use std::task::{Context, Poll};
 use std::time::Instant;
 use tokio::net::TcpListener;
 use tokio::sync::mpsc;
@@ -77,16 +75,10 @@ mod events;
 mod preview;
 mod watch;
 
-use events::Events;
 use preview::Preview;
 
-/// A response of the preview: a whole body, or the event stream.
-enum Body {
-    /// A body given whole (every response but the event stream).
-    Whole(Whole),
-    /// A page's event stream.
-    Events(Events),
-}
+/// A response of the preview: a whole body, or a page's event stream.
+type Body = UnsyncBoxBody<Bytes, Infallible>;
 
 /// Serve `config.content` on `config.addr` until the process is stopped;
 /// an error if the address or the directory cannot be used. Boxed, like
@@ -108,12 +100,11 @@ async fn serve(config: &DevConfig) -> Result<(), String> {
     let dir = dir
         .to_str()
         .ok_or_else(|| format!("the name of {} is not UTF-8", content.display()))?;
+    let cannot_listen = |e| format!("cannot listen on {}: {e}", config.addr);
     let listener = TcpListener::bind(config.addr)
         .await
-        .map_err(|e| format!("cannot listen on {}: {e}", config.addr))?;
-    let addr = listener
-        .local_addr()
-        .map_err(|e| format!("cannot listen on {}: {e}", config.addr))?;
+        .map_err(cannot_listen)?;
+    let addr = listener.local_addr().map_err(cannot_listen)?;
     let preview = Arc::new(Preview {
         root: root.to_path_buf(),
         dir: dir.to_string(),
@@ -185,33 +176,4 @@ async fn serve_connection(preview: Arc<Preview>, accepted: Accepted) {
     let builder = auto::Builder::new(TokioExecutor::new());
     let connection = builder.serve_connection(TokioIo::new(stream), service);
     supervise(connection, timeouts, &activity, drain, Framing::FromPreface).await;
-}
-
-impl http_body::Body for Body {
-    type Data = Bytes;
-    type Error = Infallible;
-
-    fn poll_frame(
-        self: Pin<&mut Self>,
-        context: &mut Context<'_>,
-    ) -> Poll<Option<Result<Frame<Bytes>, Infallible>>> {
-        match self.get_mut() {
-            Body::Whole(body) => Pin::new(body).poll_frame(context),
-            Body::Events(events) => Pin::new(events).poll_frame(context),
-        }
-    }
-
-    fn is_end_stream(&self) -> bool {
-        match self {
-            Body::Whole(body) => body.is_end_stream(),
-            Body::Events(events) => events.is_end_stream(),
-        }
-    }
-
-    fn size_hint(&self) -> http_body::SizeHint {
-        match self {
-            Body::Whole(body) => body.size_hint(),
-            Body::Events(events) => events.size_hint(),
-        }
-    }
 }

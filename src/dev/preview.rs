@@ -8,15 +8,15 @@ use crate::Body;
 use bytes::Bytes;
 use http::header::{self, HeaderValue};
 use http::{HeaderMap, Request, Response, StatusCode};
+use http_body_util::BodyExt as _;
 use hyper::body::Incoming;
-use refserve_pipeline::preview::{escape_html, script_tag, EVENTS, RELOAD_SCRIPT};
+use refserve_pipeline::preview::{error_response, escape_html, script_tag, EVENTS, RELOAD_SCRIPT};
 use refserve_server::activity::{Activity, Open, Tracked};
 use refserve_server::handler::Handler;
 use refserve_server::mcp;
 use refserve_server::respond::Body as Whole;
 use refserve_server::table::{Table, Tables};
 use refserve_server::watchdog::Timeouts;
-use serde::Serialize;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
@@ -115,52 +115,42 @@ impl Preview {
         pages.len()
     }
 
-    /// The response to `request`, counted open on `activity` until its
-    /// body is dropped ([`Preview::answer`]), never to be stored: a browser
-    /// shows the current render, not its cache. While the content does not
-    /// build, every answer says so in [`CONTENT_ERROR`], for clients that
-    /// run no script (curl, agents).
+    /// The response to `request`: the preview's own paths, then the
+    /// current render's answer ([`Handler::answer`]: its routes and `/mcp`).
+    /// It is counted open on `activity` until its body is dropped, and never
+    /// to be stored: a browser shows the current render, not its cache.
+    /// While the content does not build, every answer says so in
+    /// [`CONTENT_ERROR`], for clients that run no script (curl, agents).
     pub(crate) async fn serve(
         &self,
         request: Request<Incoming>,
         activity: &Arc<Activity>,
     ) -> Response<Tracked<Body>> {
-        let mut response = self.answer(request, activity).await;
+        let own = |response: Response<Body>| {
+            let open = Open::begin(activity);
+            response.map(|body| Tracked::new(body, open))
+        };
+        let mut response = match (request.uri().path(), self.handler.get()) {
+            (EVENTS, _) => own(self.subscribe()),
+            (RELOAD_SCRIPT, _) => own(whole(
+                StatusCode::OK,
+                "text/javascript; charset=utf-8",
+                SCRIPT.into(),
+            )),
+            (_, None) => own(self.unrendered(request.headers())),
+            (_, Some(handler)) => {
+                let answered = handler.answer(request, activity).answered().await;
+                let open = answered.open;
+                let body = |body: Whole| Tracked::new(body.boxed_unsync(), open);
+                answered.response.map(body)
+            }
+        };
         let headers = response.headers_mut();
         headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
         if let Some(problem) = lock(&self.problem).as_deref() {
             headers.insert(CONTENT_ERROR, content_error(problem));
         }
         response
-    }
-
-    /// The preview's own paths, then the current render's answer
-    /// ([`Handler::answer`]: its routes and `/mcp`).
-    async fn answer(
-        &self,
-        request: Request<Incoming>,
-        activity: &Arc<Activity>,
-    ) -> Response<Tracked<Body>> {
-        let own = match request.uri().path() {
-            EVENTS => self.subscribe(),
-            RELOAD_SCRIPT => whole(
-                StatusCode::OK,
-                "text/javascript; charset=utf-8",
-                SCRIPT.into(),
-            ),
-            _ => match self.handler.get() {
-                Some(handler) => {
-                    let answered = handler.answer(request, activity).answered().await;
-                    let open = answered.open;
-                    return answered
-                        .response
-                        .map(|body| Tracked::new(Body::Whole(body), open));
-                }
-                None => self.unrendered(request.headers()),
-            },
-        };
-        let open = Open::begin(activity);
-        own.map(|body| Tracked::new(body, open))
     }
 
     /// A new page's event stream; it is told the current error at once.
@@ -170,12 +160,11 @@ impl Preview {
             let _ = sender.send(event("invalid", message));
         }
         lock(&self.pages).push(sender);
-        let mut response = Response::new(Body::Events(Events(receiver)));
-        let headers = response.headers_mut();
-        headers.insert(
-            header::CONTENT_TYPE,
-            HeaderValue::from_static("text/event-stream"),
-        );
+        let mut response = Response::new(Events(receiver).boxed_unsync());
+        let event_stream = HeaderValue::from_static("text/event-stream");
+        response
+            .headers_mut()
+            .insert(header::CONTENT_TYPE, event_stream);
         response
     }
 
@@ -202,34 +191,15 @@ impl Preview {
                 page.into(),
             );
         }
-        let body = serde_json::to_string(&ErrorResponse {
-            error: ErrorText {
-                code: "content_invalid",
-                message: &message,
-                hint: "Fix the content file named in the message; refserve dev renders it again on save.",
-            },
-        })
-        .expect("strings always serialise");
+        let hint =
+            "Fix the content file named in the message; refserve dev renders it again on save.";
+        let body = error_response("content_invalid", &message, hint);
         whole(
             StatusCode::SERVICE_UNAVAILABLE,
             "application/json",
             body.into(),
         )
     }
-}
-
-/// An ErrorResponse, as the table's: `{"error":{"code":…,"message":…,"hint":…}}`.
-#[derive(Serialize)]
-struct ErrorResponse<'a> {
-    error: ErrorText<'a>,
-}
-
-/// What an ErrorResponse says, in this order.
-#[derive(Serialize)]
-struct ErrorText<'a> {
-    code: &'a str,
-    message: &'a str,
-    hint: &'a str,
 }
 
 /// The header every answer carries while the content does not build.
@@ -288,7 +258,7 @@ fn pages(count: usize) -> String {
 
 /// A whole response of the preview's own.
 fn whole(status: StatusCode, content_type: &'static str, body: Bytes) -> Response<Body> {
-    let mut response = Response::new(Body::Whole(Whole::new(body)));
+    let mut response = Response::new(Whole::new(body).boxed_unsync());
     *response.status_mut() = status;
     let headers = response.headers_mut();
     headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));

@@ -38,19 +38,14 @@ pub(crate) async fn rerender(
         }
         // Named by the content files among them (not the temporary files
         // of a rename-style save, gone by now), or all if there are none.
-        let content_files: Vec<&PathBuf> = changed
-            .iter()
-            .filter(|path| path.extension().is_some_and(|e| e == "md" || e == "json"))
-            .collect();
-        let shown = if content_files.is_empty() {
-            changed.iter().collect()
-        } else {
-            content_files
-        };
+        let is_content =
+            |path: &&PathBuf| path.extension().is_some_and(|e| e == "md" || e == "json");
+        let any_content = changed.iter().any(|path| is_content(&path));
         // Events name files by absolute paths; the log, within the directory.
         let content = preview.root.join(&preview.dir);
-        let names: Vec<String> = shown
+        let names: Vec<String> = changed
             .iter()
+            .filter(|path| !any_content || is_content(path))
             .map(|path| {
                 path.strip_prefix(&content)
                     .unwrap_or(path)

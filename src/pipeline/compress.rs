@@ -45,6 +45,7 @@ use std::io::{Read, Write};
 use std::num::NonZeroU64;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::OnceLock;
 
 /// The variants of one body: every coding worth storing with its bytes,
 /// smallest first, identity always among them.
@@ -98,44 +99,49 @@ pub(crate) fn encode<'b>(
     encoding: &Encoding,
 ) -> Compressed<'b> {
     // The distinct inputs, and the jobs on them.
-    let mut distinct: Vec<(&[u8], bool)> = Vec::new();
-    let mut index: HashMap<(&[u8], bool), usize> = HashMap::new();
-    for body in bodies {
-        let with_dictionary = body.with_dictionary && dictionary.is_some();
-        index
-            .entry((&body.bytes[..], with_dictionary))
-            .or_insert_with(|| {
-                distinct.push((&body.bytes[..], with_dictionary));
-                distinct.len() - 1
-            });
-    }
+    let mut distinct: Vec<(&[u8], bool)> = bodies
+        .into_iter()
+        .map(|body| {
+            (
+                &body.bytes[..],
+                body.with_dictionary && dictionary.is_some(),
+            )
+        })
+        .collect();
+    distinct.sort_unstable();
+    distinct.dedup();
     let found = |variants| Compressed {
-        index,
         variants,
         dictionary: dictionary.is_some(),
     };
     let cache = match encoding {
         Encoding::Identity => {
-            let identity = |&(body, _): &(&[u8], bool)| vec![(Coding::Identity, body.to_vec())];
-            return found(distinct.iter().map(identity).collect());
+            let identity =
+                |input: (&'b [u8], bool)| (input, vec![(Coding::Identity, input.0.to_vec())]);
+            return found(distinct.into_iter().map(identity).collect());
         }
         Encoding::Smallest { cache } => cache.as_ref(),
     };
-    let mut jobs: Vec<(usize, Coding)> = Vec::new();
-    for (i, (_, with_dictionary)) in distinct.iter().enumerate() {
-        jobs.extend([(i, Coding::Br), (i, Coding::Gzip)]);
-        if *with_dictionary {
-            jobs.extend([(i, Coding::Dcb), (i, Coding::Dcz)]);
+    let mut jobs: Vec<((&[u8], bool), Coding)> = Vec::new();
+    for &input in &distinct {
+        jobs.extend([(input, Coding::Br), (input, Coding::Gzip)]);
+        if input.1 {
+            jobs.extend([(input, Coding::Dcb), (input, Coding::Dcz)]);
         }
     }
-    jobs.sort_by_key(|&(i, coding)| (std::cmp::Reverse(distinct[i].0.len()), i, coding as u8));
-    let history = dictionary.map_or(&[][..], |d| &d.bytes[..]);
+    jobs.sort_by_key(|&((body, _), coding)| (std::cmp::Reverse(body.len()), coding as u8));
+    let dictionary_bytes = dictionary.map_or(&[][..], |d| &d.bytes[..]);
     if let Some(cache) = cache {
         // No cache is no failure: every output is encoded afresh.
         let _ = std::fs::create_dir_all(&cache.dir);
     }
-    let outputs = run_jobs(&jobs, |(i, coding)| {
-        let body = distinct[i].0;
+    let outputs = run_jobs(&jobs, |((body, _), coding)| {
+        // The history a dcb or dcz stream starts with: the dictionary.
+        let history = if coding.needs_dictionary() {
+            dictionary_bytes
+        } else {
+            &[]
+        };
         let key = cache.map(|cache| cache_key(cache, coding, history, body));
         let cached = cache.zip(key.as_ref()).and_then(|(cache, key)| {
             let path = cache.dir.join(key);
@@ -160,24 +166,22 @@ pub(crate) fn encode<'b>(
     if let Some(cache) = cache {
         prune(cache);
     }
-    let mut by_input: Vec<Vec<(Coding, Option<Vec<u8>>)>> = vec![Vec::new(); distinct.len()];
-    for (&(i, coding), output) in jobs.iter().zip(outputs) {
-        by_input[i].push((coding, output));
+    let mut by_input: HashMap<_, Vec<_>> = HashMap::new();
+    for (&(input, coding), output) in jobs.iter().zip(outputs) {
+        by_input.entry(input).or_default().push((coding, output));
     }
-    found(
-        distinct
-            .iter()
-            .zip(by_input)
-            .map(|(&(body, _), outputs)| variants(body, outputs, dictionary))
-            .collect(),
-    )
+    let variants = by_input.into_iter().map(|(input, outputs)| {
+        let variants = variants(input.0, outputs, dictionary);
+        (input, variants)
+    });
+    found(variants.collect())
 }
 
 /// What [`encode`] made: the variants of each distinct body.
 #[derive(Debug)]
 pub(crate) struct Compressed<'b> {
-    index: HashMap<(&'b [u8], bool), usize>,
-    variants: Vec<Encoded>,
+    /// By body, and whether it is compressed against the dictionary.
+    variants: HashMap<(&'b [u8], bool), Encoded>,
     dictionary: bool,
 }
 
@@ -185,14 +189,13 @@ impl Compressed<'_> {
     /// The variants of `body`, which [`encode`] was given.
     pub(crate) fn variants(&self, body: &Body) -> Encoded {
         let key = (&body.bytes[..], body.with_dictionary && self.dictionary);
-        let i = self.index[&key];
-        self.variants[i].clone()
+        self.variants[&key].clone()
     }
 }
 
 /// Run `job` on every one of `jobs` on several threads; the outputs in
 /// the jobs' order.
-fn run_jobs<J: Copy + Sync, T: Send>(jobs: &[J], job: impl Fn(J) -> T + Sync) -> Vec<T> {
+fn run_jobs<J: Copy + Sync, T: Send + Sync>(jobs: &[J], job: impl Fn(J) -> T + Sync) -> Vec<T> {
     let threads = std::env::var("NUM_JOBS")
         .ok()
         .and_then(|n| n.parse().ok())
@@ -200,26 +203,21 @@ fn run_jobs<J: Copy + Sync, T: Send>(jobs: &[J], job: impl Fn(J) -> T + Sync) ->
         .unwrap_or(1)
         .clamp(1, jobs.len().max(1));
     let next = AtomicUsize::new(0);
-    let mut done: Vec<(usize, T)> = std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..threads)
-            .map(|_| {
-                scope.spawn(|| {
-                    let mut done = Vec::new();
-                    loop {
-                        let n = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(&one) = jobs.get(n) else { break done };
-                        done.push((n, job(one)));
-                    }
-                })
-            })
-            .collect();
-        workers
-            .into_iter()
-            .flat_map(|worker| worker.join().expect("the encoders do not panic"))
-            .collect()
+    let outputs: Vec<OnceLock<T>> = jobs.iter().map(|_| OnceLock::new()).collect();
+    // A worker's panic is the scope's: it goes on to the caller.
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| loop {
+                let n = next.fetch_add(1, Ordering::Relaxed);
+                let Some(&one) = jobs.get(n) else { break };
+                let _ = outputs[n].set(job(one));
+            });
+        }
     });
-    done.sort_by_key(|(n, _)| *n);
-    done.into_iter().map(|(_, output)| output).collect()
+    outputs
+        .into_iter()
+        .map(|output| output.into_inner().expect("every job ran"))
+        .collect()
 }
 
 /// The variants of `body` worth storing from the `outputs` of its jobs:
@@ -260,27 +258,51 @@ fn variants(
     plain
 }
 
-/// The smallest output of the encoders of `coding` for `body` that decodes
-/// back to it (dcb and dcz against `history`, unframed).
+/// The smallest output of the encoders of `coding` for `body` (history
+/// starting with `history`; dcb and dcz unframed) that [`decodes`] back to
+/// it, the first of equal sizes; `None` if none does.
 fn encode_one(coding: Coding, body: &[u8], history: &[u8]) -> Option<Vec<u8>> {
-    match coding {
-        Coding::Br => brotli(body),
+    let candidates = match coding {
+        Coding::Br | Coding::Dcb => brotli(body, history),
         Coding::Gzip => gzip(body),
-        Coding::Dcb => brotli_against(body, history),
-        Coding::Dcz => zstd_against(body, history),
-        Coding::Identity => Some(body.to_vec()),
-    }
+        Coding::Dcz => vec![zstd(body, history)],
+        Coding::Identity => vec![body.to_vec()],
+    };
+    candidates
+        .into_iter()
+        .filter(|encoded| decodes(coding, encoded, body, history))
+        .min_by_key(Vec::len)
 }
 
-/// Whether `encoded` is a `coding` stream of `body` (dcb and dcz against
-/// `history`, unframed), by a decoder written apart from the encoder.
+/// Whether `encoded` is a `coding` stream of `body` whose history starts
+/// with `history` (dcb and dcz unframed), by a decoder written apart from
+/// the encoder: `brotli-decompressor`, flate2, `structured-zstd`.
 fn decodes(coding: Coding, encoded: &[u8], body: &[u8], history: &[u8]) -> bool {
     let mut decoded = Vec::with_capacity(body.len());
     let ok = match coding {
-        Coding::Br => brotli_decodes(encoded, &[], &mut decoded),
-        Coding::Dcb => brotli_decodes(encoded, history, &mut decoded),
-        Coding::Gzip => gzip_decodes(encoded, &mut decoded),
-        Coding::Dcz => return zstd_decodes(encoded, history, body),
+        Coding::Br | Coding::Dcb => brotli_decompressor::BrotliDecompressCustomDict(
+            &mut &encoded[..],
+            &mut decoded,
+            &mut [0; 4096],
+            &mut [0; 4096],
+            history.to_vec(),
+        )
+        .is_ok(),
+        Coding::Gzip => flate2::read::GzDecoder::new(encoded)
+            .read_to_end(&mut decoded)
+            .is_ok(),
+        Coding::Dcz => {
+            // Raw content: the frame names no dictionary, so it is handed over.
+            let Ok(dictionary) =
+                structured_zstd::decoding::Dictionary::from_raw_content(1, history.to_vec())
+            else {
+                return false;
+            };
+            decoded.resize(body.len(), 0);
+            let decoder = structured_zstd::decoding::FrameDecoder::new()
+                .decode_all_with_dict_handle(encoded, &mut decoded, &dictionary.into_handle());
+            return decoder.is_ok_and(|length| decoded[..length] == *body);
+        }
         Coding::Identity => return encoded == body,
     };
     ok && decoded == body
@@ -293,11 +315,7 @@ fn cache_key(cache: &Cache, coding: Coding, history: &[u8], body: &[u8]) -> Stri
         SETTINGS.as_bytes(),
         &cache.salt,
         coding.token().as_bytes(),
-        if coding.needs_dictionary() {
-            history
-        } else {
-            &[]
-        },
+        history,
         body,
     ] {
         hash.update((part.len() as u64).to_be_bytes());
@@ -340,23 +358,16 @@ fn prune(cache: &Cache) {
     }
 }
 
-/// The smallest brotli stream for `body` (quality 11, see the module docs),
-/// or `None` if no candidate decodes back to `body`.
-fn brotli(body: &[u8]) -> Option<Vec<u8>> {
-    brotli_against(body, &[])
-}
-
-/// The smallest brotli stream for `body` whose history starts with
-/// `dictionary` (empty: none). Every candidate is decoded by
-/// `brotli-decompressor`, a decoder written apart from the encoder.
-fn brotli_against(body: &[u8], dictionary: &[u8]) -> Option<Vec<u8>> {
+/// The brotli streams for `body` whose history starts with `dictionary`
+/// (empty: none), one for each setting (quality 11, see the module docs).
+fn brotli(body: &[u8], dictionary: &[u8]) -> Vec<Vec<u8>> {
     let settings = [
         (BrotliEncoderMode::BROTLI_MODE_GENERIC, 0),
         (BrotliEncoderMode::BROTLI_MODE_FONT, 0),
         (BrotliEncoderMode::BROTLI_MODE_GENERIC, 1),
         (BrotliEncoderMode::BROTLI_MODE_FONT, 1),
     ];
-    let candidates = settings
+    settings
         .into_iter()
         .map(|(mode, disable_literal_context_modeling)| {
             let params = brotli::enc::BrotliEncoderParams {
@@ -384,23 +395,7 @@ fn brotli_against(body: &[u8], dictionary: &[u8]) -> Option<Vec<u8>> {
             .expect("compressing into memory cannot fail");
             out
         })
-        .collect();
-    smallest_decoding(candidates, body, |encoded, decoded| {
-        brotli_decodes(encoded, dictionary, decoded)
-    })
-}
-
-/// Decode the brotli stream `encoded`, whose history starts with
-/// `dictionary`, into `decoded` with `brotli-decompressor`.
-fn brotli_decodes(encoded: &[u8], dictionary: &[u8], decoded: &mut Vec<u8>) -> bool {
-    brotli_decompressor::BrotliDecompressCustomDict(
-        &mut &encoded[..],
-        decoded,
-        &mut [0; 4096],
-        &mut [0; 4096],
-        dictionary.to_vec(),
-    )
-    .is_ok()
+        .collect()
 }
 
 /// What opens a `dcb` body, before the dictionary's SHA-256 (RFC 9842 §4.1).
@@ -412,31 +407,13 @@ const DCB_MAGIC: [u8; 4] = [0xff, 0x44, 0x43, 0x42];
 const DCZ_MAGIC: [u8; 8] = [0x5e, 0x2a, 0x4d, 0x18, 0x20, 0x00, 0x00, 0x00];
 
 /// A Zstandard frame of `body` at the highest level, with `dictionary` as
-/// raw content (a prefix, no dictionary ID in the frame). Encoded by the
-/// reference library and checked with `structured-zstd`, a decoder written
-/// apart from it; `None` if that does not give `body` back.
-fn zstd_against(body: &[u8], dictionary: &[u8]) -> Option<Vec<u8>> {
-    let mut encoder = zstd::bulk::Compressor::with_dictionary(22, dictionary)
-        .expect("the reference library takes any bytes as a raw dictionary");
-    let encoded = encoder
+/// raw content (a prefix, no dictionary ID in the frame), encoded by the
+/// reference library.
+fn zstd(body: &[u8], dictionary: &[u8]) -> Vec<u8> {
+    zstd::bulk::Compressor::with_dictionary(22, dictionary)
+        .expect("the reference library takes any bytes as a raw dictionary")
         .compress(body)
-        .expect("compressing into memory cannot fail");
-    zstd_decodes(&encoded, dictionary, body).then_some(encoded)
-}
-
-/// Whether the Zstandard frame `encoded`, with `dictionary` as raw content,
-/// decodes to `body` by `structured-zstd`.
-fn zstd_decodes(encoded: &[u8], dictionary: &[u8], body: &[u8]) -> bool {
-    // Raw content: the frame names no dictionary, so it is handed over.
-    let Ok(dictionary) =
-        structured_zstd::decoding::Dictionary::from_raw_content(1, dictionary.to_vec())
-    else {
-        return false;
-    };
-    let mut decoded = vec![0; body.len()];
-    structured_zstd::decoding::FrameDecoder::new()
-        .decode_all_with_dict_handle(encoded, &mut decoded, &dictionary.into_handle())
-        .is_ok_and(|length| decoded[..length] == *body)
+        .expect("compressing into memory cannot fail")
 }
 
 /// The brotli window (log2 of 16 more than its size in bytes) for a body of
@@ -452,10 +429,9 @@ fn window(len: usize) -> i32 {
     }
 }
 
-/// The smallest gzip member for `body`: zopfli, or flate2 at level 9 when
-/// smaller; no file name, zero mtime (RFC 1952). `None` if neither decodes
-/// back to `body`.
-fn gzip(body: &[u8]) -> Option<Vec<u8>> {
+/// The gzip members for `body`: zopfli's and flate2's at level 9; no
+/// file name, zero mtime (RFC 1952).
+fn gzip(body: &[u8]) -> Vec<Vec<u8>> {
     let options = zopfli::Options {
         iteration_count: NonZeroU64::new(15).expect("15 is not zero"),
         ..Default::default()
@@ -471,31 +447,7 @@ fn gzip(body: &[u8]) -> Option<Vec<u8>> {
         .write_all(body)
         .expect("writing into memory cannot fail");
     let flate2 = encoder.finish().expect("writing into memory cannot fail");
-
-    smallest_decoding(vec![zopfli, flate2], body, gzip_decodes)
-}
-
-/// Decode the gzip member `encoded` into `decoded`.
-fn gzip_decodes(encoded: &[u8], decoded: &mut Vec<u8>) -> bool {
-    flate2::read::GzDecoder::new(encoded)
-        .read_to_end(decoded)
-        .is_ok()
-}
-
-/// The smallest of `candidates` that `decode` turns back into `body`
-/// (the first of equal sizes); `None` if none does.
-fn smallest_decoding(
-    candidates: Vec<Vec<u8>>,
-    body: &[u8],
-    decode: impl Fn(&[u8], &mut Vec<u8>) -> bool,
-) -> Option<Vec<u8>> {
-    candidates
-        .into_iter()
-        .filter(|encoded| {
-            let mut decoded = Vec::with_capacity(body.len());
-            decode(encoded, &mut decoded) && decoded == body
-        })
-        .min_by_key(Vec::len)
+    vec![zopfli, flate2]
 }
 
 #[cfg(test)]

@@ -14,7 +14,7 @@
 
 use std::path::Path;
 use std::process::Command;
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::UNIX_EPOCH;
 use time::{Date, OffsetDateTime};
 
 /// The day (UTC) of `unix` seconds since the Unix epoch: the sitemap's
@@ -49,18 +49,15 @@ pub fn newest(root: &Path, inputs: &[&str]) -> u64 {
 /// when git cannot tell (no git, or no repository).
 fn changed_since_commit(root: &Path, inputs: &[&str]) -> Option<Vec<String>> {
     // Paths relative to `root`, NUL-separated, in no particular order.
-    let listed = git(
-        root,
-        &[
-            "ls-files",
-            "-z",
-            "--modified",
-            "--deleted",
-            "--others",
-            "--",
-        ],
-        inputs,
-    )?;
+    let args = [
+        "ls-files",
+        "-z",
+        "--modified",
+        "--deleted",
+        "--others",
+        "--",
+    ];
+    let listed = git(root, &args, inputs)?;
     Some(
         listed
             .split('\0')
@@ -98,7 +95,8 @@ fn modified(path: &Path) -> u64 {
     path.ancestors()
         .find_map(|at| std::fs::metadata(at).ok())
         .and_then(|metadata| metadata.modified().ok())
-        .map_or(0, seconds)
+        .and_then(|time| time.duration_since(UNIX_EPOCH).ok())
+        .map_or(0, |since| since.as_secs())
 }
 
 /// The newest modification time of `path` and everything under it.
@@ -113,15 +111,10 @@ fn newest_under(path: &Path) -> u64 {
         .fold(own, u64::max)
 }
 
-/// `time` in whole seconds since the Unix epoch (0 before it).
-fn seconds(time: SystemTime) -> u64 {
-    time.duration_since(UNIX_EPOCH)
-        .map_or(0, |since| since.as_secs())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::time::SystemTime;
 
     #[test]
     fn a_unix_time_falls_on_its_day() {

@@ -55,9 +55,9 @@ pub(crate) fn attach(
     errors: &mut [ErrorBodies<Resource>],
 ) -> Option<Dictionary> {
     let bytes = resources
-        .iter()
+        .iter_mut()
         .filter(|resource| resource.error.is_none())
-        .filter_map(|resource| html(resource))
+        .filter_map(html)
         .max_by_key(|body| body.bytes.len())?
         .bytes
         .clone();
@@ -69,13 +69,13 @@ pub(crate) fn attach(
         // A removed method's page is an error's: it names the dictionary,
         // but is not compressed against it.
         let document = resource.error.is_none();
-        if let Some(body) = html_mut(resource) {
+        if let Some(body) = html(resource) {
             body.headers.push(("link", link.clone()));
             body.with_dictionary = document;
         }
     }
     for error in errors.iter_mut().flat_map(ErrorBodies::iter_mut) {
-        if let Some(body) = html_mut(error) {
+        if let Some(body) = html(error) {
             body.headers.push(("link", link.clone()));
         }
     }
@@ -94,16 +94,8 @@ pub(crate) fn attach(
     Some(Dictionary { bytes, hash, path })
 }
 
-/// The HTML representation of `resource`, if it has one.
-fn html(resource: &Resource) -> Option<&Body> {
-    resource
-        .representations
-        .iter()
-        .find(|body| body.media == MediaType::HTML)
-}
-
 /// The HTML representation of `resource`, if it has one, to change.
-fn html_mut(resource: &mut Resource) -> Option<&mut Body> {
+fn html(resource: &mut Resource) -> Option<&mut Body> {
     resource
         .representations
         .iter_mut()

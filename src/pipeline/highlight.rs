@@ -9,7 +9,7 @@ use crate::render_html::escape;
 use std::collections::BTreeMap;
 use std::sync::{Mutex, OnceLock, PoisonError};
 use syntect::easy::ScopeRangeIterator;
-use syntect::parsing::{ParseState, Scope, ScopeStack, SyntaxReference, SyntaxSet};
+use syntect::parsing::{ParseState, Scope, ScopeStack, SyntaxSet};
 use syntect::util::LinesWithEndings;
 
 /// The token classes, each with the scopes that select it (by prefix), in
@@ -61,11 +61,6 @@ fn grammar() -> &'static Grammar {
     })
 }
 
-fn php_source(set: &SyntaxSet) -> &SyntaxReference {
-    set.find_syntax_by_scope(Scope::new("source.php").expect("a valid scope"))
-        .expect("syntect's default grammars include PHP source")
-}
-
 /// `code` (PHP statements, no `<?php` opener) as escaped HTML with token
 /// spans; adjacent text of one class shares one span. Each text is
 /// highlighted once per process: `refserve dev` renders again on every
@@ -84,7 +79,10 @@ pub(crate) fn php(code: &str) -> String {
 /// [`php`], without the memory.
 fn highlight(code: &str) -> String {
     let Grammar { set, classes } = grammar();
-    let mut state = ParseState::new(php_source(set));
+    let php = set
+        .find_syntax_by_scope(Scope::new("source.php").expect("a valid scope"))
+        .expect("syntect's default grammars include PHP source");
+    let mut state = ParseState::new(php);
     let mut stack = ScopeStack::new();
     let mut html = String::with_capacity(code.len() * 2);
     let mut open: Option<&str> = None;

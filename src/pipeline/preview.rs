@@ -11,6 +11,10 @@ use crate::site::Resource;
 /// dev` shows before the content has rendered once.
 pub use crate::render_html::escape as escape_html;
 
+/// An ErrorResponse as the table's (`{"error":{"code","message","hint"}}`):
+/// for what `refserve dev` answers before the content has rendered once.
+pub use crate::render_json::error as error_response;
+
 /// Where `refserve dev` serves the script.
 pub const RELOAD_SCRIPT: &str = "/_refserve/reload.js";
 

@@ -13,12 +13,12 @@ use crate::search_page::{MAX_QUERY_CHARS, PARAMETER};
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine as _;
 use pulldown_cmark::{
-    html, Alignment, CodeBlockKind, CowStr, Event, HeadingLevel, Options, Parser, Tag, TagEnd,
+    html, CodeBlockKind, CowStr, Event, HeadingLevel, Options, Parser, Tag, TagEnd,
 };
 use sha2::{Digest, Sha256};
 
 /// What the layout needs to know about a page besides its Markdown.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Default)]
 pub(crate) struct Page<'a> {
     /// The `<title>` (the site's title is appended).
     pub title: &'a str,
@@ -283,53 +283,41 @@ fn link_headings<'a>(events: impl Iterator<Item = Event<'a>>) -> impl Iterator<I
 /// The events with each table wrapped in a region that scrolls on its own
 /// if it must (focusable, for keyboard users), labelled by the heading
 /// before it, and each body cell carrying its column's name, which narrow
-/// screens show beside the value when the rows are stacked.
+/// screens show beside the value when the rows are stacked. (The pages'
+/// Markdown aligns no column: a body cell is written without a style.)
 fn label_tables<'a>(events: impl Iterator<Item = Event<'a>>) -> impl Iterator<Item = Event<'a>> {
     // The text of the last heading below `h1` (as it is read), the
-    // columns' names and alignments, and whether the head is being read.
+    // columns' names, and whether the head is being read.
     let mut heading: Option<String> = None;
     let mut in_heading = false;
     let mut columns: Vec<String> = Vec::new();
-    let mut alignments: Vec<Alignment> = Vec::new();
     let mut in_head = false;
     let mut column = 0;
     events.flat_map(move |event| {
-        let mut out = vec![];
+        let raw = |text: String| Event::Html(CowStr::from(text));
         match &event {
             Event::Start(Tag::Heading { level, .. }) if *level != HeadingLevel::H1 => {
                 heading = Some(String::new());
                 in_heading = true;
             }
             Event::End(TagEnd::Heading(_)) => in_heading = false,
-            Event::Start(Tag::Table(aligned)) => {
-                let label = heading.as_deref().unwrap_or("Table");
-                out.push(Event::Html(CowStr::from(format!(
-                    "<div class=\"scroll\" tabindex=\"0\" role=\"region\" aria-label=\"{}\">",
-                    escape(label)
-                ))));
-                alignments.clone_from(aligned);
+            Event::Start(Tag::Table(_)) => {
                 columns.clear();
+                let label = escape(heading.as_deref().unwrap_or("Table"));
+                let region = format!(
+                    "<div class=\"scroll\" tabindex=\"0\" role=\"region\" aria-label=\"{label}\">"
+                );
+                return vec![raw(region), event];
             }
-            Event::End(TagEnd::Table) => {
-                return vec![Event::Html(CowStr::from("</tbody></table></div>\n"))];
-            }
+            Event::End(TagEnd::Table) => return vec![raw("</tbody></table></div>\n".into())],
             Event::Start(Tag::TableHead) => in_head = true,
             Event::End(TagEnd::TableHead) => in_head = false,
             Event::Start(Tag::TableRow) => column = 0,
             Event::Start(Tag::TableCell) if in_head => columns.push(String::new()),
             Event::Start(Tag::TableCell) => {
-                let name = columns.get(column).map_or("", String::as_str);
-                let align = match alignments.get(column) {
-                    Some(Alignment::Left) => " style=\"text-align: left\"",
-                    Some(Alignment::Center) => " style=\"text-align: center\"",
-                    Some(Alignment::Right) => " style=\"text-align: right\"",
-                    _ => "",
-                };
+                let name = escape(columns.get(column).map_or("", String::as_str));
                 column += 1;
-                return vec![Event::Html(CowStr::from(format!(
-                    "<td data-label=\"{}\"{align}>",
-                    escape(name)
-                )))];
+                return vec![raw(format!("<td data-label=\"{name}\">"))];
             }
             _ => {
                 let target = if in_heading {
@@ -344,8 +332,7 @@ fn label_tables<'a>(events: impl Iterator<Item = Event<'a>>) -> impl Iterator<It
                 }
             }
         }
-        out.push(event);
-        out
+        vec![event]
     })
 }
 

@@ -27,7 +27,7 @@ pub(crate) fn single(catalog: &Catalog, entry: &Entry) -> String {
 }
 
 /// An ErrorResponse: `{"error": {"code", "message", "hint"}}`.
-pub(crate) fn error(code: &str, message: &str, hint: &str) -> String {
+pub fn error(code: &str, message: &str, hint: &str) -> String {
     finish(&json!({ "error": { "code": code, "message": message, "hint": hint } }))
 }
 
@@ -37,44 +37,41 @@ pub(crate) fn error(code: &str, message: &str, hint: &str) -> String {
 /// (extra fields, which clients must tolerate), then the optional
 /// `examples` (`[{"title", "code"}]`).
 pub(crate) fn reference(catalog: &Catalog, entry: &Entry) -> Value {
-    let mut object = Map::new();
-    object.insert("key".into(), json!(entry.key));
-    object.insert("name".into(), json!(entry.name));
-    object.insert("description".into(), json!(entry.description));
     let signature = match entry.signatures.as_slice() {
         [one] => json!(one),
         many => json!(many),
     };
-    object.insert("signature".into(), signature);
-    if let Some(lists) = &entry.parameters {
-        let objects: Vec<Value> = lists
-            .iter()
-            .map(|list| {
-                Value::Object(
-                    list.iter()
-                        .map(|(label, text)| (label.clone(), json!(text)))
-                        .collect(),
-                )
-            })
-            .collect();
-        let parameters = match <[Value; 1]>::try_from(objects) {
-            Ok([one]) => one,
-            Err(many) => Value::Array(many),
-        };
-        object.insert("parameters".into(), parameters);
-    }
-    if let Some(returns) = &entry.returns {
-        object.insert("returns".into(), json!(returns));
-    }
-    if let Some(note) = &entry.note {
-        object.insert("note".into(), json!(note));
-    }
-    object.insert(
-        "documentation_url".into(),
-        json!(documentation_url(catalog, entry)),
-    );
-    object.insert("desc".into(), json!(entry.description));
-    object.insert("url".into(), json!(page_of(&entry.key)));
+    let parameters = entry.parameters.as_ref().map(|lists| {
+        let mut objects = lists.iter().map(|list| {
+            let object = list
+                .iter()
+                .map(|(label, text)| (label.clone(), json!(text)));
+            Value::Object(object.collect())
+        });
+        match lists.len() {
+            1 => objects.next().expect("one list"),
+            _ => Value::Array(objects.collect()),
+        }
+    });
+    let fields = [
+        ("key", Some(json!(entry.key))),
+        ("name", Some(json!(entry.name))),
+        ("description", Some(json!(entry.description))),
+        ("signature", Some(signature)),
+        ("parameters", parameters),
+        ("returns", entry.returns.as_ref().map(|text| json!(text))),
+        ("note", entry.note.as_ref().map(|text| json!(text))),
+        (
+            "documentation_url",
+            Some(json!(documentation_url(catalog, entry))),
+        ),
+        ("desc", Some(json!(entry.description))),
+        ("url", Some(json!(page_of(&entry.key)))),
+    ];
+    let mut object: Map<String, Value> = fields
+        .into_iter()
+        .filter_map(|(name, value)| Some((name.to_string(), value?)))
+        .collect();
     for (stage, mark) in entry.lifecycle.marks() {
         // A removed method has no Reference; its mark is not written.
         if stage != Stage::Removed {

@@ -361,42 +361,25 @@ pub(crate) fn page_of(key: &str) -> String {
 /// and links as written, and each link to a method pointing at
 /// `link(key)`.
 pub(crate) fn paragraph(paragraph: &Paragraph, link: &dyn Fn(&str) -> String) -> String {
-    let mut md = String::new();
-    write_inlines(&mut md, &paragraph.0, link);
-    md
+    inlines(&paragraph.0, link)
 }
 
-fn write_inlines(md: &mut String, inlines: &[Inline], link: &dyn Fn(&str) -> String) {
-    for inline in inlines {
-        match inline {
-            Inline::Text(text) => md.push_str(&escape(text)),
-            Inline::Code(code) => md.push_str(&code_span(code)),
-            Inline::Emphasis(inner) => {
-                md.push('*');
-                write_inlines(md, inner, link);
-                md.push('*');
+fn inlines(list: &[Inline], link: &dyn Fn(&str) -> String) -> String {
+    let inner = |inner: &[Inline]| inlines(inner, link);
+    list.iter()
+        .map(|inline| match inline {
+            Inline::Text(text) => escape(text),
+            Inline::Code(code) => code_span(code),
+            Inline::Emphasis(text) => format!("*{}*", inner(text)),
+            Inline::Strong(text) => format!("**{}**", inner(text)),
+            Inline::Method { key, text } => format!("[{}]({})", inner(text), link(key)),
+            Inline::Web { url, text } if url.contains([' ', '(', ')', '<', '>']) => {
+                let url = url.replace('<', "%3C").replace('>', "%3E");
+                format!("[{}](<{url}>)", inner(text))
             }
-            Inline::Strong(inner) => {
-                md.push_str("**");
-                write_inlines(md, inner, link);
-                md.push_str("**");
-            }
-            Inline::Method { key, text } => {
-                md.push('[');
-                write_inlines(md, text, link);
-                let _ = write!(md, "]({})", link(key));
-            }
-            Inline::Web { url, text } => {
-                md.push('[');
-                write_inlines(md, text, link);
-                if url.contains([' ', '(', ')', '<', '>']) {
-                    let _ = write!(md, "](<{}>)", url.replace('<', "%3C").replace('>', "%3E"));
-                } else {
-                    let _ = write!(md, "]({url})");
-                }
-            }
-        }
-    }
+            Inline::Web { url, text } => format!("[{}]({url})", inner(text)),
+        })
+        .collect()
 }
 
 /// `code` as a code span: fenced by one more backtick than its longest run

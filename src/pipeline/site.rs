@@ -11,7 +11,7 @@
 mod discovery;
 
 use crate::address::{Address, View};
-use crate::content::Catalog;
+use crate::content::{Catalog, ErrorText};
 use crate::errors::ErrorKind;
 use crate::media::MediaType;
 use crate::render_html::{self, Page};
@@ -170,7 +170,6 @@ fn markdown_body(media: MediaType, markdown: String) -> Body {
 /// Every resource, keyed by path: the documents served with 200, then a
 /// removed method's addresses ([`removed`]).
 pub(crate) fn resources(catalog: &Catalog) -> Vec<Resource> {
-    let base = &catalog.base_url;
     let api = |text: String| Body {
         headers: vec![service_desc(catalog)],
         ..Body::new(MediaType::JSON, text)
@@ -186,15 +185,12 @@ pub(crate) fn resources(catalog: &Catalog) -> Vec<Resource> {
         ));
     }
 
-    let home = render_markdown::home(catalog);
     let feed = Address::Feed.to_string();
-    let home_page = Page {
+    let home = Page {
         title: &catalog.site.title,
         description: &catalog.site.summary,
-        path: None,
-        markdown_path: None,
-        method: None,
         feed: Some(&feed),
+        ..Page::default()
     };
     let home_links = [
         alternate(Address::Home(View::Markdown), MediaType::MARKDOWN),
@@ -205,31 +201,29 @@ pub(crate) fn resources(catalog: &Catalog) -> Vec<Resource> {
         format!("<{}>; rel=\"api-catalog\"", Address::ApiCatalog),
         alternate(Address::Feed, MediaType::ATOM),
     ];
+    let markdown = render_markdown::home(catalog);
     all.extend(page_and_twin(
         catalog,
         Address::Home,
-        &home_page,
-        home,
+        &home,
+        markdown,
         &home_links,
     ));
-    let index = render_markdown::methods(catalog);
-    let index_page = Page {
+    let index = Page {
         title: "Methods",
         description: "Every documented method of the library, grouped by purpose, with a one-line description.",
-        path: None,
-        markdown_path: None,
-        method: None,
-        feed: None,
+        ..Page::default()
     };
     let index_links = [alternate(
         Address::Methods(View::Markdown),
         MediaType::MARKDOWN,
     )];
+    let markdown = render_markdown::methods(catalog);
     all.extend(page_and_twin(
         catalog,
         Address::Methods,
-        &index_page,
-        index,
+        &index,
+        markdown,
         &index_links,
     ));
     for entry in &catalog.entries {
@@ -237,10 +231,8 @@ pub(crate) fn resources(catalog: &Catalog) -> Vec<Resource> {
         let page = Page {
             title: key,
             description: &entry.description,
-            path: None,
-            markdown_path: None,
             method: Some(key),
-            feed: None,
+            ..Page::default()
         };
         let links = [
             alternate(Address::Method(key, View::Markdown), MediaType::MARKDOWN),
@@ -251,63 +243,96 @@ pub(crate) fn resources(catalog: &Catalog) -> Vec<Resource> {
         all.extend(page_and_twin(catalog, at, &page, markdown, &links));
     }
 
-    all.push(document(
-        Address::OpenApi,
-        vec![Body::new(MediaType::JSON, render_openapi::openapi(catalog))],
-    ));
-    all.push(document(
-        Address::Llms,
-        vec![markdown_body(MediaType::TEXT, render_llms::llms(catalog))],
-    ));
-    all.push(document(
-        Address::LlmsFull,
-        vec![markdown_body(
-            MediaType::TEXT,
-            render_llms::llms_full(catalog),
-        )],
-    ));
-    all.push(document(
-        Address::Feed,
-        vec![Body::new(MediaType::ATOM, render_feed::changes(catalog))],
-    ));
-    all.push(document(
-        Address::Sitemap,
-        vec![Body::new(MediaType::XML, render_crawlers::sitemap(catalog))],
-    ));
-    all.push(document(
-        Address::Robots,
-        vec![Body::new(MediaType::TEXT, render_crawlers::robots(catalog))],
-    ));
-    all.push(document(
-        Address::IconSvg,
-        vec![Body::new(MediaType::SVG, render_icon::svg())],
-    ));
-    all.push(document(
-        Address::IconIco,
-        vec![Body::new(MediaType::ICO, render_icon::ico())],
-    ));
-    // For load balancers: never cached, never listed.
-    all.push(Resource {
-        cache_control: "no-store",
-        ..document(
-            Address::Health,
-            vec![Body::new(MediaType::TEXT, "ok\n".to_string())],
-        )
-    });
     let catalog_link = (
         "link",
-        format!("<{}>; rel=\"api-catalog\"", Address::ApiCatalog.url(base)),
+        format!(
+            "<{}>; rel=\"api-catalog\"",
+            Address::ApiCatalog.url(&catalog.base_url)
+        ),
     );
-    all.push(document(
-        Address::ApiCatalog,
-        vec![Body {
-            headers: vec![catalog_link],
-            ..Body::new(MediaType::LINKSET, render_json::api_catalog(catalog))
-        }],
-    ));
+    let documents = [
+        (
+            Address::OpenApi,
+            Body::new(MediaType::JSON, render_openapi::openapi(catalog)),
+        ),
+        (
+            Address::Llms,
+            markdown_body(MediaType::TEXT, render_llms::llms(catalog)),
+        ),
+        (
+            Address::LlmsFull,
+            markdown_body(MediaType::TEXT, render_llms::llms_full(catalog)),
+        ),
+        (
+            Address::Feed,
+            Body::new(MediaType::ATOM, render_feed::changes(catalog)),
+        ),
+        (
+            Address::Sitemap,
+            Body::new(MediaType::XML, render_crawlers::sitemap(catalog)),
+        ),
+        (
+            Address::Robots,
+            Body::new(MediaType::TEXT, render_crawlers::robots(catalog)),
+        ),
+        (
+            Address::IconSvg,
+            Body::new(MediaType::SVG, render_icon::svg()),
+        ),
+        (
+            Address::IconIco,
+            Body::new(MediaType::ICO, render_icon::ico()),
+        ),
+        (Address::Health, Body::new(MediaType::TEXT, "ok\n")),
+        (
+            Address::ApiCatalog,
+            Body {
+                headers: vec![catalog_link],
+                ..Body::new(MediaType::LINKSET, render_json::api_catalog(catalog))
+            },
+        ),
+    ];
+    for (address, body) in documents {
+        all.push(Resource {
+            // For load balancers: never cached, never listed.
+            cache_control: if address == Address::Health {
+                "no-store"
+            } else {
+                CACHE_CONTROL
+            },
+            ..document(address, vec![body])
+        });
+    }
     all.extend(discovery::resources(catalog));
     all.extend(removed(catalog));
     all
+}
+
+/// The texts of `kind` in `errors.json`.
+fn text(catalog: &Catalog, kind: ErrorKind) -> &ErrorText {
+    catalog
+        .errors
+        .iter()
+        .find(|t| t.code == kind.code())
+        .expect("content::load checks that errors.json has every code")
+}
+
+/// The ErrorResponse of `kind` saying `message` and `hint`.
+fn error_json(kind: ErrorKind, message: &str, hint: &str) -> Body {
+    Body::new(
+        MediaType::JSON,
+        render_json::error(kind.code(), message, hint),
+    )
+}
+
+/// The resource at `id` that explains `kind` in `representations`.
+fn error_resource(id: String, kind: ErrorKind, representations: Vec<Body>) -> Resource {
+    Resource {
+        id,
+        representations,
+        cache_control: kind.cache_control(),
+        error: Some(kind),
+    }
 }
 
 /// The error bodies of every kind, in [`ErrorKind::ALL`] order: the
@@ -317,19 +342,9 @@ pub(crate) fn resources(catalog: &Catalog) -> Vec<Resource> {
 pub(crate) fn errors(catalog: &Catalog) -> Vec<ErrorBodies<Resource>> {
     let mut all = Vec::new();
     for kind in ErrorKind::ALL {
-        let text = catalog
-            .errors
-            .iter()
-            .find(|t| t.code == kind.code())
-            .expect("content::load checks that errors.json has every code");
-        let error = |id: String, hint: &str| Resource {
-            id,
-            representations: vec![Body::new(
-                MediaType::JSON,
-                render_json::error(kind.code(), &text.message, hint),
-            )],
-            cache_control: kind.cache_control(),
-            error: Some(kind),
+        let text = text(catalog, kind);
+        let error = |id: String, hint: &str| {
+            error_resource(id, kind, vec![error_json(kind, &text.message, hint)])
         };
         let texts = (text.message.as_str(), text.hint.as_str());
         // A mistyped method page (`/api/selct`) links the method meant.
@@ -370,17 +385,11 @@ pub(crate) fn errors(catalog: &Catalog) -> Vec<ErrorBodies<Resource>> {
 /// the JSON document 404 (`reference_not_found`), each hint naming the
 /// successor, if any, and the page linking it.
 fn removed(catalog: &Catalog) -> Vec<Resource> {
-    let text = |kind: ErrorKind| {
-        catalog
-            .errors
-            .iter()
-            .find(|t| t.code == kind.code())
-            .expect("content::load checks that errors.json has every code")
-    };
     let (gone, unknown) = (ErrorKind::MethodRemoved, ErrorKind::ReferenceNotFound);
     let mut all = Vec::new();
     for entry in &catalog.removed {
-        let hint = text(gone).hint_for_removed(entry);
+        let hint = text(catalog, gone).hint_for_removed(entry);
+        let texts = (text(catalog, gone).message.as_str(), hint.as_str());
         let successor = entry
             .lifecycle
             .removed
@@ -388,26 +397,13 @@ fn removed(catalog: &Catalog) -> Vec<Resource> {
             .and_then(|m| m.successor.as_deref());
         for form in [View::Markdown, View::Page] {
             let id = Address::Method(&entry.key, form).to_string();
-            let texts = (text(gone).message.as_str(), hint.as_str());
-            all.push(page_error(
-                catalog,
-                gone,
-                texts,
-                successor.map(Pointer::Successor),
-                id,
-            ));
+            let pointer = successor.map(Pointer::Successor);
+            all.push(page_error(catalog, gone, texts, pointer, id));
         }
-        let message = &text(unknown).message;
-        let hint = text(unknown).hint_for_removed(entry);
-        all.push(Resource {
-            id: Address::Document(&entry.key).to_string(),
-            representations: vec![Body::new(
-                MediaType::JSON,
-                render_json::error(unknown.code(), message, &hint),
-            )],
-            cache_control: unknown.cache_control(),
-            error: Some(unknown),
-        });
+        let hint = text(catalog, unknown).hint_for_removed(entry);
+        let json = error_json(unknown, &text(catalog, unknown).message, &hint);
+        let id = Address::Document(&entry.key).to_string();
+        all.push(error_resource(id, unknown, vec![json]));
     }
     all
 }
@@ -427,20 +423,9 @@ fn page_error(
     let page = Page {
         title: kind.reason(),
         description: message,
-        path: None,
-        markdown_path: None,
-        method: None,
-        feed: None,
+        ..Page::default()
     };
-    let mut representations = vec![Body::new(
-        MediaType::JSON,
-        render_json::error(kind.code(), message, hint),
-    )];
+    let mut representations = vec![error_json(kind, message, hint)];
     representations.extend(page_pair(catalog, &page, markdown, &[]));
-    Resource {
-        id,
-        representations,
-        cache_control: kind.cache_control(),
-        error: Some(kind),
-    }
+    error_resource(id, kind, representations)
 }

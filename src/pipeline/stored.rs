@@ -16,7 +16,7 @@ use crate::media::MediaType;
 use crate::negotiate::Coding;
 use crate::render_mcp;
 use crate::render_search;
-use crate::search_page::{Form, Headers as SearchHeaders, SearchPage};
+use crate::search_page::{Form, Headers as SearchHeaders, SearchPage, MEDIA_TYPES};
 use crate::site::{self, Body, Resource, CACHE_CONTROL};
 use crate::table::{self, ErrorBodies, Index, Representation, Table, Variant};
 use bytes::Bytes;
@@ -173,11 +173,7 @@ fn variant(
 /// `noindex` (a results page is no page to list). The server adds
 /// `Content-Length` and `ETag`.
 fn search_headers(catalog: &Catalog, form: Form, last_modified: &str) -> SearchHeaders {
-    let media = match form {
-        Form::Html => MediaType::HTML,
-        Form::Markdown => MediaType::MARKDOWN,
-        Form::Json => MediaType::JSON,
-    };
+    let media = MEDIA_TYPES[form as usize];
     let noindex = ("x-robots-tag", "noindex".to_string());
     let mut sent = vec![("content-type", media.content_type())];
     sent.extend(shared("Accept", CACHE_CONTROL, Answer::Body));
