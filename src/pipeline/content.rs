@@ -21,8 +21,9 @@
 //! `content/json.rs` turns JSON into types, `content/front_matter.rs` cuts
 //! a method file and reads its TOML, `content/body.rs` reads its Markdown
 //! body, `content/prose.rs` a paragraph of it, `content/method.rs` makes
-//! the entry of one file and `content/entry.rs` holds the rules of its
-//! fields, `content/php.rs` parses an example's PHP and checks its calls,
+//! the entry of one file and `content/entry.rs` holds its type (the front
+//! matter's fields, from which its schema is generated, and the body's)
+//! and the rules of its fields, `content/php.rs` parses an example's PHP and checks its calls,
 //! `content/lifecycle.rs` its lifecycle marks (`since`, `deprecated`,
 //! `removed`), `content/catalog.rs` orders and groups the methods, sets
 //! the removed ones apart and checks their links,
@@ -46,13 +47,15 @@ mod site;
 
 use crate::errors::ErrorKind;
 pub(crate) use entry::is_key;
+pub use entry::{Entry, Example, Labels, Membership};
 use fields::Check;
 use indexmap::IndexMap;
-pub use lifecycle::{Date, Lifecycle, Mark, Stage};
+pub use lifecycle::{Date, Mark, Stage};
 pub use method::{front_matter_schema, parse_method};
 pub(crate) use prose::{Inline, Paragraph};
 use read::Directory;
 use serde::Deserialize;
+pub use shape::OneOrMany;
 use std::fmt;
 use std::path::Path;
 
@@ -159,45 +162,6 @@ pub struct Group {
     /// it, by their weight in it (`content/catalog.rs`).
     #[serde(skip)]
     pub keys: Vec<String>,
-}
-
-/// One documented method, read from its file (`content/method.rs`).
-#[derive(Debug, Clone)]
-pub struct Entry {
-    /// Lowercase identifier, `^[a-z]+$`.
-    pub key: String,
-    /// Method name (equal to the key).
-    pub name: String,
-    /// One- or two-sentence summary, as plain text (the JSON `description`).
-    pub description: String,
-    /// The same, as written: Markdown, for the pages.
-    pub description_md: Paragraph,
-    /// The call forms; more than one for overloaded methods.
-    pub signatures: Vec<String>,
-    /// One parameter list per signature (`None` for methods without
-    /// parameters); each a list of (label, description) in signature order.
-    pub parameters: Option<Vec<Vec<(String, String)>>>,
-    /// Return value, starting with `[type]`.
-    pub returns: Option<String>,
-    /// Additional remark, as text with `<code>` tags (the JSON `note`).
-    pub note: Option<String>,
-    /// The same, as written: Markdown, for the pages.
-    pub note_md: Option<Paragraph>,
-    /// Short PHP snippets that call the method, each with a title.
-    pub examples: Vec<Example>,
-    /// Words an agent may search with that the entry does not use.
-    pub synonyms: Vec<String>,
-    /// When it came, went out of use and left the library, if it says.
-    pub lifecycle: Lifecycle,
-}
-
-/// One example of a method's use.
-#[derive(Debug, Clone)]
-pub struct Example {
-    /// One line of plain text saying what the example does.
-    pub title: String,
-    /// PHP statements (no `<?php` opener) that call the method.
-    pub code: String,
 }
 
 /// The texts of one error code.

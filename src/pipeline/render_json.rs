@@ -41,7 +41,7 @@ pub(crate) fn reference(catalog: &Catalog, entry: &Entry) -> Value {
     object.insert("key".into(), json!(entry.key));
     object.insert("name".into(), json!(entry.name));
     object.insert("description".into(), json!(entry.description));
-    let signature = match entry.signatures.as_slice() {
+    let signature = match &*entry.signatures {
         [one] => json!(one),
         many => json!(many),
     };
@@ -75,7 +75,7 @@ pub(crate) fn reference(catalog: &Catalog, entry: &Entry) -> Value {
     );
     object.insert("desc".into(), json!(entry.description));
     object.insert("url".into(), json!(page_of(&entry.key)));
-    for (stage, mark) in entry.lifecycle.marks() {
+    for (stage, mark) in entry.marks() {
         // A removed method has no Reference; its mark is not written.
         if stage != Stage::Removed {
             object.insert(stage.field().into(), lifecycle_mark(mark));

@@ -382,7 +382,6 @@ fn removed(catalog: &Catalog) -> Vec<Resource> {
     for entry in &catalog.removed {
         let hint = text(gone).hint_for_removed(entry);
         let successor = entry
-            .lifecycle
             .removed
             .as_ref()
             .and_then(|m| m.successor.as_deref());

@@ -33,7 +33,7 @@ impl Methods {
         self.read
             .iter()
             .find(|method| method.entry.key == key)
-            .and_then(|method| method.entry.lifecycle.removed.as_ref())
+            .and_then(|method| method.entry.removed.as_ref())
     }
 }
 
@@ -89,7 +89,7 @@ pub(super) fn read_methods(
     let removed = methods
         .read
         .iter()
-        .filter(|m| m.entry.lifecycle.removed.is_some());
+        .filter(|m| m.entry.removed.is_some());
     if count == 0 {
         Check::new(&listing, errors).fail("", "holds no method: add one as `<key>.md`");
     } else if methods.complete() && removed.count() == count {
@@ -127,7 +127,7 @@ pub(super) fn check_links(methods: &Methods, dir: &str, errors: &mut Vec<Content
                     );
                 } else if let Some(removal) = methods
                     .removal(key)
-                    .filter(|_| entry.lifecycle.removed.is_none())
+                    .filter(|_| entry.removed.is_none())
                 {
                     check.fail(
                         field,
@@ -144,7 +144,7 @@ pub(super) fn check_links(methods: &Methods, dir: &str, errors: &mut Vec<Content
 pub(super) fn check_successors(methods: &Methods, dir: &str, errors: &mut Vec<ContentError>) {
     for method in &methods.read {
         let mut check = Check::new(&method.file, errors);
-        for (stage, mark) in method.entry.lifecycle.marks() {
+        for (stage, mark) in method.entry.marks() {
             let Some(key) = &mark.successor else {
                 continue;
             };
@@ -184,7 +184,7 @@ pub(super) fn group(site: &mut Site, dir: &str, methods: &Methods, errors: &mut 
     let site_file = &format!("{dir}/site.json");
     let names: Vec<&str> = site.groups.iter().map(|g| g.name.as_str()).collect();
     for method in &methods.read {
-        let name = &method.group.name;
+        let name = &method.entry.group.name;
         if !name.trim().is_empty() && !names.contains(&name.as_str()) {
             Check::new(&method.file, errors).fail(
                 "group.name",
@@ -200,9 +200,9 @@ pub(super) fn group(site: &mut Site, dir: &str, methods: &Methods, errors: &mut 
         let mut members: Vec<&Method> = methods
             .read
             .iter()
-            .filter(|m| m.group.name == group.name && m.entry.lifecycle.removed.is_none())
+            .filter(|m| m.entry.group.name == group.name && m.entry.removed.is_none())
             .collect();
-        members.sort_by(|a, b| (a.group.weight, &a.entry.key).cmp(&(b.group.weight, &b.entry.key)));
+        members.sort_by(|a, b| (a.entry.group.weight, &a.entry.key).cmp(&(b.entry.group.weight, &b.entry.key)));
         group.keys = members.iter().map(|m| m.entry.key.clone()).collect();
         // A method that could not be read may be the group's.
         if group.keys.is_empty() && methods.complete() {
@@ -221,11 +221,11 @@ pub(super) fn group(site: &mut Site, dir: &str, methods: &Methods, errors: &mut 
 /// apart from them the removed methods, by key.
 pub(super) fn in_order(methods: Methods) -> (Vec<Entry>, Vec<Entry>) {
     let mut methods = methods.read;
-    methods.sort_by(|a, b| (a.weight, &a.entry.key).cmp(&(b.weight, &b.entry.key)));
+    methods.sort_by(|a, b| (a.entry.weight, &a.entry.key).cmp(&(b.entry.weight, &b.entry.key)));
     let (mut removed, entries): (Vec<Entry>, Vec<Entry>) = methods
         .into_iter()
         .map(|method| method.entry)
-        .partition(|entry| entry.lifecycle.removed.is_some());
+        .partition(|entry| entry.removed.is_some());
     removed.sort_by(|a, b| a.key.cmp(&b.key));
     (entries, removed)
 }

@@ -13,6 +13,7 @@
 //! (`select($table, $columns)`, `select($table, $join, $columns, $where)`)
 //! do not say which PHP parameter a name binds to.
 
+use super::entry::Labels;
 use super::fields::Check;
 use php_ast::ast::{Arg, ArgKind, Expr, ExprKind};
 use php_ast::visitor::{walk_expr, Visitor};
@@ -68,11 +69,7 @@ impl Calls {
     /// The call forms of the method `key`: its `signatures`, and the
     /// `parameters` of each (labels, `(optional)` marked) as read, `None`
     /// for a method without parameters.
-    pub(super) fn new(
-        key: &str,
-        signatures: &[String],
-        parameters: Option<&[Vec<(String, String)>]>,
-    ) -> Self {
+    pub(super) fn new(key: &str, signatures: &[String], parameters: Option<&[Labels]>) -> Self {
         let forms = signatures
             .iter()
             .enumerate()

@@ -13,7 +13,7 @@
 use pulldown_cmark::{Event, Tag};
 
 /// One paragraph of prose, as written.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Paragraph(pub Vec<Inline>);
 
 /// A piece of a paragraph.

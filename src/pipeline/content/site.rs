@@ -75,7 +75,7 @@ impl ErrorText {
     /// successor, if it has one, and the version it was removed in.
     pub(crate) fn hint_for_removed(&self, entry: &Entry) -> String {
         let mark =
-            (entry.lifecycle.removed.as_ref()).expect("asked only for methods marked removed");
+            (entry.removed.as_ref()).expect("asked only for methods marked removed");
         let template = match &mark.successor {
             Some(_) => &self.hint_replaced,
             None => &self.hint_removed,
