@@ -295,7 +295,6 @@ pub fn load(
     let mut errors = Vec::new();
     let methods = catalog::read_methods(&content, dir, &mut errors);
     catalog::check_links(&methods, dir, &mut errors);
-    catalog::check_successors(&methods, dir, &mut errors);
     let errors_file = &format!("{dir}/errors.json");
     let texts = content.read_json::<IndexMap<String, ErrorText>>(errors_file);
     let texts: Option<Vec<ErrorText>> = read(texts, &mut errors).map(|texts| {

@@ -9,6 +9,7 @@
 
 use super::fields::Check;
 use super::lifecycle::{Mark, Stage};
+use super::prose::Paragraph;
 use super::method::{self, Method};
 use super::read::Directory;
 use super::{is_key, ContentError, Entry, Site, MAX_METHODS};
@@ -106,75 +107,52 @@ pub(super) fn read_methods(
     methods
 }
 
-/// Every link from a method's description or note names a method file
-/// there is; and, from a method still in the library, one that is not
-/// removed (its page is gone).
+/// Every link from a method's description or note, and the method a
+/// `deprecated` or `removed` mark names to use instead (its `use`), is a
+/// method file there is; and not a removed one (its page is gone), but
+/// for a link from a method removed itself.
 pub(super) fn check_links(methods: &Methods, dir: &str, errors: &mut Vec<ContentError>) {
     for method in &methods.read {
         let entry = &method.entry;
-        let mut check = Check::new(&method.file, errors);
+        // Each link: its field, how messages name it, its key, and whether
+        // it may lead to a removed method.
+        let mut links = Vec::new();
         let prose = [
             ("description", Some(&entry.description_md)),
             ("note", entry.note_md.as_ref()),
         ];
         for (field, paragraph) in prose {
-            let linked = paragraph.map(|p| p.linked_methods()).unwrap_or_default();
-            for key in linked {
-                if !methods.keys.iter().any(|k| *k == key) {
-                    check.fail(
-                        field,
-                        format!("links to `{key}.md`, but there is no method `{key}` ({dir}/methods/{key}.md)"),
-                    );
-                } else if let Some(removal) = methods
-                    .removal(key)
-                    .filter(|_| entry.removed.is_none())
-                {
-                    check.fail(
-                        field,
-                        format!("links to `{key}.md`, {}", gone(key, removal)),
-                    );
-                }
+            for key in paragraph.map(Paragraph::linked_methods).unwrap_or_default() {
+                let link = format!("links to `{key}.md`");
+                links.push((field.to_string(), link, key, entry.removed.is_some()));
             }
         }
-    }
-}
-
-/// The method a `deprecated` or `removed` mark names to use instead (its
-/// `use`) is a method file there is, and not a removed one.
-pub(super) fn check_successors(methods: &Methods, dir: &str, errors: &mut Vec<ContentError>) {
-    for method in &methods.read {
+        for (stage, mark) in entry.marks() {
+            if let Some(key) = &mark.successor {
+                let field = format!("{}.use", stage.field());
+                links.push((field, format!("names `{key}`"), key, false));
+            }
+        }
         let mut check = Check::new(&method.file, errors);
-        for (stage, mark) in method.entry.marks() {
-            let Some(key) = &mark.successor else {
-                continue;
-            };
-            let field = format!("{}.use", stage.field());
+        for (field, link, key, may_be_removed) in links {
             if !methods.keys.iter().any(|k| k == key) {
                 check.fail(
                     &field,
-                    format!(
-                        "names `{key}`, but there is no method `{key}` ({dir}/methods/{key}.md)"
-                    ),
+                    format!("{link}, but there is no method `{key}` ({dir}/methods/{key}.md)"),
                 );
-            } else if let Some(removal) = methods.removal(key) {
-                check.fail(&field, format!("names `{key}`, {}", gone(key, removal)));
+            } else if let Some(removal) = methods.removal(key).filter(|_| !may_be_removed) {
+                let instead = match &removal.successor {
+                    Some(successor) => format!("name its successor `{successor}` instead"),
+                    None => "it has no successor to name instead".to_string(),
+                };
+                let (removed, version) = (Stage::Removed.field(), &removal.version);
+                check.fail(
+                    &field,
+                    format!("{link}, but `{key}` is {removed} in {version}: {instead}"),
+                );
             }
         }
     }
-}
-
-/// Why a link to the removed method `key` leads nowhere, and where to
-/// point it instead.
-fn gone(key: &str, removal: &Mark) -> String {
-    let instead = match &removal.successor {
-        Some(successor) => format!("name its successor `{successor}` instead"),
-        None => "it has no successor to name instead".to_string(),
-    };
-    format!(
-        "but `{key}` is {} in {}: {instead}",
-        Stage::Removed.field(),
-        removal.version
-    )
 }
 
 /// Fill the groups of `site` (read from `dir/site.json`) with the methods
