@@ -215,13 +215,8 @@ impl From<ContentError> for ContentErrors {
 impl fmt::Display for ContentErrors {
     /// One error a line.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (i, error) in self.0.iter().enumerate() {
-            if i > 0 {
-                f.write_str("\n")?;
-            }
-            write!(f, "{error}")?;
-        }
-        Ok(())
+        let lines: Vec<String> = self.0.iter().map(ContentError::to_string).collect();
+        f.write_str(&lines.join("\n"))
     }
 }
 
@@ -235,47 +230,46 @@ impl fmt::Display for ContentError {
     }
 }
 
-fn fail<T>(file: &str, field: &str, problem: impl Into<String>) -> Result<T, ContentError> {
-    Err(ContentError {
-        file: file.to_string(),
-        field: field.to_string(),
-        problem: problem.into(),
-    })
+impl ContentError {
+    /// `problem` with `field` of `file`; an empty field, or serde's `.`,
+    /// is the whole file.
+    fn new(file: &str, field: &str, problem: impl Into<String>) -> Self {
+        ContentError {
+            file: file.to_string(),
+            field: if field == "." { "" } else { field }.to_string(),
+            problem: problem.into(),
+        }
+    }
+}
+
+/// `problem` with the whole of `file`, as an error.
+fn fail<T>(file: &str, problem: impl Into<String>) -> Result<T, ContentError> {
+    Err(ContentError::new(file, "", problem))
 }
 
 /// Validate the base URL: absolute `http` or `https`, with a host, without a
 /// trailing slash, query or fragment.
 pub fn base_url(value: &str) -> Result<String, ContentError> {
-    let file = "REFSERVE_BASE_URL";
-    let Some((scheme, rest)) = value.split_once("://") else {
-        return fail(
-            file,
-            "",
-            format!("`{value}` is not an absolute URL (http:// or https://)"),
-        );
+    let no_host = |rest: &str| {
+        let host = rest.split('/').next().unwrap_or_default();
+        host.is_empty() || host.starts_with(':')
     };
-    if scheme != "http" && scheme != "https" {
-        return fail(
-            file,
-            "",
-            format!("`{value}`: the scheme must be http or https"),
-        );
-    }
-    let host = rest.split('/').next().unwrap_or_default();
-    if host.is_empty() || host.starts_with(':') {
-        return fail(file, "", format!("`{value}` has no host"));
-    }
-    if value.ends_with('/') {
-        return fail(file, "", format!("`{value}` must not end with a slash"));
-    }
-    if value.contains(['?', '#']) || value.chars().any(|c| c.is_whitespace() || c.is_control()) {
-        return fail(
-            file,
-            "",
-            format!("`{value}` must not hold a query, a fragment or spaces"),
-        );
-    }
-    Ok(value.to_string())
+    // What follows the value in the message.
+    let problem = match value.split_once("://") {
+        None => " is not an absolute URL (http:// or https://)",
+        Some((scheme, _)) if scheme != "http" && scheme != "https" => {
+            ": the scheme must be http or https"
+        }
+        Some((_, rest)) if no_host(rest) => " has no host",
+        _ if value.ends_with('/') => " must not end with a slash",
+        _ if value.contains(['?', '#'])
+            || value.chars().any(|c| c.is_whitespace() || c.is_control()) =>
+        {
+            " must not hold a query, a fragment or spaces"
+        }
+        _ => return Ok(value.to_string()),
+    };
+    fail("REFSERVE_BASE_URL", format!("`{value}`{problem}"))
 }
 
 /// Load and validate the whole of the content directory `dir` under `root`

@@ -19,11 +19,7 @@ impl<'a> Check<'a> {
 
     /// `field` is at fault: `problem`.
     pub(super) fn fail(&mut self, field: &str, problem: impl Into<String>) {
-        self.errors.push(ContentError {
-            file: self.file.to_string(),
-            field: field.to_string(),
-            problem: problem.into(),
-        });
+        self.errors.push(ContentError::new(self.file, field, problem));
     }
 
     /// `holds`, failing `field` with `problem` when it does not.

@@ -26,7 +26,6 @@ pub(super) fn split<'a>(file: &str, text: &'a str) -> Result<Parts<'a>, ContentE
     if opening.trim_end() != FENCE {
         return fail(
             file,
-            "",
             "must open with its front matter: a `+++` line, the TOML fields, a `+++` line",
         );
     }
@@ -45,7 +44,6 @@ pub(super) fn split<'a>(file: &str, text: &'a str) -> Result<Parts<'a>, ContentE
     }
     fail(
         file,
-        "",
         "the front matter opened on line 1 has no closing `+++` line",
     )
 }
@@ -53,28 +51,16 @@ pub(super) fn split<'a>(file: &str, text: &'a str) -> Result<Parts<'a>, ContentE
 /// `T` read from `front`, the front matter of `file`; an error names the
 /// field whose value does not fit, and where it is in the file.
 pub(super) fn read<T: DeserializeOwned>(file: &str, front: &str) -> Result<T, ContentError> {
-    let document = toml::Deserializer::parse(front).map_err(|error| ContentError {
-        file: file.to_string(),
-        field: String::new(),
-        problem: format!(
-            "the front matter is not valid TOML: {}{}",
-            error.message().trim_end(),
-            position(front, error.span())
-        ),
+    let document = toml::Deserializer::parse(front).map_err(|error| {
+        let at = position(front, error.span());
+        let problem = error.message().trim_end();
+        ContentError::new(file, "", format!("the front matter is not valid TOML: {problem}{at}"))
     })?;
     serde_path_to_error::deserialize(document).map_err(|error| {
         let path = error.path().to_string();
         let error = error.into_inner();
-        ContentError {
-            file: file.to_string(),
-            // `.` is the whole front matter.
-            field: if path == "." { String::new() } else { path },
-            problem: format!(
-                "{}{}",
-                error.message().trim_end(),
-                position(front, error.span())
-            ),
-        }
+        let problem = error.message().trim_end();
+        ContentError::new(file, &path, format!("{problem}{}", position(front, error.span())))
     })
 }
 

@@ -32,7 +32,7 @@ impl Directory {
     /// `dir/…`.
     pub(super) fn open(root: &Path, dir: &str) -> Result<Directory, ContentError> {
         let inside = std::fs::canonicalize(root.join(dir))
-            .map_err(|e| problem(dir, format!("cannot read the content directory: {e}")))?;
+            .map_err(|e| ContentError::new(dir, "", format!("cannot read the content directory: {e}")))?;
         Ok(Directory {
             root: root.to_path_buf(),
             inside,
@@ -50,7 +50,7 @@ impl Directory {
     pub(super) fn names(&self, dir: &str) -> Result<Vec<String>, ContentError> {
         let path = self.resolve(dir, "list")?;
         let listing =
-            std::fs::read_dir(path).map_err(|e| problem(dir, format!("cannot list: {e}")))?;
+            std::fs::read_dir(path).map_err(|e| ContentError::new(dir, "", format!("cannot list: {e}")))?;
         Ok(listing
             .filter_map(Result::ok)
             .map(|item| item.file_name().to_string_lossy().into_owned())
@@ -60,7 +60,7 @@ impl Directory {
     /// The text of the content file `file`, if it is one.
     pub(super) fn read_text(&self, file: &str) -> Result<String, ContentError> {
         let path = self.resolve(file, "read")?;
-        let cannot = |e: std::io::Error| problem(file, format!("cannot read: {e}"));
+        let cannot = |e: std::io::Error| ContentError::new(file, "", format!("cannot read: {e}"));
         content_file(file, &std::fs::metadata(&path).map_err(cannot)?)?;
         let opened = open_without_blocking(&path).map_err(cannot)?;
         content_file(file, &opened.metadata().map_err(cannot)?)?;
@@ -72,31 +72,21 @@ impl Directory {
         if bytes.len() as u64 > MAX_FILE_BYTES {
             return too_large(file);
         }
-        String::from_utf8(bytes).map_err(|e| problem(file, format!("is not UTF-8: {e}")))
+        String::from_utf8(bytes).map_err(|e| ContentError::new(file, "", format!("is not UTF-8: {e}")))
     }
 
     /// `file` with every link resolved; an error names it, as what could
     /// not be done (`verb`) or as leading outside the directory.
     fn resolve(&self, file: &str, verb: &str) -> Result<PathBuf, ContentError> {
         let path = std::fs::canonicalize(self.root.join(file))
-            .map_err(|e| problem(file, format!("cannot {verb}: {e}")))?;
+            .map_err(|e| ContentError::new(file, "", format!("cannot {verb}: {e}")))?;
         if !path.starts_with(&self.inside) {
             return fail(
                 file,
-                "",
                 "leads outside the content directory (a symbolic link); content files must be inside it",
             );
         }
         Ok(path)
-    }
-}
-
-/// A problem with the whole of `file`.
-fn problem(file: &str, problem: String) -> ContentError {
-    ContentError {
-        file: file.to_string(),
-        field: String::new(),
-        problem,
     }
 }
 
@@ -106,7 +96,6 @@ fn content_file(file: &str, metadata: &Metadata) -> Result<(), ContentError> {
     if !metadata.is_file() {
         return fail(
             file,
-            "",
             format!("is {}; content files must be regular files", kind(metadata)),
         );
     }
@@ -119,7 +108,6 @@ fn content_file(file: &str, metadata: &Metadata) -> Result<(), ContentError> {
 fn too_large<T>(file: &str) -> Result<T, ContentError> {
     fail(
         file,
-        "",
         format!(
             "is larger than {} MiB ({MAX_FILE_BYTES} bytes), the most a content file may hold",
             MAX_FILE_BYTES >> 20
