@@ -77,7 +77,6 @@ pub(super) fn read(text: &str, first_line: usize, check: &mut Check) -> Body {
     let mut body = Body::default();
     let mut section = Section::Top;
     let mut seen_note = false;
-    let mut seen_examples = false;
     let mut at = 0;
     while let Some((event, range)) = events.get(at) {
         let end = block_end(&events, at);
@@ -109,7 +108,7 @@ pub(super) fn read(text: &str, first_line: usize, check: &mut Check) -> Body {
                 "Note" if seen_note => {
                     check.fail("note", format!("a second `## Note` at line {here}"))
                 }
-                "Note" if seen_examples => check.fail(
+                "Note" if section == Section::Examples => check.fail(
                     "note",
                     format!("`## Note` (line {here}) must come before `## Examples`"),
                 ),
@@ -117,13 +116,10 @@ pub(super) fn read(text: &str, first_line: usize, check: &mut Check) -> Body {
                     seen_note = true;
                     section = Section::Note;
                 }
-                "Examples" if seen_examples => {
+                "Examples" if section == Section::Examples => {
                     check.fail("examples", format!("a second `## Examples` at line {here}"))
                 }
-                "Examples" => {
-                    seen_examples = true;
-                    section = Section::Examples;
-                }
+                "Examples" => section = Section::Examples,
                 other => misplaced(check, &format!("the heading `## {other}`"), here),
             },
             Event::Start(Tag::Heading {
@@ -181,7 +177,8 @@ pub(super) fn read(text: &str, first_line: usize, check: &mut Check) -> Body {
             "is required: the body opens with a paragraph that says what the method does",
         );
     }
-    if !seen_examples || body.examples.is_empty() {
+    // Only `## Examples` holds them.
+    if body.examples.is_empty() {
         check.fail(
             "examples",
             "is required: every method needs at least one example \
