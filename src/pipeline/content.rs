@@ -17,8 +17,8 @@
 //! every error of every file it could read, not only the first.
 //!
 //! This file holds the catalog's types and the load; beside it,
-//! `content/read.rs` reads the files (what a content file may be),
-//! `content/json.rs` turns JSON into types, `content/front_matter.rs` cuts
+//! `content/read.rs` reads the files (what a content file may be) and
+//! turns JSON into types, `content/front_matter.rs` cuts
 //! a method file and reads its TOML, `content/body.rs` reads its Markdown
 //! body, `content/prose.rs` a paragraph of it, `content/method.rs` makes
 //! the entry of one file and `content/entry.rs` holds its type (the front
@@ -36,7 +36,6 @@ mod catalog;
 mod entry;
 mod fields;
 mod front_matter;
-mod json;
 mod lifecycle;
 mod method;
 mod php;
@@ -312,12 +311,14 @@ pub fn load(
         catalog::group(site, dir, &methods, &mut errors);
     }
     match site {
-        Some(site) if errors.is_empty() => {
+        Some(mut site) if errors.is_empty() => {
             let (entries, removed) = catalog::in_order(methods);
+            // The number of methods, which no file states.
+            site.summary = site.summary.replace("{count}", &entries.len().to_string());
             Ok(Catalog {
                 base_url,
                 last_modified,
-                site: site.counting(entries.len()),
+                site,
                 entries,
                 removed,
                 errors: texts,

@@ -15,6 +15,7 @@ use super::read::Directory;
 use super::{is_key, ContentError, Entry, Site, MAX_METHODS};
 
 /// The method files of the content directory.
+#[derive(Default)]
 pub(super) struct Methods {
     /// Those that could be read, by file name.
     pub(super) read: Vec<Method>,
@@ -47,10 +48,7 @@ pub(super) fn read_methods(
     errors: &mut Vec<ContentError>,
 ) -> Methods {
     let listing = format!("{dir}/methods");
-    let mut methods = Methods {
-        read: Vec::new(),
-        keys: Vec::new(),
-    };
+    let mut methods = Methods::default();
     let mut names = match content.names(&listing) {
         Ok(names) => names,
         Err(error) => {

@@ -1,4 +1,5 @@
-//! Reading the content directory: what a content file may be.
+//! Reading the content directory: what a content file may be, and a JSON
+//! one read into `serde` types.
 //!
 //! A content file is a regular file inside the content directory (a
 //! symbolic link may lead to one, as long as it stays inside) of at most
@@ -12,7 +13,6 @@
 //! open, and read up to one byte past the cap, so a file swapped or grown
 //! after the check is refused too.
 
-use super::json::from_text;
 use super::{fail, ContentError, MAX_FILE_BYTES};
 use serde::de::DeserializeOwned;
 use std::fs::{File, Metadata};
@@ -40,9 +40,22 @@ impl Directory {
     }
 
     /// The content file `file` (a path under the root), read from JSON
-    /// into a `T`.
+    /// into a `T`: an error names the field whose value does not fit, as a
+    /// path from the top of the file (`groups[1].name`).
     pub(super) fn read_json<T: DeserializeOwned>(&self, file: &str) -> Result<T, ContentError> {
-        from_text(file, &self.read_text(file)?)
+        let text = self.read_text(file)?;
+        let mut json = serde_json::Deserializer::from_str(&text);
+        let not_json = |error| ContentError::new(file, "", format!("is not valid JSON: {error}"));
+        let value = serde_path_to_error::deserialize(&mut json).map_err(|error| {
+            let path = error.path().to_string();
+            let error = error.into_inner();
+            if error.is_syntax() || error.is_eof() {
+                return not_json(error);
+            }
+            ContentError::new(file, &path, error.to_string())
+        })?;
+        json.end().map_err(not_json)?;
+        Ok(value)
     }
 
     /// The names in the directory `dir` (a path under the root); none of

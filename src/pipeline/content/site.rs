@@ -5,15 +5,6 @@ use super::fields::Check;
 use super::{Entry, ErrorText, Site};
 
 impl Site {
-    /// The site as served: `{count}` in the summary replaced by the
-    /// number of methods, which no file states.
-    pub(super) fn counting(self, methods: usize) -> Site {
-        Site {
-            summary: self.summary.replace("{count}", &methods.to_string()),
-            ..self
-        }
-    }
-
     /// Check the texts; the groups' methods are the method files'
     /// (`content/catalog.rs`).
     pub(super) fn check(&self, check: &mut Check) {
