@@ -18,15 +18,15 @@
 //!
 //! This file holds the catalog's types and the load; beside it,
 //! `content/read.rs` reads the files (what a content file may be) and
-//! turns JSON into types, `content/front_matter.rs` cuts
-//! a method file and reads its TOML, `content/body.rs` reads its Markdown
-//! body, `content/prose.rs` a paragraph of it, `content/method.rs` makes
-//! the entry of one file and `content/entry.rs` holds its type (the front
-//! matter's fields, from which its schema is generated, and the body's)
-//! and the rules of its fields, `content/php.rs` parses an example's PHP and checks its calls,
-//! `content/lifecycle.rs` its lifecycle marks (`since`, `deprecated`,
-//! `removed`), `content/catalog.rs` orders and groups the methods, sets
-//! the removed ones apart and checks their links,
+//! turns JSON into types, `content/method.rs` cuts a method file, reads
+//! its TOML and makes the entry of it, `content/body.rs` reads its
+//! Markdown body, `content/prose.rs` a paragraph of it,
+//! `content/entry.rs` holds the entry's type (the front matter's fields,
+//! from which its schema is generated, and the body's) and the rules of
+//! its fields, `content/php.rs` parses an example's PHP and checks its
+//! calls, `content/lifecycle.rs` its lifecycle marks (`since`,
+//! `deprecated`, `removed`), `content/catalog.rs` orders and groups the
+//! methods, sets the removed ones apart and checks their links,
 //! `content/site.rs` checks `site.json` and `errors.json`,
 //! `content/shape.rs` reads a value or an array of them, and
 //! `content/fields.rs` holds the text rules they share.
@@ -35,7 +35,6 @@ mod body;
 mod catalog;
 mod entry;
 mod fields;
-mod front_matter;
 mod lifecycle;
 mod method;
 mod php;
