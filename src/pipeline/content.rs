@@ -289,7 +289,7 @@ pub fn load(
     catalog::check_links(&methods, dir, &mut errors);
     let errors_file = &format!("{dir}/errors.json");
     let texts = content.read_json::<IndexMap<String, ErrorText>>(errors_file);
-    let texts: Option<Vec<ErrorText>> = read(texts, &mut errors).map(|texts| {
+    let texts: Option<Vec<ErrorText>> = noted(texts, &mut errors).map(|texts| {
         texts
             .into_iter()
             .map(|(code, text)| ErrorText { code, ..text })
@@ -304,7 +304,7 @@ pub fn load(
     }
     let texts = texts.unwrap_or_default();
     let site_file = &format!("{dir}/site.json");
-    let mut site = read(content.read_json::<Site>(site_file), &mut errors);
+    let mut site = noted(content.read_json::<Site>(site_file), &mut errors);
     if let Some(site) = &mut site {
         site.check(&mut Check::new(site_file, &mut errors));
         catalog::group(site, dir, &methods, &mut errors);
@@ -361,7 +361,7 @@ fn error_codes(texts: &[ErrorText], check: &mut Check) {
     }
 }
 
-/// The file read, or its error added to `errors`.
-fn read<T>(file: Result<T, ContentError>, errors: &mut Vec<ContentError>) -> Option<T> {
-    file.map_err(|error| errors.push(error)).ok()
+/// What was read, or its error added to `errors`.
+fn noted<T>(read: Result<T, ContentError>, errors: &mut Vec<ContentError>) -> Option<T> {
+    read.map_err(|error| errors.push(error)).ok()
 }

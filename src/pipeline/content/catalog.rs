@@ -12,7 +12,7 @@ use super::lifecycle::{Mark, Stage};
 use super::prose::Paragraph;
 use super::method::{self, Method};
 use super::read::Directory;
-use super::{is_key, ContentError, Entry, Site, MAX_METHODS};
+use super::{is_key, noted, ContentError, Entry, Site, MAX_METHODS};
 
 /// The method files of the content directory.
 #[derive(Default)]
@@ -49,12 +49,8 @@ pub(super) fn read_methods(
 ) -> Methods {
     let listing = format!("{dir}/methods");
     let mut methods = Methods::default();
-    let mut names = match content.names(&listing) {
-        Ok(names) => names,
-        Err(error) => {
-            errors.push(error);
-            return methods;
-        }
+    let Some(mut names) = noted(content.names(&listing), errors) else {
+        return methods;
     };
     names.retain(|name| !is_editor_file(name));
     names.sort();
@@ -68,12 +64,8 @@ pub(super) fn read_methods(
             continue;
         };
         methods.keys.push(key.to_string());
-        let text = match content.read_text(file) {
-            Ok(text) => text,
-            Err(error) => {
-                errors.push(error);
-                continue;
-            }
+        let Some(text) = noted(content.read_text(file), errors) else {
+            continue;
         };
         let Some(method) = method::read(file, &text, errors) else {
             continue;

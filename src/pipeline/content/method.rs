@@ -15,7 +15,7 @@
 //! instead, are read here and checked once every file is (`catalog.rs`).
 
 use super::fields::Check;
-use super::{body, fail, ContentError, ContentErrors, Entry};
+use super::{body, fail, noted, ContentError, ContentErrors, Entry};
 use schemars::generate::SchemaSettings;
 use schemars::transform::RecursiveTransform;
 use schemars::Schema;
@@ -84,18 +84,10 @@ pub fn parse_method(file: &str, text: &str) -> Result<Entry, ContentErrors> {
 /// The method of `file` (its text), its errors added to `errors`; none if
 /// its front matter could not be read.
 pub(super) fn read(file: &str, text: &str, errors: &mut Vec<ContentError>) -> Option<Method> {
-    let parts = match split(file, text) {
-        Ok(parts) => parts,
-        Err(error) => {
-            errors.push(error);
-            return None;
-        }
-    };
+    let parts = noted(split(file, text), errors)?;
     // The body is read even when the front matter cannot be: every error
     // of the file at once.
-    let front = read_front::<Entry>(file, parts.front)
-        .map_err(|error| errors.push(error))
-        .ok();
+    let front = noted(read_front::<Entry>(file, parts.front), errors);
     let body = body::read(parts.body, parts.body_line, &mut Check::new(file, errors));
     Some(Method {
         file: file.to_string(),
