@@ -80,6 +80,7 @@ pub(super) fn read(text: &str, first_line: usize, check: &mut Check) -> Body {
     let mut at = 0;
     while let Some((event, range)) = events.get(at) {
         let end = block_end(&events, at);
+        let block = &events[at..=end];
         let inner = &events[(at + 1).min(end)..end];
         let here = line(range.start);
         at = end + 1;
@@ -104,7 +105,7 @@ pub(super) fn read(text: &str, first_line: usize, check: &mut Check) -> Body {
             Event::Start(Tag::Heading {
                 level: HeadingLevel::H2,
                 ..
-            }) => match heading_text(inner).as_str() {
+            }) => match text_of(inner).as_str() {
                 "Note" if seen_note => {
                     check.fail("note", format!("a second `## Note` at line {here}"))
                 }
@@ -154,18 +155,11 @@ pub(super) fn read(text: &str, first_line: usize, check: &mut Check) -> Body {
                         format!("the code block at line {here} must be fenced as ```php"),
                     );
                 }
-                let code: String = inner
-                    .iter()
-                    .filter_map(|(event, _)| match event {
-                        Event::Text(text) => Some(text.as_ref()),
-                        _ => None,
-                    })
-                    .collect();
+                let code = text_of(inner);
                 let code = code.strip_suffix('\n').unwrap_or(&code).to_string();
                 example.code = Some((code, here));
             }
-            Event::Html(_) | Event::Start(Tag::HtmlBlock) if is_comment(&html_of(event, inner)) => {
-            }
+            Event::Html(_) | Event::Start(Tag::HtmlBlock) if is_comment(&text_of(block)) => {}
             Event::Start(tag) => misplaced(check, &describe(tag), here),
             Event::Rule => misplaced(check, "a thematic break", here),
             other => misplaced(check, &format!("{other:?}"), here),
@@ -233,12 +227,13 @@ fn paragraph(
     paragraph
 }
 
-/// The text of a heading, its markup left out.
-fn heading_text(inner: &[(Event, Range<usize>)]) -> String {
-    inner
+/// The text of `events`, their markup left out: a heading's, a code
+/// block's, an HTML block's.
+fn text_of(events: &[(Event, Range<usize>)]) -> String {
+    events
         .iter()
         .filter_map(|(event, _)| match event {
-            Event::Text(text) | Event::Code(text) => Some(text.as_ref()),
+            Event::Text(text) | Event::Code(text) | Event::Html(text) => Some(text.as_ref()),
             _ => None,
         })
         .collect()
@@ -252,7 +247,7 @@ fn example_title(
     index: usize,
     line: usize,
 ) -> String {
-    let title = heading_text(inner);
+    let title = text_of(inner);
     let plain = inner
         .iter()
         .all(|(event, _)| matches!(event, Event::Text(_)));
@@ -272,20 +267,6 @@ fn example_title(
 fn is_comment(html: &str) -> bool {
     let html = html.trim();
     html.starts_with("<!--") && html.ends_with("-->")
-}
-
-/// The HTML of an HTML block or event.
-fn html_of(event: &Event, inner: &[(Event, Range<usize>)]) -> String {
-    match event {
-        Event::Html(html) => html.to_string(),
-        _ => inner
-            .iter()
-            .filter_map(|(event, _)| match event {
-                Event::Html(html) | Event::Text(html) => Some(html.as_ref()),
-                _ => None,
-            })
-            .collect(),
-    }
 }
 
 /// What a block that may not be written is, in the author's words.
