@@ -306,34 +306,31 @@ fn check_parameters<'a>(
 /// method as its signatures do (`calls`); the body has said already what
 /// is missing (a title, a block).
 fn check_examples(check: &mut Check, examples: Vec<body::Example>, calls: &Calls) -> Vec<Example> {
-    let mut checked = Vec::with_capacity(examples.len());
-    for (i, example) in examples.into_iter().enumerate() {
-        let field = example.field(i);
-        let Some((code, at)) = example.code else {
-            continue;
-        };
-        if check.filled(&field, &code) {
-            if code.contains('\t') || code.lines().any(|l| l != l.trim_end()) {
-                check.fail(
-                    &field,
-                    format!("the code (line {at}) must have no tabs or trailing spaces"),
-                );
+    let examples = examples.into_iter().enumerate();
+    examples
+        .filter_map(|(i, example)| {
+            let field = example.field(i);
+            let (code, at) = example.code?;
+            if check.filled(&field, &code) {
+                if code.contains('\t') || code.lines().any(|l| l != l.trim_end()) {
+                    check.fail(
+                        &field,
+                        format!("the code (line {at}) must have no tabs or trailing spaces"),
+                    );
+                }
+                if code.starts_with("<?") {
+                    check.fail(
+                        &field,
+                        format!("the code (line {at}) must not open with <?php"),
+                    );
+                } else {
+                    calls.check(check, &field, &code, at);
+                }
             }
-            if code.starts_with("<?") {
-                check.fail(
-                    &field,
-                    format!("the code (line {at}) must not open with <?php"),
-                );
-            } else {
-                calls.check(check, &field, &code, at);
-            }
-        }
-        checked.push(Example {
-            title: example.title,
-            code,
-        });
-    }
-    checked
+            let title = example.title;
+            Some(Example { title, code })
+        })
+        .collect()
 }
 
 /// `<name>(<$a>, <$b>)` or `Class::<name>(…)`, naming this entry.
