@@ -472,8 +472,8 @@ fn get_method(catalog: &Catalog, entry: &Entry) -> Value {
 /// `get_method` of a method removed from the library: the tool's error,
 /// saying when and what to use instead.
 fn removed_method(entry: &Entry) -> Value {
-    let mark = (entry.removed.as_ref())
-        .expect("`catalog.removed` holds only methods marked removed");
+    let mark =
+        (entry.removed.as_ref()).expect("`catalog.removed` holds only methods marked removed");
     let (version, successor) = (mark.version.as_str(), mark.successor.as_deref());
     let instead = match successor {
         Some(key) => format!("; use `{key}` instead (get_method gives its reference)"),

@@ -381,10 +381,7 @@ fn removed(catalog: &Catalog) -> Vec<Resource> {
     let mut all = Vec::new();
     for entry in &catalog.removed {
         let hint = text(gone).hint_for_removed(entry);
-        let successor = entry
-            .removed
-            .as_ref()
-            .and_then(|m| m.successor.as_deref());
+        let successor = entry.removed.as_ref().and_then(|m| m.successor.as_deref());
         for form in [View::Markdown, View::Page] {
             let id = Address::Method(&entry.key, form).to_string();
             let texts = (text(gone).message.as_str(), hint.as_str());

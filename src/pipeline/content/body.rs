@@ -40,15 +40,9 @@ pub(super) struct Example {
     pub(super) line: usize,
 }
 
-impl Example {
-    /// The example as errors name it (it is the `index`th).
-    pub(super) fn field(&self, index: usize) -> String {
-        example_field(&self.title, index)
-    }
-}
-
-/// An example as errors name it: by its title, or by its place.
-fn example_field(title: &str, index: usize) -> String {
+/// An example as errors name it: by its title, or by its place (it is
+/// the `index`th).
+pub(super) fn example_field(title: &str, index: usize) -> String {
     if title.trim().is_empty() {
         format!("examples[{index}]")
     } else {
@@ -139,7 +133,7 @@ pub(super) fn read(text: &str, first_line: usize, check: &mut Check) -> Body {
                     misplaced(check, "a code block before any `### title`", here);
                     continue;
                 };
-                let field = example.field(index);
+                let field = example_field(&example.title, index);
                 if example.code.is_some() {
                     check.fail(
                         &field,
@@ -182,7 +176,7 @@ pub(super) fn read(text: &str, first_line: usize, check: &mut Check) -> Body {
     for (index, example) in body.examples.iter().enumerate() {
         if example.code.is_none() {
             check.fail(
-                &example.field(index),
+                &example_field(&example.title, index),
                 format!("has no ```php block (heading at line {})", example.line),
             );
         }

@@ -9,8 +9,8 @@
 
 use super::fields::Check;
 use super::lifecycle::{Mark, Stage};
-use super::prose::Paragraph;
 use super::method::{self, Method};
+use super::prose::Paragraph;
 use super::read::Directory;
 use super::{is_key, noted, ContentError, Entry, Site, MAX_METHODS};
 
@@ -77,10 +77,7 @@ pub(super) fn read_methods(
         methods.read.push(method);
     }
     let count = methods.keys.len();
-    let removed = methods
-        .read
-        .iter()
-        .filter(|m| m.entry.removed.is_some());
+    let removed = methods.read.iter().filter(|m| m.entry.removed.is_some());
     if count == 0 {
         Check::new(&listing, errors).fail("", "holds no method: add one as `<key>.md`");
     } else if methods.complete() && removed.count() == count {
@@ -170,7 +167,9 @@ pub(super) fn group(site: &mut Site, dir: &str, methods: &Methods, errors: &mut 
             .iter()
             .filter(|m| m.entry.group.name == group.name && m.entry.removed.is_none())
             .collect();
-        members.sort_by(|a, b| (a.entry.group.weight, &a.entry.key).cmp(&(b.entry.group.weight, &b.entry.key)));
+        members.sort_by(|a, b| {
+            (a.entry.group.weight, &a.entry.key).cmp(&(b.entry.group.weight, &b.entry.key))
+        });
         group.keys = members.iter().map(|m| m.entry.key.clone()).collect();
         // A method that could not be read may be the group's.
         if group.keys.is_empty() && methods.complete() {

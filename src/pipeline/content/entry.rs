@@ -309,7 +309,7 @@ fn check_examples(check: &mut Check, examples: Vec<body::Example>, calls: &Calls
     let examples = examples.into_iter().enumerate();
     examples
         .filter_map(|(i, example)| {
-            let field = example.field(i);
+            let field = body::example_field(&example.title, i);
             let (code, at) = example.code?;
             if check.filled(&field, &code) {
                 if code.contains('\t') || code.lines().any(|l| l != l.trim_end()) {

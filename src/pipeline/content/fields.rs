@@ -19,7 +19,8 @@ impl<'a> Check<'a> {
 
     /// `field` is at fault: `problem`.
     pub(super) fn fail(&mut self, field: &str, problem: impl Into<String>) {
-        self.errors.push(ContentError::new(self.file, field, problem));
+        self.errors
+            .push(ContentError::new(self.file, field, problem));
     }
 
     /// `holds`, failing `field` with `problem` when it does not.

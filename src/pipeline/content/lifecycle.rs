@@ -205,10 +205,9 @@ pub(super) fn check(check: &mut Check, entry: &Entry) {
 /// A version: numbers joined by dots (`2`, `2.0`, `2.6.0`), optionally
 /// followed by `-` and a label of letters, digits and dots (`3.0-beta.1`).
 fn check_version(check: &mut Check, field: &str, version: &str) {
-    let (numbers, label) = match version.split_once('-') {
-        Some((numbers, label)) => (numbers, Some(label)),
-        None => (version, None),
-    };
+    let (numbers, label) = version
+        .split_once('-')
+        .map_or((version, None), |(numbers, label)| (numbers, Some(label)));
     let numbered = numbers
         .split('.')
         .all(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));

@@ -143,13 +143,21 @@ fn read_front<T: DeserializeOwned>(file: &str, front: &str) -> Result<T, Content
     let document = toml::Deserializer::parse(front).map_err(|error| {
         let at = position(front, error.span());
         let problem = error.message().trim_end();
-        ContentError::new(file, "", format!("the front matter is not valid TOML: {problem}{at}"))
+        ContentError::new(
+            file,
+            "",
+            format!("the front matter is not valid TOML: {problem}{at}"),
+        )
     })?;
     serde_path_to_error::deserialize(document).map_err(|error| {
         let path = error.path().to_string();
         let error = error.into_inner();
         let problem = error.message().trim_end();
-        ContentError::new(file, &path, format!("{problem}{}", position(front, error.span())))
+        ContentError::new(
+            file,
+            &path,
+            format!("{problem}{}", position(front, error.span())),
+        )
     })
 }
 

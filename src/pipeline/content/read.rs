@@ -31,8 +31,9 @@ impl Directory {
     /// The content directory `dir` under `root`; its files are named as
     /// `dir/…`.
     pub(super) fn open(root: &Path, dir: &str) -> Result<Directory, ContentError> {
-        let inside = std::fs::canonicalize(root.join(dir))
-            .map_err(|e| ContentError::new(dir, "", format!("cannot read the content directory: {e}")))?;
+        let inside = std::fs::canonicalize(root.join(dir)).map_err(|e| {
+            ContentError::new(dir, "", format!("cannot read the content directory: {e}"))
+        })?;
         Ok(Directory {
             root: root.to_path_buf(),
             inside,
@@ -62,8 +63,8 @@ impl Directory {
     /// them is followed.
     pub(super) fn names(&self, dir: &str) -> Result<Vec<String>, ContentError> {
         let path = self.resolve(dir, "list")?;
-        let listing =
-            std::fs::read_dir(path).map_err(|e| ContentError::new(dir, "", format!("cannot list: {e}")))?;
+        let listing = std::fs::read_dir(path)
+            .map_err(|e| ContentError::new(dir, "", format!("cannot list: {e}")))?;
         Ok(listing
             .filter_map(Result::ok)
             .map(|item| item.file_name().to_string_lossy().into_owned())
@@ -85,7 +86,8 @@ impl Directory {
         if bytes.len() as u64 > MAX_FILE_BYTES {
             return too_large(file);
         }
-        String::from_utf8(bytes).map_err(|e| ContentError::new(file, "", format!("is not UTF-8: {e}")))
+        String::from_utf8(bytes)
+            .map_err(|e| ContentError::new(file, "", format!("is not UTF-8: {e}")))
     }
 
     /// `file` with every link resolved; an error names it, as what could

@@ -65,8 +65,7 @@ impl ErrorText {
     /// The hint at an address of the removed method `entry`: naming its
     /// successor, if it has one, and the version it was removed in.
     pub(crate) fn hint_for_removed(&self, entry: &Entry) -> String {
-        let mark =
-            (entry.removed.as_ref()).expect("asked only for methods marked removed");
+        let mark = (entry.removed.as_ref()).expect("asked only for methods marked removed");
         let template = match &mark.successor {
             Some(_) => &self.hint_replaced,
             None => &self.hint_removed,
