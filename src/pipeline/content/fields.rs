@@ -1,6 +1,5 @@
 //! The rules a field's type does not say, checked on what was read: text
-//! that is not empty, one line, plain, and the catalog's HTTP date. A
-//! [`Check`] collects the errors of one file, so that a load reports all
+//! that is not empty, one line, plain. A [`Check`] collects the errors of one file, so that a load reports all
 //! of them.
 
 use super::ContentError;
