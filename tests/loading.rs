@@ -204,7 +204,7 @@ fn removed_methods_leave_every_list_and_deprecated_ones_stay() {
     );
     let removed: Vec<&str> = catalog.removed.iter().map(|e| e.key.as_str()).collect();
     assert_eq!(removed, ["info", "last"]);
-    let last = &catalog.removed[1].lifecycle;
+    let last = &catalog.removed[1];
     let gone = last.removed.as_ref().expect("removed");
     assert_eq!(
         (
@@ -226,7 +226,7 @@ fn removed_methods_leave_every_list_and_deprecated_ones_stay() {
         .iter()
         .find(|e| e.key == "rand")
         .expect("rand");
-    let deprecated = rand.lifecycle.deprecated.as_ref().expect("deprecated");
+    let deprecated = rand.deprecated.as_ref().expect("deprecated");
     assert_eq!(deprecated.successor.as_deref(), Some("select"));
 }
 

@@ -143,22 +143,24 @@ fn lifecycle_marks_are_read_with_their_dates() {
         ),
     )
     .expect("valid");
-    let lifecycle = &entry.lifecycle;
-    let since = lifecycle.since.as_ref().expect("since");
+    let since = entry.since.as_ref().expect("since");
     assert_eq!(
         (since.version.as_str(), since.date.to_string()),
         ("1.2", "2025-03-01".to_string())
     );
-    let deprecated = lifecycle.deprecated.as_ref().expect("deprecated");
+    let deprecated = entry.deprecated.as_ref().expect("deprecated");
     assert_eq!(deprecated.date.to_string(), "2026-11-01");
     assert_eq!(deprecated.successor.as_deref(), Some("get"));
-    let removed = lifecycle.removed.as_ref().expect("removed");
+    let removed = entry.removed.as_ref().expect("removed");
     assert_eq!(
         (removed.version.as_str(), removed.successor.as_deref()),
         ("3.0", None)
     );
     let unmarked = parse_method(FILE, GOOD).expect("valid");
-    assert_eq!(unmarked.lifecycle, content::Lifecycle::default());
+    assert_eq!(
+        (unmarked.since, unmarked.deprecated, unmarked.removed),
+        (None, None, None)
+    );
 }
 
 #[test]

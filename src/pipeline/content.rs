@@ -17,15 +17,16 @@
 //! every error of every file it could read, not only the first.
 //!
 //! This file holds the catalog's types and the load; beside it,
-//! `content/read.rs` reads the files (what a content file may be),
-//! `content/json.rs` turns JSON into types, `content/front_matter.rs` cuts
-//! a method file and reads its TOML, `content/body.rs` reads its Markdown
-//! body, `content/prose.rs` a paragraph of it, `content/method.rs` makes
-//! the entry of one file and `content/entry.rs` holds the rules of its
-//! fields, `content/php.rs` parses an example's PHP and checks its calls,
-//! `content/lifecycle.rs` its lifecycle marks (`since`, `deprecated`,
-//! `removed`), `content/catalog.rs` orders and groups the methods, sets
-//! the removed ones apart and checks their links,
+//! `content/read.rs` reads the files (what a content file may be) and
+//! turns JSON into types, `content/method.rs` cuts a method file, reads
+//! its TOML and makes the entry of it, `content/body.rs` reads its
+//! Markdown body, `content/prose.rs` a paragraph of it,
+//! `content/entry.rs` holds the entry's type (the front matter's fields,
+//! from which its schema is generated, and the body's) and the rules of
+//! its fields, `content/php.rs` parses an example's PHP and checks its
+//! calls, `content/lifecycle.rs` its lifecycle marks (`since`,
+//! `deprecated`, `removed`), `content/catalog.rs` orders and groups the
+//! methods, sets the removed ones apart and checks their links,
 //! `content/site.rs` checks `site.json` and `errors.json`,
 //! `content/shape.rs` reads a value or an array of them, and
 //! `content/fields.rs` holds the text rules they share.
@@ -34,8 +35,6 @@ mod body;
 mod catalog;
 mod entry;
 mod fields;
-mod front_matter;
-mod json;
 mod lifecycle;
 mod method;
 mod php;
@@ -46,13 +45,15 @@ mod site;
 
 use crate::errors::ErrorKind;
 pub(crate) use entry::is_key;
+pub use entry::{Entry, Example, Labels, Membership};
 use fields::Check;
 use indexmap::IndexMap;
-pub use lifecycle::{Date, Lifecycle, Mark, Stage};
+pub use lifecycle::{Date, Mark, Stage};
 pub use method::{front_matter_schema, parse_method};
 pub(crate) use prose::{Inline, Paragraph};
 use read::Directory;
 use serde::Deserialize;
+pub use shape::OneOrMany;
 use std::fmt;
 use std::path::Path;
 
@@ -161,45 +162,6 @@ pub struct Group {
     pub keys: Vec<String>,
 }
 
-/// One documented method, read from its file (`content/method.rs`).
-#[derive(Debug, Clone)]
-pub struct Entry {
-    /// Lowercase identifier, `^[a-z]+$`.
-    pub key: String,
-    /// Method name (equal to the key).
-    pub name: String,
-    /// One- or two-sentence summary, as plain text (the JSON `description`).
-    pub description: String,
-    /// The same, as written: Markdown, for the pages.
-    pub description_md: Paragraph,
-    /// The call forms; more than one for overloaded methods.
-    pub signatures: Vec<String>,
-    /// One parameter list per signature (`None` for methods without
-    /// parameters); each a list of (label, description) in signature order.
-    pub parameters: Option<Vec<Vec<(String, String)>>>,
-    /// Return value, starting with `[type]`.
-    pub returns: Option<String>,
-    /// Additional remark, as text with `<code>` tags (the JSON `note`).
-    pub note: Option<String>,
-    /// The same, as written: Markdown, for the pages.
-    pub note_md: Option<Paragraph>,
-    /// Short PHP snippets that call the method, each with a title.
-    pub examples: Vec<Example>,
-    /// Words an agent may search with that the entry does not use.
-    pub synonyms: Vec<String>,
-    /// When it came, went out of use and left the library, if it says.
-    pub lifecycle: Lifecycle,
-}
-
-/// One example of a method's use.
-#[derive(Debug, Clone)]
-pub struct Example {
-    /// One line of plain text saying what the example does.
-    pub title: String,
-    /// PHP statements (no `<?php` opener) that call the method.
-    pub code: String,
-}
-
 /// The texts of one error code.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -251,13 +213,8 @@ impl From<ContentError> for ContentErrors {
 impl fmt::Display for ContentErrors {
     /// One error a line.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (i, error) in self.0.iter().enumerate() {
-            if i > 0 {
-                f.write_str("\n")?;
-            }
-            write!(f, "{error}")?;
-        }
-        Ok(())
+        let lines: Vec<String> = self.0.iter().map(ContentError::to_string).collect();
+        f.write_str(&lines.join("\n"))
     }
 }
 
@@ -271,47 +228,46 @@ impl fmt::Display for ContentError {
     }
 }
 
-fn fail<T>(file: &str, field: &str, problem: impl Into<String>) -> Result<T, ContentError> {
-    Err(ContentError {
-        file: file.to_string(),
-        field: field.to_string(),
-        problem: problem.into(),
-    })
+impl ContentError {
+    /// `problem` with `field` of `file`; an empty field, or serde's `.`,
+    /// is the whole file.
+    fn new(file: &str, field: &str, problem: impl Into<String>) -> Self {
+        ContentError {
+            file: file.to_string(),
+            field: if field == "." { "" } else { field }.to_string(),
+            problem: problem.into(),
+        }
+    }
+}
+
+/// `problem` with the whole of `file`, as an error.
+fn fail<T>(file: &str, problem: impl Into<String>) -> Result<T, ContentError> {
+    Err(ContentError::new(file, "", problem))
 }
 
 /// Validate the base URL: absolute `http` or `https`, with a host, without a
 /// trailing slash, query or fragment.
 pub fn base_url(value: &str) -> Result<String, ContentError> {
-    let file = "REFSERVE_BASE_URL";
-    let Some((scheme, rest)) = value.split_once("://") else {
-        return fail(
-            file,
-            "",
-            format!("`{value}` is not an absolute URL (http:// or https://)"),
-        );
+    let no_host = |rest: &str| {
+        let host = rest.split('/').next().unwrap_or_default();
+        host.is_empty() || host.starts_with(':')
     };
-    if scheme != "http" && scheme != "https" {
-        return fail(
-            file,
-            "",
-            format!("`{value}`: the scheme must be http or https"),
-        );
-    }
-    let host = rest.split('/').next().unwrap_or_default();
-    if host.is_empty() || host.starts_with(':') {
-        return fail(file, "", format!("`{value}` has no host"));
-    }
-    if value.ends_with('/') {
-        return fail(file, "", format!("`{value}` must not end with a slash"));
-    }
-    if value.contains(['?', '#']) || value.chars().any(|c| c.is_whitespace() || c.is_control()) {
-        return fail(
-            file,
-            "",
-            format!("`{value}` must not hold a query, a fragment or spaces"),
-        );
-    }
-    Ok(value.to_string())
+    // What follows the value in the message.
+    let problem = match value.split_once("://") {
+        None => " is not an absolute URL (http:// or https://)",
+        Some((scheme, _)) if scheme != "http" && scheme != "https" => {
+            ": the scheme must be http or https"
+        }
+        Some((_, rest)) if no_host(rest) => " has no host",
+        _ if value.ends_with('/') => " must not end with a slash",
+        _ if value.contains(['?', '#'])
+            || value.chars().any(|c| c.is_whitespace() || c.is_control()) =>
+        {
+            " must not hold a query, a fragment or spaces"
+        }
+        _ => return Ok(value.to_string()),
+    };
+    fail("REFSERVE_BASE_URL", format!("`{value}`{problem}"))
 }
 
 /// Load and validate the whole of the content directory `dir` under `root`
@@ -331,10 +287,9 @@ pub fn load(
     let mut errors = Vec::new();
     let methods = catalog::read_methods(&content, dir, &mut errors);
     catalog::check_links(&methods, dir, &mut errors);
-    catalog::check_successors(&methods, dir, &mut errors);
     let errors_file = &format!("{dir}/errors.json");
     let texts = content.read_json::<IndexMap<String, ErrorText>>(errors_file);
-    let texts: Option<Vec<ErrorText>> = read(texts, &mut errors).map(|texts| {
+    let texts: Option<Vec<ErrorText>> = noted(texts, &mut errors).map(|texts| {
         texts
             .into_iter()
             .map(|(code, text)| ErrorText { code, ..text })
@@ -349,18 +304,20 @@ pub fn load(
     }
     let texts = texts.unwrap_or_default();
     let site_file = &format!("{dir}/site.json");
-    let mut site = read(content.read_json::<Site>(site_file), &mut errors);
+    let mut site = noted(content.read_json::<Site>(site_file), &mut errors);
     if let Some(site) = &mut site {
         site.check(&mut Check::new(site_file, &mut errors));
         catalog::group(site, dir, &methods, &mut errors);
     }
     match site {
-        Some(site) if errors.is_empty() => {
+        Some(mut site) if errors.is_empty() => {
             let (entries, removed) = catalog::in_order(methods);
+            // The number of methods, which no file states.
+            site.summary = site.summary.replace("{count}", &entries.len().to_string());
             Ok(Catalog {
                 base_url,
                 last_modified,
-                site: site.counting(entries.len()),
+                site,
                 entries,
                 removed,
                 errors: texts,
@@ -404,7 +361,7 @@ fn error_codes(texts: &[ErrorText], check: &mut Check) {
     }
 }
 
-/// The file read, or its error added to `errors`.
-fn read<T>(file: Result<T, ContentError>, errors: &mut Vec<ContentError>) -> Option<T> {
-    file.map_err(|error| errors.push(error)).ok()
+/// What was read, or its error added to `errors`.
+fn noted<T>(read: Result<T, ContentError>, errors: &mut Vec<ContentError>) -> Option<T> {
+    read.map_err(|error| errors.push(error)).ok()
 }

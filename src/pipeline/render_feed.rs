@@ -34,7 +34,6 @@ pub(crate) fn changes(catalog: &Catalog) -> String {
         .chain(&catalog.removed)
         .flat_map(|entry| {
             entry
-                .lifecycle
                 .marks()
                 .map(move |(stage, mark)| Change { entry, stage, mark })
         })

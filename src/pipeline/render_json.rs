@@ -37,7 +37,7 @@ pub fn error(code: &str, message: &str, hint: &str) -> String {
 /// (extra fields, which clients must tolerate), then the optional
 /// `examples` (`[{"title", "code"}]`).
 pub(crate) fn reference(catalog: &Catalog, entry: &Entry) -> Value {
-    let signature = match entry.signatures.as_slice() {
+    let signature = match &*entry.signatures {
         [one] => json!(one),
         many => json!(many),
     };
@@ -72,7 +72,7 @@ pub(crate) fn reference(catalog: &Catalog, entry: &Entry) -> Value {
         .into_iter()
         .filter_map(|(name, value)| Some((name.to_string(), value?)))
         .collect();
-    for (stage, mark) in entry.lifecycle.marks() {
+    for (stage, mark) in entry.marks() {
         // A removed method has no Reference; its mark is not written.
         if stage != Stage::Removed {
             object.insert(stage.field().into(), lifecycle_mark(mark));

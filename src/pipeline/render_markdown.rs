@@ -233,7 +233,7 @@ pub(crate) fn method(catalog: &Catalog, entry: &Entry) -> String {
 /// instead), and the version it came in.
 fn lifecycle(entry: &Entry) -> String {
     let mut md = String::new();
-    if let Some(mark) = &entry.lifecycle.deprecated {
+    if let Some(mark) = &entry.deprecated {
         let instead = match &mark.successor {
             Some(key) => format!(": use [`{key}`]({}) instead", page_of(key)),
             None => String::new(),
@@ -245,7 +245,7 @@ fn lifecycle(entry: &Entry) -> String {
             mark.date
         );
     }
-    if let Some(mark) = &entry.lifecycle.since {
+    if let Some(mark) = &entry.since {
         let _ = write!(
             md,
             "Available since version {} ({}).\n\n",
@@ -260,7 +260,7 @@ fn lifecycle(entry: &Entry) -> String {
 /// `links` says, after a method's description; nothing for a method that
 /// is not deprecated.
 pub(crate) fn deprecation(entry: &Entry, links: &dyn Fn(&str) -> String) -> String {
-    let Some(mark) = &entry.lifecycle.deprecated else {
+    let Some(mark) = &entry.deprecated else {
         return String::new();
     };
     let instead = match &mark.successor {

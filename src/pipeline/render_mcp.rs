@@ -410,10 +410,10 @@ fn summary(catalog: &Catalog, entry: &Entry) -> Value {
     let mut summary = json!({
         "name": entry.key,
         "description": entry.description,
-        "signatures": entry.signatures,
+        "signatures": &*entry.signatures,
         "url": render_json::documentation_url(catalog, entry),
     });
-    if let Some(mark) = &entry.lifecycle.deprecated {
+    if let Some(mark) = &entry.deprecated {
         summary["deprecated"] = render_json::lifecycle_mark(mark);
     }
     summary
@@ -472,8 +472,8 @@ fn get_method(catalog: &Catalog, entry: &Entry) -> Value {
 /// `get_method` of a method removed from the library: the tool's error,
 /// saying when and what to use instead.
 fn removed_method(entry: &Entry) -> Value {
-    let mark = (entry.lifecycle.removed.as_ref())
-        .expect("`catalog.removed` holds only methods marked removed");
+    let mark =
+        (entry.removed.as_ref()).expect("`catalog.removed` holds only methods marked removed");
     let (version, successor) = (mark.version.as_str(), mark.successor.as_deref());
     let instead = match successor {
         Some(key) => format!("; use `{key}` instead (get_method gives its reference)"),

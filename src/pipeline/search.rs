@@ -88,7 +88,6 @@ pub(crate) fn index(catalog: &Catalog) -> Index {
         let idf = (1.0 + (methods - found + 0.5) / (found + 0.5)).ln();
         for posting in postings.iter_mut() {
             let deprecated = catalog.entries[usize::from(posting.method)]
-                .lifecycle
                 .deprecated
                 .is_some();
             let weight = if deprecated { DEPRECATED } else { 1.0 };

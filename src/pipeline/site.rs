@@ -390,11 +390,7 @@ fn removed(catalog: &Catalog) -> Vec<Resource> {
     for entry in &catalog.removed {
         let hint = text(catalog, gone).hint_for_removed(entry);
         let texts = (text(catalog, gone).message.as_str(), hint.as_str());
-        let successor = entry
-            .lifecycle
-            .removed
-            .as_ref()
-            .and_then(|m| m.successor.as_deref());
+        let successor = entry.removed.as_ref().and_then(|m| m.successor.as_deref());
         for form in [View::Markdown, View::Page] {
             let id = Address::Method(&entry.key, form).to_string();
             let pointer = successor.map(Pointer::Successor);

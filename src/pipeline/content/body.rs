@@ -40,15 +40,9 @@ pub(super) struct Example {
     pub(super) line: usize,
 }
 
-impl Example {
-    /// The example as errors name it (it is the `index`th).
-    pub(super) fn field(&self, index: usize) -> String {
-        example_field(&self.title, index)
-    }
-}
-
-/// An example as errors name it: by its title, or by its place.
-fn example_field(title: &str, index: usize) -> String {
+/// An example as errors name it: by its title, or by its place (it is
+/// the `index`th).
+pub(super) fn example_field(title: &str, index: usize) -> String {
     if title.trim().is_empty() {
         format!("examples[{index}]")
     } else {
@@ -77,10 +71,10 @@ pub(super) fn read(text: &str, first_line: usize, check: &mut Check) -> Body {
     let mut body = Body::default();
     let mut section = Section::Top;
     let mut seen_note = false;
-    let mut seen_examples = false;
     let mut at = 0;
     while let Some((event, range)) = events.get(at) {
         let end = block_end(&events, at);
+        let block = &events[at..=end];
         let inner = &events[(at + 1).min(end)..end];
         let here = line(range.start);
         at = end + 1;
@@ -105,11 +99,11 @@ pub(super) fn read(text: &str, first_line: usize, check: &mut Check) -> Body {
             Event::Start(Tag::Heading {
                 level: HeadingLevel::H2,
                 ..
-            }) => match heading_text(inner).as_str() {
+            }) => match text_of(inner).as_str() {
                 "Note" if seen_note => {
                     check.fail("note", format!("a second `## Note` at line {here}"))
                 }
-                "Note" if seen_examples => check.fail(
+                "Note" if section == Section::Examples => check.fail(
                     "note",
                     format!("`## Note` (line {here}) must come before `## Examples`"),
                 ),
@@ -117,13 +111,10 @@ pub(super) fn read(text: &str, first_line: usize, check: &mut Check) -> Body {
                     seen_note = true;
                     section = Section::Note;
                 }
-                "Examples" if seen_examples => {
+                "Examples" if section == Section::Examples => {
                     check.fail("examples", format!("a second `## Examples` at line {here}"))
                 }
-                "Examples" => {
-                    seen_examples = true;
-                    section = Section::Examples;
-                }
+                "Examples" => section = Section::Examples,
                 other => misplaced(check, &format!("the heading `## {other}`"), here),
             },
             Event::Start(Tag::Heading {
@@ -142,7 +133,7 @@ pub(super) fn read(text: &str, first_line: usize, check: &mut Check) -> Body {
                     misplaced(check, "a code block before any `### title`", here);
                     continue;
                 };
-                let field = example.field(index);
+                let field = example_field(&example.title, index);
                 if example.code.is_some() {
                     check.fail(
                         &field,
@@ -158,18 +149,11 @@ pub(super) fn read(text: &str, first_line: usize, check: &mut Check) -> Body {
                         format!("the code block at line {here} must be fenced as ```php"),
                     );
                 }
-                let code: String = inner
-                    .iter()
-                    .filter_map(|(event, _)| match event {
-                        Event::Text(text) => Some(text.as_ref()),
-                        _ => None,
-                    })
-                    .collect();
+                let code = text_of(inner);
                 let code = code.strip_suffix('\n').unwrap_or(&code).to_string();
                 example.code = Some((code, here));
             }
-            Event::Html(_) | Event::Start(Tag::HtmlBlock) if is_comment(&html_of(event, inner)) => {
-            }
+            Event::Html(_) | Event::Start(Tag::HtmlBlock) if is_comment(&text_of(block)) => {}
             Event::Start(tag) => misplaced(check, &describe(tag), here),
             Event::Rule => misplaced(check, "a thematic break", here),
             other => misplaced(check, &format!("{other:?}"), here),
@@ -181,7 +165,8 @@ pub(super) fn read(text: &str, first_line: usize, check: &mut Check) -> Body {
             "is required: the body opens with a paragraph that says what the method does",
         );
     }
-    if !seen_examples || body.examples.is_empty() {
+    // Only `## Examples` holds them.
+    if body.examples.is_empty() {
         check.fail(
             "examples",
             "is required: every method needs at least one example \
@@ -191,7 +176,7 @@ pub(super) fn read(text: &str, first_line: usize, check: &mut Check) -> Body {
     for (index, example) in body.examples.iter().enumerate() {
         if example.code.is_none() {
             check.fail(
-                &example.field(index),
+                &example_field(&example.title, index),
                 format!("has no ```php block (heading at line {})", example.line),
             );
         }
@@ -236,12 +221,13 @@ fn paragraph(
     paragraph
 }
 
-/// The text of a heading, its markup left out.
-fn heading_text(inner: &[(Event, Range<usize>)]) -> String {
-    inner
+/// The text of `events`, their markup left out: a heading's, a code
+/// block's, an HTML block's.
+fn text_of(events: &[(Event, Range<usize>)]) -> String {
+    events
         .iter()
         .filter_map(|(event, _)| match event {
-            Event::Text(text) | Event::Code(text) => Some(text.as_ref()),
+            Event::Text(text) | Event::Code(text) | Event::Html(text) => Some(text.as_ref()),
             _ => None,
         })
         .collect()
@@ -255,7 +241,7 @@ fn example_title(
     index: usize,
     line: usize,
 ) -> String {
-    let title = heading_text(inner);
+    let title = text_of(inner);
     let plain = inner
         .iter()
         .all(|(event, _)| matches!(event, Event::Text(_)));
@@ -275,20 +261,6 @@ fn example_title(
 fn is_comment(html: &str) -> bool {
     let html = html.trim();
     html.starts_with("<!--") && html.ends_with("-->")
-}
-
-/// The HTML of an HTML block or event.
-fn html_of(event: &Event, inner: &[(Event, Range<usize>)]) -> String {
-    match event {
-        Event::Html(html) => html.to_string(),
-        _ => inner
-            .iter()
-            .filter_map(|(event, _)| match event {
-                Event::Html(html) | Event::Text(html) => Some(html.as_ref()),
-                _ => None,
-            })
-            .collect(),
-    }
 }
 
 /// What a block that may not be written is, in the author's words.

@@ -10,10 +10,12 @@
 use super::fields::Check;
 use super::lifecycle::{Mark, Stage};
 use super::method::{self, Method};
+use super::prose::Paragraph;
 use super::read::Directory;
-use super::{is_key, ContentError, Entry, Site, MAX_METHODS};
+use super::{is_key, noted, ContentError, Entry, Site, MAX_METHODS};
 
 /// The method files of the content directory.
+#[derive(Default)]
 pub(super) struct Methods {
     /// Those that could be read, by file name.
     pub(super) read: Vec<Method>,
@@ -33,7 +35,7 @@ impl Methods {
         self.read
             .iter()
             .find(|method| method.entry.key == key)
-            .and_then(|method| method.entry.lifecycle.removed.as_ref())
+            .and_then(|method| method.entry.removed.as_ref())
     }
 }
 
@@ -46,16 +48,9 @@ pub(super) fn read_methods(
     errors: &mut Vec<ContentError>,
 ) -> Methods {
     let listing = format!("{dir}/methods");
-    let mut methods = Methods {
-        read: Vec::new(),
-        keys: Vec::new(),
-    };
-    let mut names = match content.names(&listing) {
-        Ok(names) => names,
-        Err(error) => {
-            errors.push(error);
-            return methods;
-        }
+    let mut methods = Methods::default();
+    let Some(mut names) = noted(content.names(&listing), errors) else {
+        return methods;
     };
     names.retain(|name| !is_editor_file(name));
     names.sort();
@@ -69,12 +64,8 @@ pub(super) fn read_methods(
             continue;
         };
         methods.keys.push(key.to_string());
-        let text = match content.read_text(file) {
-            Ok(text) => text,
-            Err(error) => {
-                errors.push(error);
-                continue;
-            }
+        let Some(text) = noted(content.read_text(file), errors) else {
+            continue;
         };
         let Some(method) = method::read(file, &text, errors) else {
             continue;
@@ -86,10 +77,7 @@ pub(super) fn read_methods(
         methods.read.push(method);
     }
     let count = methods.keys.len();
-    let removed = methods
-        .read
-        .iter()
-        .filter(|m| m.entry.lifecycle.removed.is_some());
+    let removed = methods.read.iter().filter(|m| m.entry.removed.is_some());
     if count == 0 {
         Check::new(&listing, errors).fail("", "holds no method: add one as `<key>.md`");
     } else if methods.complete() && removed.count() == count {
@@ -106,75 +94,52 @@ pub(super) fn read_methods(
     methods
 }
 
-/// Every link from a method's description or note names a method file
-/// there is; and, from a method still in the library, one that is not
-/// removed (its page is gone).
+/// Every link from a method's description or note, and the method a
+/// `deprecated` or `removed` mark names to use instead (its `use`), is a
+/// method file there is; and not a removed one (its page is gone), but
+/// for a link from a method removed itself.
 pub(super) fn check_links(methods: &Methods, dir: &str, errors: &mut Vec<ContentError>) {
     for method in &methods.read {
         let entry = &method.entry;
-        let mut check = Check::new(&method.file, errors);
+        // Each link: its field, how messages name it, its key, and whether
+        // it may lead to a removed method.
+        let mut links = Vec::new();
         let prose = [
             ("description", Some(&entry.description_md)),
             ("note", entry.note_md.as_ref()),
         ];
         for (field, paragraph) in prose {
-            let linked = paragraph.map(|p| p.linked_methods()).unwrap_or_default();
-            for key in linked {
-                if !methods.keys.iter().any(|k| *k == key) {
-                    check.fail(
-                        field,
-                        format!("links to `{key}.md`, but there is no method `{key}` ({dir}/methods/{key}.md)"),
-                    );
-                } else if let Some(removal) = methods
-                    .removal(key)
-                    .filter(|_| entry.lifecycle.removed.is_none())
-                {
-                    check.fail(
-                        field,
-                        format!("links to `{key}.md`, {}", gone(key, removal)),
-                    );
-                }
+            for key in paragraph.map(Paragraph::linked_methods).unwrap_or_default() {
+                let link = format!("links to `{key}.md`");
+                links.push((field.to_string(), link, key, entry.removed.is_some()));
             }
         }
-    }
-}
-
-/// The method a `deprecated` or `removed` mark names to use instead (its
-/// `use`) is a method file there is, and not a removed one.
-pub(super) fn check_successors(methods: &Methods, dir: &str, errors: &mut Vec<ContentError>) {
-    for method in &methods.read {
+        for (stage, mark) in entry.marks() {
+            if let Some(key) = &mark.successor {
+                let field = format!("{}.use", stage.field());
+                links.push((field, format!("names `{key}`"), key, false));
+            }
+        }
         let mut check = Check::new(&method.file, errors);
-        for (stage, mark) in method.entry.lifecycle.marks() {
-            let Some(key) = &mark.successor else {
-                continue;
-            };
-            let field = format!("{}.use", stage.field());
+        for (field, link, key, may_be_removed) in links {
             if !methods.keys.iter().any(|k| k == key) {
                 check.fail(
                     &field,
-                    format!(
-                        "names `{key}`, but there is no method `{key}` ({dir}/methods/{key}.md)"
-                    ),
+                    format!("{link}, but there is no method `{key}` ({dir}/methods/{key}.md)"),
                 );
-            } else if let Some(removal) = methods.removal(key) {
-                check.fail(&field, format!("names `{key}`, {}", gone(key, removal)));
+            } else if let Some(removal) = methods.removal(key).filter(|_| !may_be_removed) {
+                let instead = match &removal.successor {
+                    Some(successor) => format!("name its successor `{successor}` instead"),
+                    None => "it has no successor to name instead".to_string(),
+                };
+                let (removed, version) = (Stage::Removed.field(), &removal.version);
+                check.fail(
+                    &field,
+                    format!("{link}, but `{key}` is {removed} in {version}: {instead}"),
+                );
             }
         }
     }
-}
-
-/// Why a link to the removed method `key` leads nowhere, and where to
-/// point it instead.
-fn gone(key: &str, removal: &Mark) -> String {
-    let instead = match &removal.successor {
-        Some(successor) => format!("name its successor `{successor}` instead"),
-        None => "it has no successor to name instead".to_string(),
-    };
-    format!(
-        "but `{key}` is {} in {}: {instead}",
-        Stage::Removed.field(),
-        removal.version
-    )
 }
 
 /// Fill the groups of `site` (read from `dir/site.json`) with the methods
@@ -184,7 +149,7 @@ pub(super) fn group(site: &mut Site, dir: &str, methods: &Methods, errors: &mut 
     let site_file = &format!("{dir}/site.json");
     let names: Vec<&str> = site.groups.iter().map(|g| g.name.as_str()).collect();
     for method in &methods.read {
-        let name = &method.group.name;
+        let name = &method.entry.group.name;
         if !name.trim().is_empty() && !names.contains(&name.as_str()) {
             Check::new(&method.file, errors).fail(
                 "group.name",
@@ -200,9 +165,11 @@ pub(super) fn group(site: &mut Site, dir: &str, methods: &Methods, errors: &mut 
         let mut members: Vec<&Method> = methods
             .read
             .iter()
-            .filter(|m| m.group.name == group.name && m.entry.lifecycle.removed.is_none())
+            .filter(|m| m.entry.group.name == group.name && m.entry.removed.is_none())
             .collect();
-        members.sort_by(|a, b| (a.group.weight, &a.entry.key).cmp(&(b.group.weight, &b.entry.key)));
+        members.sort_by(|a, b| {
+            (a.entry.group.weight, &a.entry.key).cmp(&(b.entry.group.weight, &b.entry.key))
+        });
         group.keys = members.iter().map(|m| m.entry.key.clone()).collect();
         // A method that could not be read may be the group's.
         if group.keys.is_empty() && methods.complete() {
@@ -221,11 +188,11 @@ pub(super) fn group(site: &mut Site, dir: &str, methods: &Methods, errors: &mut 
 /// apart from them the removed methods, by key.
 pub(super) fn in_order(methods: Methods) -> (Vec<Entry>, Vec<Entry>) {
     let mut methods = methods.read;
-    methods.sort_by(|a, b| (a.weight, &a.entry.key).cmp(&(b.weight, &b.entry.key)));
+    methods.sort_by(|a, b| (a.entry.weight, &a.entry.key).cmp(&(b.entry.weight, &b.entry.key)));
     let (mut removed, entries): (Vec<Entry>, Vec<Entry>) = methods
         .into_iter()
         .map(|method| method.entry)
-        .partition(|entry| entry.lifecycle.removed.is_some());
+        .partition(|entry| entry.removed.is_some());
     removed.sort_by(|a, b| a.key.cmp(&b.key));
     (entries, removed)
 }

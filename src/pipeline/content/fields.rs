@@ -1,6 +1,5 @@
 //! The rules a field's type does not say, checked on what was read: text
-//! that is not empty, one line, plain, and the catalog's HTTP date. A
-//! [`Check`] collects the errors of one file, so that a load reports all
+//! that is not empty, one line, plain. A [`Check`] collects the errors of one file, so that a load reports all
 //! of them.
 
 use super::ContentError;
@@ -19,11 +18,8 @@ impl<'a> Check<'a> {
 
     /// `field` is at fault: `problem`.
     pub(super) fn fail(&mut self, field: &str, problem: impl Into<String>) {
-        self.errors.push(ContentError {
-            file: self.file.to_string(),
-            field: field.to_string(),
-            problem: problem.into(),
-        });
+        self.errors
+            .push(ContentError::new(self.file, field, problem));
     }
 
     /// `holds`, failing `field` with `problem` when it does not.

@@ -15,7 +15,7 @@
 //! that a `use` names a method there is, and not a removed one, is checked
 //! once every file is read (`catalog.rs`).
 
-use super::entry::is_key;
+use super::entry::{is_key, Entry, KEY};
 use super::fields::Check;
 use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
 use serde::de::value::MapAccessDeserializer;
@@ -25,26 +25,25 @@ use std::fmt;
 use time::Month;
 use toml::value::Datetime;
 
-/// The marks of one method, each optional.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Lifecycle {
-    /// The version the method came in.
-    pub since: Option<Mark>,
-    /// The version it was deprecated in, and what to use instead.
-    pub deprecated: Option<Mark>,
-    /// The version it was removed in, and its successor.
-    pub removed: Option<Mark>,
-}
-
-/// One mark: a version, its date and, for `deprecated` and `removed`, the
-/// method to use instead.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// One mark, as `deprecated` and `removed` are written: the version, its
+/// date and optionally the method to use instead (`since` names none).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(
+    deny_unknown_fields,
+    expecting = "a table like { version = \"2.0\", date = 2026-11-01, use = \"select\" }"
+)]
 pub struct Mark {
-    /// The library's version (`2.0`, `3.1.0-beta`).
+    /// A version of the library: numbers joined by dots, optionally
+    /// followed by - and a label (3.0-beta.1).
+    #[schemars(regex(pattern = VERSION))]
     pub version: String,
-    /// The day it happened.
+    /// The day, as a TOML local date (2026-11-01) or a string YYYY-MM-DD.
+    #[serde(deserialize_with = "day")]
+    #[schemars(schema_with = "day_schema")]
     pub date: Date,
-    /// The key of the method to use instead, if any.
+    /// The key of the method to use instead: one there is, not removed.
+    #[serde(rename = "use")]
+    #[schemars(regex(pattern = KEY))]
     pub successor: Option<String>,
 }
 
@@ -76,21 +75,14 @@ impl Stage {
     }
 }
 
-impl Lifecycle {
-    /// The mark of `stage`, if given.
-    fn mark(&self, stage: Stage) -> Option<&Mark> {
-        match stage {
-            Stage::Since => self.since.as_ref(),
-            Stage::Deprecated => self.deprecated.as_ref(),
-            Stage::Removed => self.removed.as_ref(),
-        }
-    }
-
+impl Entry {
     /// Every mark given, with its stage, in the order they happen.
     pub(crate) fn marks(&self) -> impl Iterator<Item = (Stage, &Mark)> {
+        let marks = [&self.since, &self.deprecated, &self.removed];
         Stage::ALL
             .into_iter()
-            .filter_map(|stage| self.mark(stage).map(|mark| (stage, mark)))
+            .zip(marks)
+            .filter_map(|(stage, mark)| Some((stage, mark.as_ref()?)))
     }
 }
 
@@ -165,49 +157,21 @@ pub(super) struct Since {
     date: Date,
 }
 
-/// `deprecated` or `removed`: the version, its date and optionally the
-/// method to use instead.
-#[derive(Debug, Deserialize, JsonSchema)]
-#[serde(
-    deny_unknown_fields,
-    expecting = "a table like { version = \"2.0\", date = 2026-11-01, use = \"select\" }"
-)]
-pub(super) struct Ending {
-    /// A version of the library: numbers joined by dots, optionally
-    /// followed by - and a label (3.0-beta.1).
-    #[schemars(regex(pattern = VERSION))]
-    version: String,
-    /// The day, as a TOML local date (2026-11-01) or a string YYYY-MM-DD.
-    #[serde(deserialize_with = "day")]
-    #[schemars(schema_with = "day_schema")]
-    date: Date,
-    /// The key of the method to use instead: one there is, not removed.
-    #[serde(rename = "use")]
-    #[schemars(regex(pattern = super::method::KEY))]
-    successor: Option<String>,
+/// `since`, if given, read as a [`Since`]: a mark without a `use`.
+pub(super) fn since<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<Mark>, D::Error> {
+    let since = Option::<Since>::deserialize(deserializer)?;
+    Ok(since.map(|Since { version, date }| Mark {
+        version,
+        date,
+        successor: None,
+    }))
 }
 
-/// The marks as written in the front matter of the method `key`, each
-/// checked: a version's form, marks dated in the order they happen, a
-/// `use` that could name another method.
-pub(super) fn lifecycle(
-    check: &mut Check,
-    key: &str,
-    since: Option<Since>,
-    deprecated: Option<Ending>,
-    removed: Option<Ending>,
-) -> Lifecycle {
-    let lifecycle = Lifecycle {
-        since: since.map(|since| Mark {
-            version: since.version,
-            date: since.date,
-            successor: None,
-        }),
-        deprecated: deprecated.map(Ending::mark),
-        removed: removed.map(Ending::mark),
-    };
+/// The marks of `entry`, each checked: a version's form, marks dated in
+/// the order they happen, a `use` that could name another method.
+pub(super) fn check(check: &mut Check, entry: &Entry) {
     let mut earlier: Option<(Stage, Date)> = None;
-    for (stage, mark) in lifecycle.marks() {
+    for (stage, mark) in entry.marks() {
         let field = stage.field();
         check_version(check, &format!("{field}.version"), &mark.version);
         if let Some((before, date)) = earlier.filter(|(_, date)| mark.date < *date) {
@@ -228,7 +192,7 @@ pub(super) fn lifecycle(
                     &field,
                     format!("`{successor}` is not a method's key (^[a-z]+$)"),
                 );
-            } else if successor == key {
+            } else if *successor == entry.key {
                 check.fail(
                     &field,
                     "names the method itself: name the method to use instead",
@@ -236,26 +200,14 @@ pub(super) fn lifecycle(
             }
         }
     }
-    lifecycle
-}
-
-impl Ending {
-    fn mark(self) -> Mark {
-        Mark {
-            version: self.version,
-            date: self.date,
-            successor: self.successor,
-        }
-    }
 }
 
 /// A version: numbers joined by dots (`2`, `2.0`, `2.6.0`), optionally
 /// followed by `-` and a label of letters, digits and dots (`3.0-beta.1`).
 fn check_version(check: &mut Check, field: &str, version: &str) {
-    let (numbers, label) = match version.split_once('-') {
-        Some((numbers, label)) => (numbers, Some(label)),
-        None => (version, None),
-    };
+    let (numbers, label) = version
+        .split_once('-')
+        .map_or((version, None), |(numbers, label)| (numbers, Some(label)));
     let numbered = numbers
         .split('.')
         .all(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));

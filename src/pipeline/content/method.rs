@@ -1,120 +1,26 @@
 //! One method file (`content/methods/<key>.md`): TOML front matter between
 //! `+++` lines for the structured fields (key, name, order, group,
 //! synonyms, signatures, parameters, return value, lifecycle marks), and a
-//! Markdown body for
-//! the prose (description, note, examples). Read into an [`Entry`] with its
-//! place in the catalog and on the homepage; every rule checked, every
-//! error of the file reported.
+//! Markdown body for the prose (description, note, examples). Read into an
+//! [`Entry`] (`entry.rs`, which holds its fields and their rules), with
+//! its place in the catalog and on the homepage; every rule checked, every
+//! error of the file reported. The front matter's JSON Schema is
+//! generated here from the type.
+//!
+//! The file is cut in two at its `+++` lines, as Zola writes a page; the
+//! front matter is read into the type, a value of the wrong shape being an
+//! error that names its field's path and its line in the file.
 //!
 //! Links between methods, and the methods a lifecycle mark names to use
 //! instead, are read here and checked once every file is (`catalog.rs`).
 
-use super::entry::{
-    check_examples, check_key_and_name, check_parameters, check_returns, check_signatures, Labels,
-};
 use super::fields::Check;
-use super::lifecycle::{self, Ending, Since};
-use super::prose::Paragraph;
-use super::shape::OneOrMany;
-use super::{body, front_matter, ContentError, ContentErrors, Entry};
+use super::{body, fail, noted, ContentError, ContentErrors, Entry};
 use schemars::generate::SchemaSettings;
 use schemars::transform::RecursiveTransform;
-use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
-use serde::Deserialize;
+use schemars::Schema;
+use serde::de::DeserializeOwned;
 use serde_json::Value;
-
-/// The front matter of a method file (`content/methods/<key>.md`): the TOML
-/// between its two `+++` lines. Its JSON Schema, for editors and tools
-/// (`content/method.schema.json`), is generated from this type, with these
-/// comments as its descriptions. The build checks more than the schema
-/// says: the key is the file's name, every signature names the method, the
-/// parameter labels describe the signature's $parameters in order, the
-/// group is one of content/site.json's, the marks are dated in the order
-/// since, deprecated, removed, and a mark's use names a method that is not
-/// removed.
-#[derive(Debug, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-#[schemars(
-    title = "Front matter of a method file (content/methods/<key>.md)",
-    extend("$id" = "method.schema.json")
-)]
-struct FrontMatter {
-    /// The method's key: the file's name without .md, and {name} in
-    /// /api/reference/{name}.json.
-    #[schemars(regex(pattern = KEY))]
-    key: String,
-    /// The method's name, equal to the key.
-    #[schemars(regex(pattern = KEY))]
-    name: String,
-    /// The method's place in the catalog: lighter first, equal weights by key.
-    weight: u32,
-    /// The method's group on the homepage and its place in it.
-    group: Membership,
-    /// Words an agent may search with that the method's own text does not
-    /// use, each given once.
-    #[serde(default)]
-    #[schemars(inner(regex(pattern = LINE)), extend("uniqueItems" = true))]
-    synonyms: Vec<String>,
-    /// One call form, or two or more for an overloaded method: key($a, $b),
-    /// or Class::key($a) for a static form.
-    #[schemars(schema_with = "signature_schema")]
-    signature: OneOrMany<String>,
-    /// The parameters: one table for a single signature, one table per
-    /// signature (in the same order) for several. Absent only when no
-    /// signature has parameters.
-    #[serde(default)]
-    #[schemars(schema_with = "parameters_schema")]
-    parameters: Option<OneOrMany<Labels>>,
-    /// The return value, starting with its type in square brackets: [array]
-    /// The rows.
-    #[schemars(regex(pattern = RETURNS))]
-    returns: Option<String>,
-    /// Optional: the version of the library the method came in, and its
-    /// date: { version = "1.2", date = 2025-03-01 }.
-    since: Option<Since>,
-    /// Optional: the version the method was deprecated in, its date, and the
-    /// method to use instead, if any: { version = "2.0", date = 2026-11-01,
-    /// use = "select" }. The method stays in every list, marked.
-    deprecated: Option<Ending>,
-    /// Optional: the version the method was removed in, its date, and its
-    /// successor, if any: { version = "3.0", date = 2026-11-20, use =
-    /// "select" }. The method leaves every list; its page answers 410 Gone
-    /// and its JSON document 404, naming the successor.
-    removed: Option<Ending>,
-}
-
-/// A method's key (`entry::is_key`).
-pub(super) const KEY: &str = "^[a-z]+$";
-/// One line of plain text (`fields::Check::plain_line`).
-const LINE: &str = r"^[^\s<>`]([^\n\r<>`]*[^\s<>`])?$";
-/// A call form (`entry::check_signature`).
-const SIGNATURE: &str = r"^([A-Za-z_][A-Za-z0-9_]*::)?[a-z]+\((\$[A-Za-z_][A-Za-z0-9_]*(\s*,\s*\$[A-Za-z_][A-Za-z0-9_]*)*)?\)$";
-/// A parameter's label (`entry::label_name`).
-const LABEL: &str = r"^[a-z][a-z0-9_]* \[[A-Za-z0-9_]+(/[A-Za-z0-9_]+)*\]( \(optional\))?$";
-/// A return value (`entry::check_returns`).
-const RETURNS: &str = r"^\[[A-Za-z0-9_]+(/[A-Za-z0-9_]+)*\] ?[^\n]*$";
-
-/// `item`, or an array of two or more of them (`shape::OneOrMany`).
-fn one_or_more(item: Schema) -> Schema {
-    json_schema!({
-        "oneOf": [item, { "type": "array", "items": item, "minItems": 2 }]
-    })
-}
-
-/// The schema of `signature`.
-fn signature_schema(_: &mut SchemaGenerator) -> Schema {
-    one_or_more(json_schema!({ "type": "string", "pattern": SIGNATURE }))
-}
-
-/// The schema of `parameters`.
-fn parameters_schema(_: &mut SchemaGenerator) -> Schema {
-    one_or_more(json_schema!({
-        "description": "Each $parameter of the signature, in its order, as a label <name> [<type>], optionally followed by (optional), with its description.",
-        "type": "object",
-        "propertyNames": { "pattern": LABEL },
-        "additionalProperties": { "type": "string", "pattern": LINE }
-    }))
-}
 
 /// The JSON Schema of the front matter (draft 2020-12), as
 /// `content/method.schema.json` holds it.
@@ -122,7 +28,7 @@ pub fn front_matter_schema() -> String {
     let generator = SchemaSettings::draft2020_12()
         .with_transform(RecursiveTransform(without_null))
         .into_generator();
-    let schema = generator.into_root_schema_for::<FrontMatter>();
+    let schema = generator.into_root_schema_for::<Entry>();
     let mut text = serde_json::to_string_pretty(&schema).unwrap_or_default();
     text.push('\n');
     text
@@ -156,29 +62,12 @@ fn without_null(schema: &mut Schema) {
     }
 }
 
-/// A method's group on the homepage and its place in it.
-#[derive(Debug, Clone, Deserialize, JsonSchema)]
-#[serde(
-    deny_unknown_fields,
-    expecting = "a table like { name = \"Queries\", weight = 10 }"
-)]
-pub(super) struct Membership {
-    /// The name of one of the groups of content/site.json.
-    #[schemars(length(min = 1))]
-    pub(super) name: String,
-    /// The method's place in its group: lighter first, equal weights by key.
-    pub(super) weight: u32,
-}
-
-/// A method read from its file: the entry, and where it goes.
+/// A method read from its file.
 #[derive(Debug)]
 pub(super) struct Method {
     /// Its file, as errors name it.
     pub(super) file: String,
     pub(super) entry: Entry,
-    /// Its place in the catalog: lighter first, equal weights by key.
-    pub(super) weight: u32,
-    pub(super) group: Membership,
 }
 
 /// Read and validate one method file, given as text; the links to other
@@ -195,117 +84,98 @@ pub fn parse_method(file: &str, text: &str) -> Result<Entry, ContentErrors> {
 /// The method of `file` (its text), its errors added to `errors`; none if
 /// its front matter could not be read.
 pub(super) fn read(file: &str, text: &str, errors: &mut Vec<ContentError>) -> Option<Method> {
-    let parts = match front_matter::split(file, text) {
-        Ok(parts) => parts,
-        Err(error) => {
-            errors.push(error);
-            return None;
-        }
-    };
+    let parts = noted(split(file, text), errors)?;
     // The body is read even when the front matter cannot be: every error
     // of the file at once.
-    let front = front_matter::read::<FrontMatter>(file, parts.front)
-        .map_err(|error| errors.push(error))
-        .ok();
+    let front = noted(read_front::<Entry>(file, parts.front), errors);
     let body = body::read(parts.body, parts.body_line, &mut Check::new(file, errors));
-    let entry = method(front?, body, &mut Check::new(file, errors));
     Some(Method {
         file: file.to_string(),
-        ..entry
+        entry: front?.with_body(body, &mut Check::new(file, errors)),
     })
 }
 
-/// The method of `front` and `body`, every rule checked.
-fn method(front: FrontMatter, body: body::Body, check: &mut Check) -> Method {
-    let FrontMatter {
-        key,
-        name,
-        weight,
-        group,
-        synonyms,
-        signature,
-        parameters,
-        returns,
-        since,
-        deprecated,
-        removed,
-    } = front;
-    check_key_and_name(check, &key, &name);
-    check.filled("group.name", &group.name);
-    check_synonyms(check, &synonyms);
-    let signatures = check_signatures(check, signature, &key);
-    let parameters = check_parameters(check, parameters, &signatures);
-    check_returns(check, returns.as_deref());
-    let description_md = body.description.unwrap_or(Paragraph(Vec::new()));
-    let description = description_md.plain();
-    // An empty one is missing, which the body has said.
-    if !description_md.0.is_empty()
-        && check.line("description", &description)
-        && description.contains(['<', '>'])
-    {
-        check.fail(
-            "description",
-            "holds `<` or `>`, which the JSON `description` may not: \
-             clients may show it as HTML",
-        );
-    }
-    let note = body.note.as_ref().map(Paragraph::with_code_tags);
-    if let (Some(note_md), Some(text)) = (&body.note, &note) {
-        if check.line("note", text) && !note_md.fits_code_tags() {
-            check.fail(
-                "note",
-                "holds `<`, or `>` outside code, which the JSON `note` may not: \
-                 it is text with HTML `<code>` tags",
-            );
-        }
-    }
-    let examples = check_examples(
-        check,
-        body.examples,
-        &key,
-        &signatures,
-        parameters.as_deref(),
-    );
-    let lifecycle = lifecycle::lifecycle(check, &key, since, deprecated, removed);
-    Method {
-        file: String::new(),
-        entry: Entry {
-            key,
-            name,
-            description,
-            description_md,
-            signatures,
-            parameters,
-            returns,
-            note,
-            note_md: body.note,
-            examples,
-            synonyms,
-            lifecycle,
-        },
-        weight,
-        group,
-    }
+/// The line that opens and closes the front matter.
+const FENCE: &str = "+++";
+
+/// A method file, cut at its `+++` lines.
+struct Parts<'a> {
+    /// The TOML between the two lines.
+    front: &'a str,
+    /// Everything after the closing line.
+    body: &'a str,
+    /// The line of the file the body starts on.
+    body_line: usize,
 }
 
-/// Synonyms: each a line of words to search with, given once.
-fn check_synonyms(check: &mut Check, synonyms: &[String]) {
-    for (i, words) in synonyms.iter().enumerate() {
-        let field = format!("synonyms[{i}]");
-        if !check.plain_line(&field, words) {
-            continue;
-        }
-        if crate::search::terms(words).is_empty() {
-            check.fail(&field, "holds no word to search with (only stop words?)");
-        } else if synonyms[..i].contains(words) {
-            check.fail(&field, format!("`{words}` is given twice"));
-        }
+/// `text`, the whole of `file`, cut into front matter and body.
+fn split<'a>(file: &str, text: &'a str) -> Result<Parts<'a>, ContentError> {
+    let mut lines = text.split_inclusive('\n');
+    let opening = lines.next().unwrap_or_default();
+    if opening.trim_end() != FENCE {
+        return fail(
+            file,
+            "must open with its front matter: a `+++` line, the TOML fields, a `+++` line",
+        );
     }
+    let start = opening.len();
+    let mut offset = start;
+    for (number, line) in lines.enumerate() {
+        if line.trim_end() == FENCE {
+            return Ok(Parts {
+                front: &text[start..offset],
+                body: &text[offset + line.len()..],
+                // Line 1 opens; this line is `number + 2`; the body follows.
+                body_line: number + 3,
+            });
+        }
+        offset += line.len();
+    }
+    fail(
+        file,
+        "the front matter opened on line 1 has no closing `+++` line",
+    )
+}
+
+/// `T` read from `front`, the front matter of `file`; an error names the
+/// field whose value does not fit, and where it is in the file.
+fn read_front<T: DeserializeOwned>(file: &str, front: &str) -> Result<T, ContentError> {
+    let document = toml::Deserializer::parse(front).map_err(|error| {
+        let at = position(front, error.span());
+        let problem = error.message().trim_end();
+        ContentError::new(
+            file,
+            "",
+            format!("the front matter is not valid TOML: {problem}{at}"),
+        )
+    })?;
+    serde_path_to_error::deserialize(document).map_err(|error| {
+        let path = error.path().to_string();
+        let error = error.into_inner();
+        let problem = error.message().trim_end();
+        ContentError::new(
+            file,
+            &path,
+            format!("{problem}{}", position(front, error.span())),
+        )
+    })
+}
+
+/// ` at line L column C` of the file, for a span of its front matter
+/// (which starts on line 2); nothing without a span.
+fn position(front: &str, span: Option<std::ops::Range<usize>>) -> String {
+    let Some(at) = span.map(|span| span.start.min(front.len())) else {
+        return String::new();
+    };
+    let before = front.get(..at).unwrap_or(front);
+    let line = 2 + before.matches('\n').count();
+    let column = 1 + before.rsplit('\n').next().unwrap_or("").chars().count();
+    format!(" at line {line} column {column}")
 }
 
 #[cfg(test)]
 mod tests {
-    use super::front_matter_schema;
+    use super::*;
 
     /// The checked-in schema is the type's; `REFSERVE_WRITE_SCHEMA=1`
     /// writes it anew.
@@ -325,5 +195,44 @@ mod tests {
             "content/method.schema.json differs from the front matter's type: \
              run `REFSERVE_WRITE_SCHEMA=1 cargo test -p refserve-pipeline schema`"
         );
+    }
+
+    #[test]
+    fn a_file_is_cut_at_its_fences() {
+        let parts = split("f.md", "+++\nkey = \"x\"\n+++\n\nText.\n").expect("split");
+        assert_eq!(parts.front, "key = \"x\"\n");
+        assert_eq!(parts.body, "\nText.\n");
+        assert_eq!(parts.body_line, 4);
+        let parts = split("f.md", "+++\r\na = 1\r\n+++\r\nBody").expect("CRLF");
+        assert_eq!(parts.front, "a = 1\r\n");
+        assert_eq!(parts.body, "Body");
+    }
+
+    #[test]
+    fn a_file_without_front_matter_is_refused() {
+        for text in ["", "Text.\n", "---\nkey: x\n---\n", "+++\nkey = 1\n"] {
+            let error = split("f.md", text).err().expect(text);
+            assert_eq!(error.file, "f.md");
+        }
+    }
+
+    #[test]
+    fn errors_name_the_line_in_the_file() {
+        #[derive(serde::Deserialize, Debug)]
+        #[allow(dead_code)]
+        struct T {
+            a: u32,
+        }
+        let error = read_front::<T>("f.md", "\na = \"x\"\n").expect_err("a string");
+        assert_eq!(error.field, "a");
+        assert!(error.problem.ends_with(" at line 3 column 5"), "{error:?}");
+        let error = read_front::<T>("f.md", "a = = 1\n").expect_err("not TOML");
+        assert!(
+            error
+                .problem
+                .starts_with("the front matter is not valid TOML: "),
+            "{error:?}"
+        );
+        assert!(error.problem.contains(" at line 2 column "), "{error:?}");
     }
 }

@@ -13,6 +13,7 @@
 //! (`select($table, $columns)`, `select($table, $join, $columns, $where)`)
 //! do not say which PHP parameter a name binds to.
 
+use super::entry::Labels;
 use super::fields::Check;
 use php_ast::ast::{Arg, ArgKind, Expr, ExprKind};
 use php_ast::visitor::{walk_expr, Visitor};
@@ -27,33 +28,17 @@ pub(super) struct Calls {
 
 /// One signature's call form.
 struct Form {
-    receiver: Receiver,
+    /// What the method is called on, as a call writes it before the
+    /// method's name: `$database->`, or `Class::` for a static form.
+    receiver: String,
     /// How many arguments it takes, if its parameters could be read.
     arguments: Option<RangeInclusive<usize>>,
 }
 
-/// What a method is called on.
-#[derive(PartialEq, Eq)]
-enum Receiver {
-    /// `$database->key(…)`.
-    Database,
-    /// `Class::key(…)`, a static form.
-    Class(String),
-}
-
-impl Receiver {
-    /// The method `key` on it, as messages write it: `$database->key`.
-    fn method(&self, key: &str) -> String {
-        match self {
-            Receiver::Database => format!("$database->{key}"),
-            Receiver::Class(class) => format!("{class}::{key}"),
-        }
-    }
-}
-
 /// One call of the documented method, as written.
 struct Call {
-    receiver: Receiver,
+    /// As a [`Form`]'s.
+    receiver: String,
     /// The arguments passed by position, not counting a spread.
     positional: usize,
     /// Whether a `...$spread` follows them.
@@ -68,18 +53,14 @@ impl Calls {
     /// The call forms of the method `key`: its `signatures`, and the
     /// `parameters` of each (labels, `(optional)` marked) as read, `None`
     /// for a method without parameters.
-    pub(super) fn new(
-        key: &str,
-        signatures: &[String],
-        parameters: Option<&[Vec<(String, String)>]>,
-    ) -> Self {
+    pub(super) fn new(key: &str, signatures: &[String], parameters: Option<&[Labels]>) -> Self {
         let forms = signatures
             .iter()
             .enumerate()
             .map(|(i, signature)| Form {
                 receiver: match signature.split_once("::") {
-                    Some((class, _)) => Receiver::Class(class.to_string()),
-                    None => Receiver::Database,
+                    Some((class, _)) => format!("{class}::"),
+                    None => "$database->".to_string(),
                 },
                 arguments: match parameters {
                     Some(lists) => lists.get(i).map(|labels| {
@@ -130,7 +111,7 @@ impl Calls {
             let calls: Vec<String> = finder
                 .receivers
                 .iter()
-                .map(|receiver| format!("`{}(…)`", receiver.method(&self.key)))
+                .map(|receiver| format!("`{receiver}{}(…)`", self.key))
                 .collect();
             check.fail(
                 field,
@@ -148,10 +129,10 @@ impl Calls {
     }
 
     /// What the signatures call the method on, each once.
-    fn receivers(&self) -> Vec<&Receiver> {
-        let mut receivers: Vec<&Receiver> = Vec::new();
+    fn receivers(&self) -> Vec<&str> {
+        let mut receivers: Vec<&str> = Vec::new();
         for form in &self.forms {
-            if !receivers.contains(&&form.receiver) {
+            if !receivers.contains(&form.receiver.as_str()) {
                 receivers.push(&form.receiver);
             }
         }
@@ -160,7 +141,7 @@ impl Calls {
 
     /// What is wrong with `call`, at `line` of the file, if anything.
     fn problem(&self, call: &Call, line: usize) -> Option<String> {
-        let name = format!("`{}()`", call.receiver.method(&self.key));
+        let name = format!("`{}{}()`", call.receiver, self.key);
         if let Some(argument) = &call.named {
             return Some(format!(
                 "passes `{argument}:` to {name} by name at line {line}; pass arguments by \
@@ -234,7 +215,7 @@ fn takes(mut counts: Vec<usize>) -> String {
 /// in the order written.
 struct Finder<'a> {
     key: &'a str,
-    receivers: Vec<&'a Receiver>,
+    receivers: Vec<&'a str>,
     calls: Vec<Call>,
 }
 
@@ -262,7 +243,7 @@ impl Finder<'_> {
     fn call<'e, 'arena, 'src>(
         &self,
         expr: &'e Expr<'arena, 'src>,
-    ) -> Option<(Receiver, &'e [Arg<'arena, 'src>])> {
+    ) -> Option<(String, &'e [Arg<'arena, 'src>])> {
         let (receiver, method, args) = match &expr.kind {
             ExprKind::MethodCall(call) | ExprKind::NullsafeMethodCall(call) => {
                 let ExprKind::Variable(name) = &call.object.kind else {
@@ -271,18 +252,18 @@ impl Finder<'_> {
                 if name.as_str() != "database" {
                     return None;
                 }
-                (Receiver::Database, call.method, &call.args)
+                ("$database->".to_string(), call.method, &call.args)
             }
             ExprKind::StaticMethodCall(call) => {
                 let ExprKind::Name(class) = &call.class.kind else {
                     return None;
                 };
-                let class = class.join_parts().into_owned();
-                (Receiver::Class(class), call.method, &call.args)
+                let class = class.join_parts();
+                (format!("{class}::"), call.method, &call.args)
             }
             _ => return None,
         };
-        let ours = method.name_str() == Some(self.key) && self.receivers.contains(&&receiver);
+        let ours = method.name_str() == Some(self.key) && self.receivers.contains(&&*receiver);
         ours.then_some((receiver, args))
     }
 }

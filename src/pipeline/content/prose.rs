@@ -13,7 +13,7 @@
 use pulldown_cmark::{Event, Tag};
 
 /// One paragraph of prose, as written.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Paragraph(pub Vec<Inline>);
 
 /// A piece of a paragraph.
@@ -58,73 +58,61 @@ impl Paragraph {
     /// The text alone: no code marks, emphasis or links (the JSON
     /// `description`).
     pub(crate) fn plain(&self) -> String {
-        let mut text = String::new();
-        write_plain(&self.0, &mut text, false);
-        text
+        self.text(false)
     }
 
     /// The text with its code as `<code>…</code>`, and nothing else marked
     /// (the JSON `note`).
     pub(crate) fn with_code_tags(&self) -> String {
+        self.text(true)
+    }
+
+    /// The text, its code marked with `<code>` tags or not.
+    fn text(&self, code_tags: bool) -> String {
         let mut text = String::new();
-        write_plain(&self.0, &mut text, true);
+        walk(&self.0, &mut |inline| match inline {
+            Inline::Text(words) => text.push_str(words),
+            Inline::Code(code) if code_tags => text.push_str(&format!("<code>{code}</code>")),
+            Inline::Code(code) => text.push_str(code),
+            _ => {}
+        });
         text
     }
 
     /// Whether its text with `<code>` tags holds no other `<`, and `>`
     /// only in code (`a => b`), as the JSON `note` may.
     pub(crate) fn fits_code_tags(&self) -> bool {
-        fits_code_tags(&self.0)
+        let mut fits = true;
+        walk(&self.0, &mut |inline| match inline {
+            Inline::Text(text) => fits &= !text.contains(['<', '>']),
+            Inline::Code(code) => fits &= !code.contains('<'),
+            _ => {}
+        });
+        fits
     }
 
     /// The keys of the methods it links to, in order.
     pub(crate) fn linked_methods(&self) -> Vec<&str> {
         let mut keys = Vec::new();
-        collect_methods(&self.0, &mut keys);
+        walk(&self.0, &mut |inline| {
+            if let Inline::Method { key, .. } = inline {
+                keys.push(key.as_str());
+            }
+        });
         keys
     }
 }
 
-fn write_plain(inlines: &[Inline], out: &mut String, code_tags: bool) {
+/// Each of `inlines` in order, and after each the inlines it holds.
+fn walk<'a>(inlines: &'a [Inline], visit: &mut impl FnMut(&'a Inline)) {
     for inline in inlines {
-        match inline {
-            Inline::Text(text) => out.push_str(text),
-            Inline::Code(code) if code_tags => {
-                out.push_str("<code>");
-                out.push_str(code);
-                out.push_str("</code>");
-            }
-            Inline::Code(code) => out.push_str(code),
-            Inline::Emphasis(inner)
-            | Inline::Strong(inner)
-            | Inline::Method { text: inner, .. }
-            | Inline::Web { text: inner, .. } => write_plain(inner, out, code_tags),
-        }
-    }
-}
-
-fn fits_code_tags(inlines: &[Inline]) -> bool {
-    inlines.iter().all(|inline| match inline {
-        Inline::Text(text) => !text.contains(['<', '>']),
-        Inline::Code(code) => !code.contains('<'),
-        Inline::Emphasis(inner)
+        visit(inline);
+        if let Inline::Emphasis(inner)
         | Inline::Strong(inner)
         | Inline::Method { text: inner, .. }
-        | Inline::Web { text: inner, .. } => fits_code_tags(inner),
-    })
-}
-
-fn collect_methods<'a>(inlines: &'a [Inline], keys: &mut Vec<&'a str>) {
-    for inline in inlines {
-        match inline {
-            Inline::Method { key, text } => {
-                keys.push(key);
-                collect_methods(text, keys);
-            }
-            Inline::Emphasis(inner) | Inline::Strong(inner) | Inline::Web { text: inner, .. } => {
-                collect_methods(inner, keys)
-            }
-            Inline::Text(_) | Inline::Code(_) => {}
+        | Inline::Web { text: inner, .. } = inline
+        {
+            walk(inner, visit);
         }
     }
 }

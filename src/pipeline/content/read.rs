@@ -1,4 +1,5 @@
-//! Reading the content directory: what a content file may be.
+//! Reading the content directory: what a content file may be, and a JSON
+//! one read into `serde` types.
 //!
 //! A content file is a regular file inside the content directory (a
 //! symbolic link may lead to one, as long as it stays inside) of at most
@@ -12,7 +13,6 @@
 //! open, and read up to one byte past the cap, so a file swapped or grown
 //! after the check is refused too.
 
-use super::json::from_text;
 use super::{fail, ContentError, MAX_FILE_BYTES};
 use serde::de::DeserializeOwned;
 use std::fs::{File, Metadata};
@@ -31,8 +31,9 @@ impl Directory {
     /// The content directory `dir` under `root`; its files are named as
     /// `dir/…`.
     pub(super) fn open(root: &Path, dir: &str) -> Result<Directory, ContentError> {
-        let inside = std::fs::canonicalize(root.join(dir))
-            .map_err(|e| problem(dir, format!("cannot read the content directory: {e}")))?;
+        let inside = std::fs::canonicalize(root.join(dir)).map_err(|e| {
+            ContentError::new(dir, "", format!("cannot read the content directory: {e}"))
+        })?;
         Ok(Directory {
             root: root.to_path_buf(),
             inside,
@@ -40,17 +41,30 @@ impl Directory {
     }
 
     /// The content file `file` (a path under the root), read from JSON
-    /// into a `T`.
+    /// into a `T`: an error names the field whose value does not fit, as a
+    /// path from the top of the file (`groups[1].name`).
     pub(super) fn read_json<T: DeserializeOwned>(&self, file: &str) -> Result<T, ContentError> {
-        from_text(file, &self.read_text(file)?)
+        let text = self.read_text(file)?;
+        let mut json = serde_json::Deserializer::from_str(&text);
+        let not_json = |error| ContentError::new(file, "", format!("is not valid JSON: {error}"));
+        let value = serde_path_to_error::deserialize(&mut json).map_err(|error| {
+            let path = error.path().to_string();
+            let error = error.into_inner();
+            if error.is_syntax() || error.is_eof() {
+                return not_json(error);
+            }
+            ContentError::new(file, &path, error.to_string())
+        })?;
+        json.end().map_err(not_json)?;
+        Ok(value)
     }
 
     /// The names in the directory `dir` (a path under the root); none of
     /// them is followed.
     pub(super) fn names(&self, dir: &str) -> Result<Vec<String>, ContentError> {
         let path = self.resolve(dir, "list")?;
-        let listing =
-            std::fs::read_dir(path).map_err(|e| problem(dir, format!("cannot list: {e}")))?;
+        let listing = std::fs::read_dir(path)
+            .map_err(|e| ContentError::new(dir, "", format!("cannot list: {e}")))?;
         Ok(listing
             .filter_map(Result::ok)
             .map(|item| item.file_name().to_string_lossy().into_owned())
@@ -60,7 +74,7 @@ impl Directory {
     /// The text of the content file `file`, if it is one.
     pub(super) fn read_text(&self, file: &str) -> Result<String, ContentError> {
         let path = self.resolve(file, "read")?;
-        let cannot = |e: std::io::Error| problem(file, format!("cannot read: {e}"));
+        let cannot = |e: std::io::Error| ContentError::new(file, "", format!("cannot read: {e}"));
         content_file(file, &std::fs::metadata(&path).map_err(cannot)?)?;
         let opened = open_without_blocking(&path).map_err(cannot)?;
         content_file(file, &opened.metadata().map_err(cannot)?)?;
@@ -72,31 +86,22 @@ impl Directory {
         if bytes.len() as u64 > MAX_FILE_BYTES {
             return too_large(file);
         }
-        String::from_utf8(bytes).map_err(|e| problem(file, format!("is not UTF-8: {e}")))
+        String::from_utf8(bytes)
+            .map_err(|e| ContentError::new(file, "", format!("is not UTF-8: {e}")))
     }
 
     /// `file` with every link resolved; an error names it, as what could
     /// not be done (`verb`) or as leading outside the directory.
     fn resolve(&self, file: &str, verb: &str) -> Result<PathBuf, ContentError> {
         let path = std::fs::canonicalize(self.root.join(file))
-            .map_err(|e| problem(file, format!("cannot {verb}: {e}")))?;
+            .map_err(|e| ContentError::new(file, "", format!("cannot {verb}: {e}")))?;
         if !path.starts_with(&self.inside) {
             return fail(
                 file,
-                "",
                 "leads outside the content directory (a symbolic link); content files must be inside it",
             );
         }
         Ok(path)
-    }
-}
-
-/// A problem with the whole of `file`.
-fn problem(file: &str, problem: String) -> ContentError {
-    ContentError {
-        file: file.to_string(),
-        field: String::new(),
-        problem,
     }
 }
 
@@ -106,7 +111,6 @@ fn content_file(file: &str, metadata: &Metadata) -> Result<(), ContentError> {
     if !metadata.is_file() {
         return fail(
             file,
-            "",
             format!("is {}; content files must be regular files", kind(metadata)),
         );
     }
@@ -119,7 +123,6 @@ fn content_file(file: &str, metadata: &Metadata) -> Result<(), ContentError> {
 fn too_large<T>(file: &str) -> Result<T, ContentError> {
     fail(
         file,
-        "",
         format!(
             "is larger than {} MiB ({MAX_FILE_BYTES} bytes), the most a content file may hold",
             MAX_FILE_BYTES >> 20

@@ -6,21 +6,42 @@ use serde::de::value::{MapAccessDeserializer, SeqAccessDeserializer};
 use serde::de::{self, Deserialize, Deserializer, IntoDeserializer, MapAccess, SeqAccess, Visitor};
 use std::fmt;
 use std::marker::PhantomData;
+use std::ops::Deref;
 
 /// A field written as one value or as an array of them: a signature or a
 /// list of them, a parameter object or a list of them. Which it was is
-/// kept: the entry's rules depend on it.
-#[derive(Debug)]
-pub(super) enum OneOrMany<T> {
+/// kept: the entry's rules depend on it. Read, it is a slice of them.
+#[derive(Debug, Clone)]
+pub enum OneOrMany<T> {
     /// One value, as it stands.
     One(T),
     /// An array.
     Many(Vec<T>),
 }
 
+impl<T> Deref for OneOrMany<T> {
+    type Target = [T];
+
+    fn deref(&self) -> &[T] {
+        match self {
+            OneOrMany::One(one) => std::slice::from_ref(one),
+            OneOrMany::Many(many) => many,
+        }
+    }
+}
+
+impl<'a, T> IntoIterator for &'a OneOrMany<T> {
+    type Item = &'a T;
+    type IntoIter = std::slice::Iter<'a, T>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
 /// What a [`OneOrMany`] of `Self` is, for the message of a value that is
 /// neither.
-pub(super) trait Expecting {
+pub trait Expecting {
     /// `a string or an array of strings`.
     const EXPECTING: &'static str;
 }

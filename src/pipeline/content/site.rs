@@ -5,15 +5,6 @@ use super::fields::Check;
 use super::{Entry, ErrorText, Site};
 
 impl Site {
-    /// The site as served: `{count}` in the summary replaced by the
-    /// number of methods, which no file states.
-    pub(super) fn counting(self, methods: usize) -> Site {
-        Site {
-            summary: self.summary.replace("{count}", &methods.to_string()),
-            ..self
-        }
-    }
-
     /// Check the texts; the groups' methods are the method files'
     /// (`content/catalog.rs`).
     pub(super) fn check(&self, check: &mut Check) {
@@ -74,8 +65,7 @@ impl ErrorText {
     /// The hint at an address of the removed method `entry`: naming its
     /// successor, if it has one, and the version it was removed in.
     pub(crate) fn hint_for_removed(&self, entry: &Entry) -> String {
-        let mark =
-            (entry.lifecycle.removed.as_ref()).expect("asked only for methods marked removed");
+        let mark = (entry.removed.as_ref()).expect("asked only for methods marked removed");
         let template = match &mark.successor {
             Some(_) => &self.hint_replaced,
             None => &self.hint_removed,
