@@ -30,6 +30,9 @@ pub const MODERN_VERSION: &str = "2026-07-28";
 /// any other gets the first.
 pub const HANDSHAKE_VERSIONS: [&str; 2] = ["2025-11-25", "2025-06-18"];
 
+/// Every version served, newest first.
+pub const VERSIONS: [&str; 3] = [MODERN_VERSION, HANDSHAKE_VERSIONS[0], HANDSHAKE_VERSIONS[1]];
+
 /// The tools, in the order `tools/list` gives them.
 pub const TOOLS: [&str; 3] = ["list_methods", "get_method", "search"];
 

@@ -25,7 +25,7 @@
 
 use crate::address::{Address, View};
 use crate::content::Catalog;
-use crate::mcp::{HANDSHAKE_VERSIONS, MODERN_VERSION};
+use crate::mcp::VERSIONS;
 use crate::render_json::finish;
 use crate::render_markdown::escape;
 use serde::Serialize;
@@ -136,7 +136,7 @@ pub(crate) fn skill(catalog: &Catalog) -> String {
         title = escape(&site.title),
         summary = escape(&site.summary),
         about = escape(&site.about),
-        versions = protocol_versions().join(", "),
+        versions = VERSIONS.join(", "),
         example = catalog
             .entries
             .first()
@@ -147,13 +147,6 @@ pub(crate) fn skill(catalog: &Catalog) -> String {
         let _ = writeln!(md, "- {}: {}", escape(&group.name), keys.join(", "));
     }
     md
-}
-
-/// The versions `/mcp` speaks, newest first.
-fn protocol_versions() -> Vec<&'static str> {
-    let mut versions = vec![MODERN_VERSION];
-    versions.extend(HANDSHAKE_VERSIONS);
-    versions
 }
 
 /// `sha256:` and the lowercase hex SHA-256 of `bytes`: the RFC's digest.
@@ -203,7 +196,7 @@ struct Remote {
     #[serde(rename = "type")]
     transport: &'static str,
     url: String,
-    supported_protocol_versions: Vec<&'static str>,
+    supported_protocol_versions: [&'static str; 3],
 }
 
 /// The server card: who the server is and where it answers. The title is
@@ -222,7 +215,7 @@ pub(crate) fn server_card(catalog: &Catalog) -> String {
         remotes: [Remote {
             transport: "streamable-http",
             url: Address::Mcp.url(base),
-            supported_protocol_versions: protocol_versions(),
+            supported_protocol_versions: VERSIONS,
         }],
     };
     finish(&serde_json::to_value(card).expect("strings always serialise"))

@@ -19,7 +19,7 @@ use super::reply::{code, error_reply, Call, Data, Reply};
 use super::tools;
 use crate::table::Table;
 use http::StatusCode;
-use refserve_core::mcp::{answer_key, Era, HANDSHAKE_VERSIONS, MODERN_VERSION};
+use refserve_core::mcp::{answer_key, Era, HANDSHAKE_VERSIONS, MODERN_VERSION, VERSIONS};
 use serde_json::{Map, Value};
 
 /// `_meta` members of a modern request.
@@ -314,15 +314,13 @@ fn decode_header(value: &str) -> std::borrow::Cow<'_, str> {
 /// 400 with `-32022`, naming the versions served.
 fn unsupported(id: Option<&Value>, requested: &str) -> Reply {
     let shown: String = requested.chars().take(32).collect();
-    let mut supported = vec![MODERN_VERSION];
-    supported.extend(HANDSHAKE_VERSIONS);
     error_reply(
         StatusCode::BAD_REQUEST,
         id,
         code::UNSUPPORTED_VERSION,
         "Unsupported protocol version",
         Some(Data::Versions {
-            supported,
+            supported: &VERSIONS,
             requested: &shown,
         }),
     )
