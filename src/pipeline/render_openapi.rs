@@ -141,7 +141,6 @@ fn get_operation(catalog: &Catalog) -> Value {
             }),
         );
     }
-    let not_found = error_examples(catalog, &[ErrorKind::ReferenceNotFound]);
     json!({
         "operationId": "getApiReference",
         "tags": [TAG],
@@ -166,18 +165,24 @@ fn get_operation(catalog: &Catalog) -> Value {
             },
             "304": ref_to("responses", "NotModified"),
             "400": ref_to("responses", "InvalidName"),
-            "404": {
-                "description": "`name` is well formed but no method has that key (code \
-                     `reference_not_found`). When one key is close to it, the hint suggests \
-                     that key. The answer may be cached for a minute.",
-                "headers": error_headers(),
-                "content": error_content(not_found),
-            },
+            "404": error_response(
+                catalog,
+                "`name` is well formed but no method has that key (code \
+                 `reference_not_found`). When one key is close to it, the hint suggests \
+                 that key. The answer may be cached for a minute.",
+                &[ErrorKind::ReferenceNotFound],
+            ),
             "406": ref_to("responses", "NotAcceptable"),
             "412": ref_to("responses", "PreconditionFailed"),
             "default": ref_to("responses", "Error"),
         },
     })
+}
+
+/// The method the examples show first: `select`, or the first entry.
+fn example_entry(catalog: &Catalog) -> Option<&Entry> {
+    let select = catalog.entries.iter().find(|e| e.key == "select");
+    select.or(catalog.entries.first())
 }
 
 /// A shape of Reference, described, and the test for it.
@@ -187,11 +192,7 @@ type Shape = (&'static str, fn(&Entry) -> bool);
 /// first entry) and then the first entry of each shape not shown yet, so that
 /// every form of `signature`, `parameters` and `returns` appears once.
 fn single_examples(catalog: &Catalog) -> Vec<(&Entry, String)> {
-    let first = catalog
-        .entries
-        .iter()
-        .find(|e| e.key == "select")
-        .or_else(|| catalog.entries.first());
+    let first = example_entry(catalog);
     let shapes: [Shape; 4] = [
         (
             "Several signatures: `signature` and `parameters` are arrays",
@@ -235,11 +236,7 @@ fn single_examples(catalog: &Catalog) -> Vec<(&Entry, String)> {
 /// suggest a close key, the hint suggesting the first catalog key.
 fn error_examples(catalog: &Catalog, kinds: &[ErrorKind]) -> Map<String, Value> {
     let mut examples = Map::new();
-    let suggested = catalog
-        .entries
-        .iter()
-        .find(|e| e.key == "select")
-        .or_else(|| catalog.entries.first());
+    let suggested = example_entry(catalog);
     for kind in kinds {
         let Some(text) = catalog.errors.iter().find(|t| t.code == kind.code()) else {
             continue;
@@ -308,6 +305,11 @@ fn error_headers() -> Value {
         "Cache-Control": ref_to("headers", "Cache-Control"),
         "Vary": ref_to("headers", "Vary"),
     })
+}
+
+/// `{"type": "string", "description": description}`.
+fn string(description: &str) -> Value {
+    json!({ "type": "string", "description": description })
 }
 
 /// `{"$ref": "#/components/<section>/<name>"}`.
