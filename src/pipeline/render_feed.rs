@@ -15,7 +15,6 @@ use crate::content::{Catalog, Date, Entry, Mark, Stage};
 use crate::dates;
 use crate::escape::html as escape;
 use crate::render_markdown::page_of;
-use std::fmt::Write as _;
 
 /// One entry of the feed: a method's mark.
 struct Change<'a> {
@@ -113,17 +112,14 @@ fn entry(base: &str, change: &Change) -> String {
             },
         ),
     };
-    let mut xml = String::new();
-    let _ = write!(
-        xml,
+    format!(
         "<entry>\n<title>{title}</title>\n<id>{base}{feed}#{key}-{}</id>\n\
          <link rel=\"alternate\" type=\"text/html\" href=\"{base}{link}\"/>\n\
          <updated>{}</updated>\n<summary>{summary}</summary>\n</entry>\n",
         stage.field(),
         timestamp(mark.date),
         feed = Address::Feed,
-    );
-    xml
+    )
 }
 
 /// The start of `day` as an Atom date (RFC 3339, UTC).
