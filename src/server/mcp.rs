@@ -182,21 +182,7 @@ where
         Err(unread) => {
             let mut answer = match unread {
                 Unread::Busy => busy(origin),
-                Unread::TooLarge => response(too_large(), origin, &policy.budget),
-                Unread::Broken => {
-                    let reply = refusal(
-                        StatusCode::BAD_REQUEST,
-                        "The request body could not be read.",
-                    );
-                    response(reply, origin, &policy.budget)
-                }
-                Unread::Late => {
-                    let reply = refusal(
-                        StatusCode::REQUEST_TIMEOUT,
-                        "The request body did not arrive in time.",
-                    );
-                    response(reply, origin, &policy.budget)
-                }
+                Unread::Refused(reply) => response(reply, origin, &policy.budget),
             };
             // HTTP/1.1 cannot go on after a body left unread; HTTP/2 ends
             // the stream alone.
@@ -217,12 +203,8 @@ where
 enum Unread {
     /// The budget could not hold it.
     Busy,
-    /// Over [`MAX_BODY`].
-    TooLarge,
-    /// The connection failed under it.
-    Broken,
-    /// Not complete by the body timeout.
-    Late,
+    /// Over [`MAX_BODY`], broken by the connection, or late: the refusal.
+    Refused(Reply),
 }
 
 /// Read `body` into one buffer of at most [`MAX_BODY`] bytes (`length`,
@@ -246,11 +228,14 @@ where
     let mut bytes = Vec::new();
     let reading = async {
         while let Some(frame) = body.frame().await {
-            let frame = frame.map_err(|_| Unread::Broken)?;
+            let frame = frame.map_err(|_| {
+                let message = "The request body could not be read.";
+                Unread::Refused(refusal(StatusCode::BAD_REQUEST, message))
+            })?;
             if let Ok(data) = frame.into_data() {
                 let needed = bytes.len() + data.len();
                 if needed > limit {
-                    return Err(Unread::TooLarge);
+                    return Err(Unread::Refused(too_large()));
                 }
                 if needed > bytes.capacity() {
                     let size = buffer_size(bytes.capacity(), needed, limit);
@@ -267,7 +252,13 @@ where
     match tokio::time::timeout_at(deadline.into(), reading).await {
         Ok(Ok(())) => Ok(reservation.hold(bytes)),
         Ok(Err(unread)) => Err(unread),
-        Err(_) => Err(Unread::Late),
+        Err(_) => {
+            let message = "The request body did not arrive in time.";
+            Err(Unread::Refused(refusal(
+                StatusCode::REQUEST_TIMEOUT,
+                message,
+            )))
+        }
     }
 }
 
