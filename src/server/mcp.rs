@@ -447,19 +447,17 @@ fn preflight(origin: Option<&HeaderValue>) -> Response<Body> {
     let mut response = Response::new(Body::default());
     *response.status_mut() = StatusCode::NO_CONTENT;
     let headers = response.headers_mut();
-    headers.insert(header::ALLOW, HeaderValue::from_static(ALLOW));
-    headers.insert(
-        header::ACCESS_CONTROL_ALLOW_METHODS,
-        HeaderValue::from_static(ALLOW),
-    );
-    headers.insert(
-        header::ACCESS_CONTROL_ALLOW_HEADERS,
-        HeaderValue::from_static(ALLOW_HEADERS),
-    );
-    headers.insert(
-        header::ACCESS_CONTROL_MAX_AGE,
-        HeaderValue::from_static(crate::headers::PREFLIGHT_MAX_AGE),
-    );
+    for (name, value) in [
+        (header::ALLOW, ALLOW),
+        (header::ACCESS_CONTROL_ALLOW_METHODS, ALLOW),
+        (header::ACCESS_CONTROL_ALLOW_HEADERS, ALLOW_HEADERS),
+        (
+            header::ACCESS_CONTROL_MAX_AGE,
+            crate::headers::PREFLIGHT_MAX_AGE,
+        ),
+    ] {
+        headers.insert(name, HeaderValue::from_static(value));
+    }
     cors(headers, origin);
     response
 }
