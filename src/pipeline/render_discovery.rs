@@ -240,16 +240,10 @@ fn server_name(base_url: &str) -> String {
     } else {
         host.split('.').rev().collect::<Vec<_>>().join(".")
     };
-    let namespace: String = reversed
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '.' || c == '-' {
-                c
-            } else {
-                '-'
-            }
-        })
-        .collect();
+    let namespace = reversed.replace(
+        |c: char| !(c.is_ascii_alphanumeric() || c == '.' || c == '-'),
+        "-",
+    );
     format!("{namespace}/refserve")
 }
 
