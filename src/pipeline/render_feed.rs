@@ -46,10 +46,10 @@ pub(crate) fn changes(catalog: &Catalog) -> String {
     });
     let base = escape(&catalog.base_url);
     let title = escape(&catalog.site.title);
-    let updated = match changes.first() {
-        Some(newest) => timestamp(newest.mark.date),
-        None => timestamp(dates::day(catalog.last_modified)),
-    };
+    let updated = timestamp(changes.first().map_or_else(
+        || dates::day(catalog.last_modified),
+        |newest| newest.mark.date,
+    ));
     let mut xml = format!(
         "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n\
          <feed xmlns=\"http://www.w3.org/2005/Atom\">\n\
