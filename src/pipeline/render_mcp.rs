@@ -205,12 +205,12 @@ fn summary_schema(extra: &[(&str, Value)]) -> Value {
     schema
 }
 
-fn tools(catalog: &Catalog) -> Vec<Value> {
+fn tools(catalog: &Catalog) -> Value {
     let keys: Vec<&str> = catalog.entries.iter().map(|e| e.key.as_str()).collect();
     let count = catalog.entries.len();
     // In the order of `TOOLS`.
-    vec![
-        json!({
+    json!([
+        {
             "name": "list_methods",
             "title": "List every method",
             "description": format!(
@@ -224,8 +224,8 @@ fn tools(catalog: &Catalog) -> Vec<Value> {
                 "properties": { "methods": { "type": "array", "items": summary_schema(&[]) } },
             },
             "annotations": annotations("List every method"),
-        }),
-        json!({
+        },
+        {
             "name": "get_method",
             "title": "Read one method's reference",
             "description": "One method's whole reference: its page in Markdown (signatures, \
@@ -245,8 +245,8 @@ fn tools(catalog: &Catalog) -> Vec<Value> {
             },
             "outputSchema": reference_schema_alone(),
             "annotations": annotations("Read one method's reference"),
-        }),
-        json!({
+        },
+        {
             "name": "search",
             "title": "Search the reference",
             "description": format!(
@@ -298,8 +298,8 @@ fn tools(catalog: &Catalog) -> Vec<Value> {
                 },
             },
             "annotations": annotations("Search the reference"),
-        }),
-    ]
+        },
+    ])
 }
 
 /// One resource: its entry in `resources/list` and its text.
