@@ -28,52 +28,35 @@ pub(crate) fn render(catalog: &Catalog) -> Mcp {
     const BOTH: &[Era] = &[Era::Legacy, Era::Modern];
     let readable = readable(catalog);
     let listed: Vec<Value> = readable.iter().map(Readable::listed).collect();
-    let mut answers = vec![
-        answer("server/discover", discover(catalog), &[Era::Modern], true),
-        answer("ping", json!({}), LEGACY, false),
-        answer("tools/list", json!({ "tools": tools(catalog) }), BOTH, true),
-        answer("resources/list", json!({ "resources": listed }), BOTH, true),
-        answer(
-            "resources/templates/list",
-            json!({ "resourceTemplates": [] }),
-            BOTH,
-            true,
-        ),
-        answer(
-            &answer_key("tools/call", "list_methods"),
-            list_methods(catalog),
-            BOTH,
-            false,
-        ),
-    ];
+    let mut answers = Vec::new();
+    let mut add = |key: &str, result: Value, eras: &[Era], cached: bool| {
+        answers.push(answer(key, result, eras, cached));
+    };
+    add("server/discover", discover(catalog), &[Era::Modern], true);
+    add("ping", json!({}), LEGACY, false);
+    add("tools/list", json!({ "tools": tools(catalog) }), BOTH, true);
+    add("resources/list", json!({ "resources": listed }), BOTH, true);
+    let templates = json!({ "resourceTemplates": [] });
+    add("resources/templates/list", templates, BOTH, true);
+    let list = list_methods(catalog);
+    add(&answer_key("tools/call", "list_methods"), list, BOTH, false);
     for version in HANDSHAKE_VERSIONS {
         let key = answer_key("initialize", version);
-        answers.push(answer(&key, initialize(catalog, version), LEGACY, false));
+        add(&key, initialize(catalog, version), LEGACY, false);
     }
-    let get_method_key =
-        |entry: &Entry| answer_key("tools/call", &format!("get_method {}", entry.key));
     for (entry, page) in catalog.entries.iter().zip(&readable) {
-        let method = get_method(catalog, entry, page);
-        answers.push(answer(&get_method_key(entry), method, BOTH, false));
+        let key = answer_key("tools/call", &format!("get_method {}", entry.key));
+        add(&key, get_method(catalog, entry, page), BOTH, false);
     }
     for entry in &catalog.removed {
-        answers.push(answer(
-            &get_method_key(entry),
-            removed_method(entry),
-            BOTH,
-            false,
-        ));
+        let key = answer_key("tools/call", &format!("get_method {}", entry.key));
+        add(&key, removed_method(entry), BOTH, false);
     }
     for page in &readable {
         let read = json!({ "contents": [{
             "uri": page.uri, "mimeType": page.mime_type, "text": page.text,
         }] });
-        answers.push(answer(
-            &answer_key("resources/read", &page.uri),
-            read,
-            BOTH,
-            true,
-        ));
+        add(&answer_key("resources/read", &page.uri), read, BOTH, true);
     }
     answers.sort_by(|a, b| a.key.cmp(&b.key));
     Mcp {
