@@ -28,10 +28,8 @@ fn headers(catalog: &Catalog) -> Value {
     // (`bad_host`), 405, 406, 412, 501 and 503.
     let mut grouped: IndexMap<&str, BTreeSet<u16>> = IndexMap::new();
     for kind in ErrorKind::ALL {
-        grouped
-            .entry(kind.cache_control())
-            .or_default()
-            .insert(kind.status());
+        let statuses = grouped.entry(kind.cache_control()).or_default();
+        statuses.insert(kind.status());
     }
     let error_policies: Vec<String> = grouped
         .into_iter()
