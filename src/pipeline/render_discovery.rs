@@ -151,11 +151,7 @@ pub(crate) fn skill(catalog: &Catalog) -> String {
 
 /// `sha256:` and the lowercase hex SHA-256 of `bytes`: the RFC's digest.
 fn digest(bytes: &[u8]) -> String {
-    let mut hex = String::from("sha256:");
-    for byte in Sha256::digest(bytes) {
-        let _ = write!(hex, "{byte:02x}");
-    }
-    hex
+    format!("sha256:{:x}", Sha256::digest(bytes))
 }
 
 /// The skills index, listing the skill whose served bytes are `skill`.
