@@ -105,11 +105,7 @@ fn list_operation(catalog: &Catalog) -> Value {
              pagination and no query parameter.",
             catalog.entries.len()
         ),
-        "parameters": [
-            ref_to("parameters", "IfMatch"),
-            ref_to("parameters", "IfNoneMatch"),
-            ref_to("parameters", "IfModifiedSince"),
-        ],
+        "parameters": parameter_refs(&[]),
         "responses": {
             "200": {
                 "description": "The whole catalog.",
@@ -148,12 +144,7 @@ fn get_operation(catalog: &Catalog) -> Value {
         "description": "Returns the reference entry of the method whose key is `name`, for \
              example `select`. Percent-encoded unreserved characters in the path are decoded \
              first, and a query string is ignored.",
-        "parameters": [
-            ref_to("parameters", "Name"),
-            ref_to("parameters", "IfMatch"),
-            ref_to("parameters", "IfNoneMatch"),
-            ref_to("parameters", "IfModifiedSince"),
-        ],
+        "parameters": parameter_refs(&["Name"]),
         "responses": {
             "200": {
                 "description": "The reference entry of the method.",
@@ -291,20 +282,26 @@ fn error_response(catalog: &Catalog, description: &str, kinds: &[ErrorKind]) -> 
 // Headers
 
 fn success_headers() -> Value {
-    json!({
-        "ETag": ref_to("headers", "ETag"),
-        "Last-Modified": ref_to("headers", "Last-Modified"),
-        "Cache-Control": ref_to("headers", "Cache-Control"),
-        "Vary": ref_to("headers", "Vary"),
-        "Link": ref_to("headers", "Link"),
-    })
+    header_refs(&["ETag", "Last-Modified", "Cache-Control", "Vary", "Link"])
 }
 
 fn error_headers() -> Value {
-    json!({
-        "Cache-Control": ref_to("headers", "Cache-Control"),
-        "Vary": ref_to("headers", "Vary"),
-    })
+    header_refs(&["Cache-Control", "Vary"])
+}
+
+/// The response headers `names`, each a `$ref` to its component.
+fn header_refs(names: &[&str]) -> Value {
+    let refs = names
+        .iter()
+        .map(|name| (name.to_string(), ref_to("headers", name)));
+    Value::Object(refs.collect())
+}
+
+/// `$ref`s to the parameters `names`, then to the conditional headers'.
+fn parameter_refs(names: &[&str]) -> Vec<Value> {
+    let conditional = ["IfMatch", "IfNoneMatch", "IfModifiedSince"];
+    let names = names.iter().chain(&conditional);
+    names.map(|name| ref_to("parameters", name)).collect()
 }
 
 /// `{"type": "string", "description": description}`.

@@ -2,7 +2,7 @@
 //! `name` parameter, the shared responses and the schemas, which the
 //! operations in `render_openapi.rs` refer to by `$ref`.
 
-use super::{error_response, example_entry, ref_to, string};
+use super::{error_response, example_entry, header_refs, ref_to, string};
 use crate::content::Catalog;
 use crate::errors::{ErrorKind, MAX_NAME_LEN, MAX_PATH_LEN};
 use crate::site::CACHE_CONTROL;
@@ -139,11 +139,7 @@ fn responses(catalog: &Catalog) -> Value {
         "NotModified": {
             "description": "The representation has not changed since the one the client \
                  holds (`If-None-Match` or `If-Modified-Since`): no body.",
-            "headers": {
-                "ETag": ref_to("headers", "ETag"),
-                "Cache-Control": ref_to("headers", "Cache-Control"),
-                "Vary": ref_to("headers", "Vary"),
-            },
+            "headers": header_refs(&["ETag", "Cache-Control", "Vary"]),
         },
         "InvalidName": error_response(
             catalog,
