@@ -159,15 +159,10 @@ where
     B::Error: std::error::Error + Send + Sync + 'static,
 {
     let deadline = Instant::now() + policy.body_timeout;
+    let (origins, base_url) = (&policy.origins, &table.base_url);
     // Named in CORS headers only when it is one, and allowed.
-    let origin = allowed_origin(&parts.headers, &policy.origins, &table.base_url);
-    let admitted = admit(
-        &parts.method,
-        &parts.headers,
-        &policy.origins,
-        &table.base_url,
-    );
-    if let Err(refusal) = admitted {
+    let origin = allowed_origin(&parts.headers, origins, base_url);
+    if let Err(refusal) = admit(&parts.method, &parts.headers, origins, base_url) {
         open.received();
         return response(refusal, origin, &policy.budget);
     }
