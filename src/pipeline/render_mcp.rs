@@ -420,8 +420,7 @@ fn get_method(catalog: &Catalog, entry: &Entry, page: &Readable) -> Value {
 fn removed_method(entry: &Entry) -> Value {
     let mark = (entry.lifecycle.removed.as_ref())
         .expect("`catalog.removed` holds only methods marked removed");
-    let (version, successor) = (mark.version.as_str(), mark.successor.as_deref());
-    let instead = match successor {
+    let instead = match &mark.successor {
         Some(key) => format!("; use `{key}` instead (get_method gives its reference)"),
         None => " and has no successor; list_methods gives the methods there are".to_string(),
     };
@@ -429,8 +428,8 @@ fn removed_method(entry: &Entry) -> Value {
         "content": [{
             "type": "text",
             "text": format!(
-                "The method `{}` was removed from the library in version {version}{instead}.",
-                entry.key
+                "The method `{}` was removed from the library in version {}{instead}.",
+                entry.key, mark.version
             ),
         }],
         "isError": true,
