@@ -13,18 +13,13 @@ pub(crate) fn sitemap(catalog: &Catalog) -> String {
     let mut xml = String::from(
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n",
     );
-    let pages = [
-        format!("{}/", catalog.base_url),
-        format!("{}/api/", catalog.base_url),
-    ]
-    .into_iter()
-    .chain(
-        catalog
-            .entries
-            .iter()
-            .map(|e| documentation_url(catalog, e)),
-    );
-    for loc in pages {
+    let base = &catalog.base_url;
+    let methods = catalog
+        .entries
+        .iter()
+        .map(|e| documentation_url(catalog, e));
+    let pages = [format!("{base}/"), format!("{base}/api/")];
+    for loc in pages.into_iter().chain(methods) {
         let _ = writeln!(
             xml,
             "  <url><loc>{}</loc><lastmod>{lastmod}</lastmod></url>",
