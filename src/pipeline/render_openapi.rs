@@ -127,16 +127,14 @@ fn list_operation(catalog: &Catalog) -> Value {
 }
 
 fn get_operation(catalog: &Catalog) -> Value {
-    let mut examples = Map::new();
-    for (entry, summary) in single_examples(catalog) {
-        examples.insert(
-            entry.key.clone(),
-            json!({
-                "summary": summary,
-                "value": { "data": render_json::reference(catalog, entry) },
-            }),
-        );
-    }
+    let examples: Map<String, Value> = single_examples(catalog)
+        .into_iter()
+        .map(|(entry, summary)| {
+            let data = render_json::reference(catalog, entry);
+            let example = json!({ "summary": summary, "value": { "data": data } });
+            (entry.key.clone(), example)
+        })
+        .collect();
     json!({
         "operationId": "getApiReference",
         "tags": [TAG],
@@ -262,10 +260,9 @@ fn error_examples(catalog: &Catalog, kinds: &[ErrorKind]) -> Map<String, Value> 
 }
 
 fn error_content(examples: Map<String, Value>) -> Value {
-    let mut media = Map::new();
-    media.insert("schema".into(), ref_to("schemas", "ErrorResponse"));
+    let mut media = json!({ "schema": ref_to("schemas", "ErrorResponse") });
     if !examples.is_empty() {
-        media.insert("examples".into(), Value::Object(examples));
+        media["examples"] = Value::Object(examples);
     }
     json!({ JSON: media })
 }
