@@ -65,11 +65,9 @@ fn skill_name_of(title: &str) -> String {
         }
     }
     name.truncate(MAX_SKILL_NAME);
-    let name = name.trim_end_matches('-');
-    if name.is_empty() {
-        "method-reference".to_string()
-    } else {
-        name.to_string()
+    match name.trim_end_matches('-') {
+        "" => "method-reference".to_string(),
+        name => name.to_string(),
     }
 }
 
