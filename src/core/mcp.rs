@@ -18,10 +18,10 @@
 
 use crate::search::Index;
 use bytes::Bytes;
-use serde::de::{DeserializeOwned, MapAccess, Visitor};
+use indexmap::IndexMap;
+use serde::de::DeserializeOwned;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::value::RawValue;
-use std::fmt;
 
 /// The stateless revision of the protocol.
 pub const MODERN_VERSION: &str = "2026-07-28";
@@ -29,6 +29,9 @@ pub const MODERN_VERSION: &str = "2026-07-28";
 /// The handshake revisions served, newest first: `initialize` offering
 /// any other gets the first.
 pub const HANDSHAKE_VERSIONS: [&str; 2] = ["2025-11-25", "2025-06-18"];
+
+/// Every version served, newest first.
+pub const VERSIONS: [&str; 3] = [MODERN_VERSION, HANDSHAKE_VERSIONS[0], HANDSHAKE_VERSIONS[1]];
 
 /// The tools, in the order `tools/list` gives them.
 pub const TOOLS: [&str; 3] = ["list_methods", "get_method", "search"];
@@ -113,34 +116,7 @@ pub struct Hit {
 /// A JSON object's members in their order, each value as it was written:
 /// read from an object's text, written again (inside another object, with
 /// `#[serde(flatten)]`) byte for byte.
-#[derive(Debug, Default)]
-pub struct Members(Vec<(String, Box<RawValue>)>);
-
-impl Serialize for Members {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_map(self.0.iter().map(|(name, value)| (name, value)))
-    }
-}
-
-impl<'de> Deserialize<'de> for Members {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct Object;
-        impl<'de> Visitor<'de> for Object {
-            type Value = Members;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a JSON object")
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Members, A::Error> {
-                let mut members = Vec::with_capacity(map.size_hint().unwrap_or(0));
-                while let Some(member) = map.next_entry()? {
-                    members.push(member);
-                }
-                Ok(Members(members))
-            }
-        }
-        deserializer.deserialize_map(Object)
-    }
-}
+pub type Members = IndexMap<String, Box<RawValue>>;
 
 /// A piece of JSON in the table: stored as its text, read back (with the
 /// table, once) by serde_json, so that a table whose JSON is not JSON is

@@ -13,18 +13,13 @@ pub(crate) fn sitemap(catalog: &Catalog) -> String {
     let mut xml = String::from(
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n",
     );
-    let pages = [
-        format!("{}/", catalog.base_url),
-        format!("{}/api/", catalog.base_url),
-    ]
-    .into_iter()
-    .chain(
-        catalog
-            .entries
-            .iter()
-            .map(|e| documentation_url(catalog, e)),
-    );
-    for loc in pages {
+    let base = &catalog.base_url;
+    let methods = catalog
+        .entries
+        .iter()
+        .map(|e| documentation_url(catalog, e));
+    let pages = [format!("{base}/"), format!("{base}/api/")];
+    for loc in pages.into_iter().chain(methods) {
         let _ = writeln!(
             xml,
             "  <url><loc>{}</loc><lastmod>{lastmod}</lastmod></url>",
@@ -39,19 +34,15 @@ pub(crate) fn sitemap(catalog: &Catalog) -> String {
 /// (contentsignals.org: a `Content-Signal` line in the group it applies
 /// to, each use `yes` or `no`); the sitemap is named.
 pub(crate) fn robots(catalog: &Catalog) -> String {
-    let mut robots = String::from("User-agent: *\n");
-    robots.push_str(
-        "# What may be done with this content once fetched (https://contentsignals.org/):\n\
-         # search results, input to AI answers, training AI models.\n",
-    );
-    let line = content_signal(&catalog.site.content_signals);
-    let _ = writeln!(robots, "Content-Signal: {line}");
-    let _ = write!(
-        robots,
-        "Allow: /\n\nSitemap: {}/sitemap.xml\n",
+    format!(
+        "User-agent: *\n\
+         # What may be done with this content once fetched (https://contentsignals.org/):\n\
+         # search results, input to AI answers, training AI models.\n\
+         Content-Signal: {}\n\
+         Allow: /\n\nSitemap: {}/sitemap.xml\n",
+        content_signal(&catalog.site.content_signals),
         catalog.base_url
-    );
-    robots
+    )
 }
 
 /// The value of the `Content-Signal` line: `search=yes, ai-input=yes,

@@ -25,7 +25,7 @@
 
 use crate::address::{Address, View};
 use crate::content::Catalog;
-use crate::mcp::{HANDSHAKE_VERSIONS, MODERN_VERSION};
+use crate::mcp::VERSIONS;
 use crate::render_json::finish;
 use crate::render_markdown::escape;
 use serde::Serialize;
@@ -65,11 +65,9 @@ fn skill_name_of(title: &str) -> String {
         }
     }
     name.truncate(MAX_SKILL_NAME);
-    let name = name.trim_end_matches('-');
-    if name.is_empty() {
-        "method-reference".to_string()
-    } else {
-        name.to_string()
+    match name.trim_end_matches('-') {
+        "" => "method-reference".to_string(),
+        name => name.to_string(),
     }
 }
 
@@ -136,7 +134,7 @@ pub(crate) fn skill(catalog: &Catalog) -> String {
         title = escape(&site.title),
         summary = escape(&site.summary),
         about = escape(&site.about),
-        versions = protocol_versions().join(", "),
+        versions = VERSIONS.join(", "),
         example = catalog
             .entries
             .first()
@@ -149,20 +147,9 @@ pub(crate) fn skill(catalog: &Catalog) -> String {
     md
 }
 
-/// The versions `/mcp` speaks, newest first.
-fn protocol_versions() -> Vec<&'static str> {
-    let mut versions = vec![MODERN_VERSION];
-    versions.extend(HANDSHAKE_VERSIONS);
-    versions
-}
-
 /// `sha256:` and the lowercase hex SHA-256 of `bytes`: the RFC's digest.
 fn digest(bytes: &[u8]) -> String {
-    let mut hex = String::from("sha256:");
-    for byte in Sha256::digest(bytes) {
-        let _ = write!(hex, "{byte:02x}");
-    }
-    hex
+    format!("sha256:{:x}", Sha256::digest(bytes))
 }
 
 /// The skills index, listing the skill whose served bytes are `skill`.
@@ -203,7 +190,7 @@ struct Remote {
     #[serde(rename = "type")]
     transport: &'static str,
     url: String,
-    supported_protocol_versions: Vec<&'static str>,
+    supported_protocol_versions: [&'static str; 3],
 }
 
 /// The server card: who the server is and where it answers. The title is
@@ -222,7 +209,7 @@ pub(crate) fn server_card(catalog: &Catalog) -> String {
         remotes: [Remote {
             transport: "streamable-http",
             url: Address::Mcp.url(base),
-            supported_protocol_versions: protocol_versions(),
+            supported_protocol_versions: VERSIONS,
         }],
     };
     finish(&serde_json::to_value(card).expect("strings always serialise"))
@@ -247,16 +234,10 @@ fn server_name(base_url: &str) -> String {
     } else {
         host.split('.').rev().collect::<Vec<_>>().join(".")
     };
-    let namespace: String = reversed
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '.' || c == '-' {
-                c
-            } else {
-                '-'
-            }
-        })
-        .collect();
+    let namespace = reversed.replace(
+        |c: char| !(c.is_ascii_alphanumeric() || c == '.' || c == '-'),
+        "-",
+    );
     format!("{namespace}/refserve")
 }
 

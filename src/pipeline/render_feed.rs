@@ -15,7 +15,6 @@ use crate::content::{Catalog, Date, Entry, Mark, Stage};
 use crate::dates;
 use crate::escape::html as escape;
 use crate::render_markdown::page_of;
-use std::fmt::Write as _;
 
 /// One entry of the feed: a method's mark.
 struct Change<'a> {
@@ -46,10 +45,10 @@ pub(crate) fn changes(catalog: &Catalog) -> String {
     });
     let base = escape(&catalog.base_url);
     let title = escape(&catalog.site.title);
-    let updated = match changes.first() {
-        Some(newest) => timestamp(newest.mark.date),
-        None => timestamp(dates::day(catalog.last_modified)),
-    };
+    let updated = timestamp(changes.first().map_or_else(
+        || dates::day(catalog.last_modified),
+        |newest| newest.mark.date,
+    ));
     let mut xml = format!(
         "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n\
          <feed xmlns=\"http://www.w3.org/2005/Atom\">\n\
@@ -112,17 +111,14 @@ fn entry(base: &str, change: &Change) -> String {
             },
         ),
     };
-    let mut xml = String::new();
-    let _ = write!(
-        xml,
+    format!(
         "<entry>\n<title>{title}</title>\n<id>{base}{feed}#{key}-{}</id>\n\
          <link rel=\"alternate\" type=\"text/html\" href=\"{base}{link}\"/>\n\
          <updated>{}</updated>\n<summary>{summary}</summary>\n</entry>\n",
         stage.field(),
         timestamp(mark.date),
         feed = Address::Feed,
-    );
-    xml
+    )
 }
 
 /// The start of `day` as an Atom date (RFC 3339, UTC).

@@ -43,43 +43,26 @@ pub(crate) fn llms(catalog: &Catalog) -> String {
         }));
         md.push('\n');
     }
-    md.push_str("## API\n\n");
-    let url = |address: Address| address.url(base);
-    let _ = writeln!(
+    let _ = write!(
         md,
-        "- [OpenAPI description]({}): the JSON endpoints, their schemas and errors",
-        url(Address::OpenApi)
-    );
-    let _ = writeln!(
-        md,
-        "- [All method references]({}): one JSON document",
-        url(Address::Collection)
-    );
-    let _ = writeln!(
-        md,
-        "- [API catalog]({}): RFC 9727 linkset",
-        url(Address::ApiCatalog)
-    );
-    let _ = writeln!(
-        md,
-        "- [Changes]({}): Atom feed of the methods that came in, were deprecated or were removed, with their versions and days",
-        url(Address::Feed)
-    );
-    let _ = writeln!(
-        md,
-        "- MCP endpoint: `{}`, the Model Context Protocol over Streamable HTTP (POST only, so not a link): tools `search`, `get_method`, `list_methods`\n",
-        url(Address::Mcp)
-    );
-    md.push_str("## Optional\n\n");
-    let _ = writeln!(
-        md,
-        "- [Full reference]({}): every method page in one Markdown document",
-        url(Address::LlmsFull)
-    );
-    let _ = writeln!(
-        md,
-        "- [Homepage]({}): overview and quick start",
-        url(Address::Home(View::Markdown))
+        "## API\n\n\
+         - [OpenAPI description]({openapi}): the JSON endpoints, their schemas and errors\n\
+         - [All method references]({collection}): one JSON document\n\
+         - [API catalog]({api_catalog}): RFC 9727 linkset\n\
+         - [Changes]({feed}): Atom feed of the methods that came in, were deprecated or were \
+         removed, with their versions and days\n\
+         - MCP endpoint: `{mcp}`, the Model Context Protocol over Streamable HTTP (POST only, so \
+         not a link): tools `search`, `get_method`, `list_methods`\n\n\
+         ## Optional\n\n\
+         - [Full reference]({full}): every method page in one Markdown document\n\
+         - [Homepage]({home}): overview and quick start\n",
+        openapi = Address::OpenApi.url(base),
+        collection = Address::Collection.url(base),
+        api_catalog = Address::ApiCatalog.url(base),
+        feed = Address::Feed.url(base),
+        mcp = Address::Mcp.url(base),
+        full = Address::LlmsFull.url(base),
+        home = Address::Home(View::Markdown).url(base),
     );
     md
 }

@@ -9,104 +9,54 @@ use crate::address::{Address, View};
 use crate::content::{Catalog, Entry};
 use crate::mcp::{
     answer_key, Answer, Era, Hit, Mcp, Members, DEFAULT_LIMIT, HANDSHAKE_VERSIONS, MODERN_VERSION,
-    TOOLS, TTL_MS,
+    TTL_MS,
 };
 use crate::render_json;
 use crate::render_openapi::reference_schema_alone;
 use crate::search::{self, MAX_QUERY_BYTES};
 use crate::{render_llms, render_markdown};
-use serde_json::{json, Map, Value};
+use bytes::Bytes;
+use serde::Serialize;
+use serde_json::{json, Value};
 
 /// The server's name in `serverInfo`.
 const SERVER_NAME: &str = "refserve";
 
 /// Every answer of `/mcp` for `catalog`.
 pub(crate) fn render(catalog: &Catalog) -> Mcp {
-    let mut answers: Vec<Answer> = Vec::new();
-    let mut add = |key: String, legacy: Option<Value>, modern: Option<Value>, cached: bool| {
-        let bytes = |value: Option<Value>, era: Era| match value {
-            Some(value) => finish(value, era, cached).into_bytes(),
-            None => Vec::new(),
-        };
-        answers.push(Answer {
-            key,
-            legacy: bytes(legacy, Era::Legacy).into(),
-            modern: bytes(modern, Era::Modern).into(),
-        });
-    };
-    for version in HANDSHAKE_VERSIONS {
-        add(
-            answer_key("initialize", version),
-            Some(initialize(catalog, version)),
-            None,
-            false,
-        );
-    }
-    add(
-        answer_key("server/discover", ""),
-        None,
-        Some(discover(catalog)),
-        true,
-    );
-    add(answer_key("ping", ""), Some(json!({})), None, false);
-    let tools = json!({ "tools": tools(catalog) });
-    add(
-        answer_key("tools/list", ""),
-        Some(tools.clone()),
-        Some(tools),
-        true,
-    );
+    const LEGACY: &[Era] = &[Era::Legacy];
+    const BOTH: &[Era] = &[Era::Legacy, Era::Modern];
     let readable = readable(catalog);
     let listed: Vec<Value> = readable.iter().map(Readable::listed).collect();
-    let resources = json!({ "resources": listed });
-    add(
-        answer_key("resources/list", ""),
-        Some(resources.clone()),
-        Some(resources),
-        true,
-    );
+    let mut answers = Vec::new();
+    let mut add = |key: &str, result: Value, eras: &[Era], cached: bool| {
+        answers.push(answer(key, result, eras, cached));
+    };
+    add("server/discover", discover(catalog), &[Era::Modern], true);
+    add("ping", json!({}), LEGACY, false);
+    add("tools/list", json!({ "tools": tools(catalog) }), BOTH, true);
+    add("resources/list", json!({ "resources": listed }), BOTH, true);
     let templates = json!({ "resourceTemplates": [] });
-    add(
-        answer_key("resources/templates/list", ""),
-        Some(templates.clone()),
-        Some(templates),
-        true,
-    );
+    add("resources/templates/list", templates, BOTH, true);
     let list = list_methods(catalog);
-    add(
-        answer_key("tools/call", "list_methods"),
-        Some(list.clone()),
-        Some(list),
-        false,
-    );
-    for entry in &catalog.entries {
-        let method = get_method(catalog, entry);
-        add(
-            answer_key("tools/call", &format!("get_method {}", entry.key)),
-            Some(method.clone()),
-            Some(method),
-            false,
-        );
+    add(&answer_key("tools/call", "list_methods"), list, BOTH, false);
+    for version in HANDSHAKE_VERSIONS {
+        let key = answer_key("initialize", version);
+        add(&key, initialize(catalog, version), LEGACY, false);
+    }
+    for (entry, page) in catalog.entries.iter().zip(&readable) {
+        let key = answer_key("tools/call", &format!("get_method {}", entry.key));
+        add(&key, get_method(catalog, entry, page), BOTH, false);
     }
     for entry in &catalog.removed {
-        let gone = removed_method(entry);
-        add(
-            answer_key("tools/call", &format!("get_method {}", entry.key)),
-            Some(gone.clone()),
-            Some(gone),
-            false,
-        );
+        let key = answer_key("tools/call", &format!("get_method {}", entry.key));
+        add(&key, removed_method(entry), BOTH, false);
     }
-    for resource in &readable {
+    for page in &readable {
         let read = json!({ "contents": [{
-            "uri": resource.uri, "mimeType": resource.mime, "text": resource.text,
+            "uri": page.uri, "mimeType": page.mime_type, "text": page.text,
         }] });
-        add(
-            answer_key("resources/read", &resource.uri),
-            Some(read.clone()),
-            Some(read),
-            true,
-        );
+        add(&answer_key("resources/read", &page.uri), read, BOTH, true);
     }
     answers.sort_by(|a, b| a.key.cmp(&b.key));
     Mcp {
@@ -122,21 +72,35 @@ pub(crate) fn render(catalog: &Catalog) -> Mcp {
     }
 }
 
-/// The result's bytes in `era`'s form: modern results say they are
-/// complete and name the server, and lists and reads (`cached`) how long
-/// they may be kept, by anyone.
+/// The fixed answer `key` ([`answer_key`]): `result` in the form of each
+/// era of `eras`, nothing in the other.
+fn answer(key: &str, result: Value, eras: &[Era], cached: bool) -> Answer {
+    let form = |era: Era| {
+        if eras.contains(&era) {
+            Bytes::from(finish(result.clone(), era, cached))
+        } else {
+            Bytes::new()
+        }
+    };
+    Answer {
+        key: key.to_string(),
+        legacy: form(Era::Legacy),
+        modern: form(Era::Modern),
+    }
+}
+
+/// The result's bytes in `era`'s form: modern results (every result is an
+/// object) say they are complete and name the server, and lists and reads
+/// (`cached`) how long they may be kept, by anyone.
 fn finish(mut value: Value, era: Era, cached: bool) -> String {
     if era == Era::Modern {
-        let object = value.as_object_mut().expect("every result is an object");
-        object.insert("resultType".into(), json!("complete"));
+        value["resultType"] = json!("complete");
         if cached {
-            object.insert("ttlMs".into(), json!(TTL_MS));
-            object.insert("cacheScope".into(), json!("public"));
+            value["ttlMs"] = json!(TTL_MS);
+            value["cacheScope"] = json!("public");
         }
-        object.insert(
-            "_meta".into(),
-            json!({ "io.modelcontextprotocol/serverInfo": server_info() }),
-        );
+        let server = json!({ "name": SERVER_NAME, "version": env!("CARGO_PKG_VERSION") });
+        value["_meta"] = json!({ "io.modelcontextprotocol/serverInfo": server });
     }
     serde_json::to_string(&value).expect("a serde_json::Value always serialises")
 }
@@ -144,10 +108,6 @@ fn finish(mut value: Value, era: Era, cached: bool) -> String {
 /// The members of `object`, the text of a JSON object, each value as written.
 fn members(object: &str) -> Members {
     serde_json::from_str(object).expect("serde_json writes a Value::Object as a JSON object")
-}
-
-fn server_info() -> Value {
-    json!({ "name": SERVER_NAME, "version": env!("CARGO_PKG_VERSION") })
 }
 
 fn capabilities() -> Value {
@@ -201,168 +161,149 @@ fn annotations(title: &str) -> Value {
     })
 }
 
-/// The structured form of one method in a list or a search.
+/// The structured form of one method in a list or a search, with the
+/// `extra` properties (required too).
 fn summary_schema(extra: &[(&str, Value)]) -> Value {
-    let mut properties = Map::new();
-    properties.insert(
-        "name".into(),
-        json!({ "type": "string", "description": "The method's name, also the `name` of get_method." }),
-    );
-    properties.insert("description".into(), json!({ "type": "string" }));
-    properties.insert(
-        "signatures".into(),
-        json!({ "type": "array", "items": { "type": "string" }, "minItems": 1 }),
-    );
-    properties.insert(
-        "url".into(),
-        json!({ "type": "string", "format": "uri", "description": "The method's page." }),
-    );
-    properties.insert(
-        "deprecated".into(),
-        json!({
-            "type": "object",
-            "description": "Present when the method is deprecated: the version, its day and \
-                the method to use instead (`use`), if any; as in the Reference.",
-        }),
-    );
-    let mut required = vec![
-        json!("name"),
-        json!("description"),
-        json!("signatures"),
-        json!("url"),
-    ];
-    for (name, schema) in extra {
-        properties.insert((*name).into(), schema.clone());
-        required.push(json!(name));
+    let mut schema = json!({
+        "type": "object",
+        "required": ["name", "description", "signatures", "url"],
+        "properties": {
+            "name": { "type": "string", "description": "The method's name, also the `name` of get_method." },
+            "description": { "type": "string" },
+            "signatures": { "type": "array", "items": { "type": "string" }, "minItems": 1 },
+            "url": { "type": "string", "format": "uri", "description": "The method's page." },
+            "deprecated": {
+                "type": "object",
+                "description": "Present when the method is deprecated: the version, its day and \
+                    the method to use instead (`use`), if any; as in the Reference.",
+            },
+        },
+    });
+    for (name, property) in extra {
+        schema["properties"][*name] = property.clone();
+        if let Value::Array(required) = &mut schema["required"] {
+            required.push(json!(name));
+        }
     }
-    json!({ "type": "object", "required": required, "properties": properties })
+    schema
 }
 
-fn tools(catalog: &Catalog) -> Vec<Value> {
+fn tools(catalog: &Catalog) -> Value {
     let keys: Vec<&str> = catalog.entries.iter().map(|e| e.key.as_str()).collect();
     let count = catalog.entries.len();
-    let tool = |name: &str| -> Value {
-        match name {
-            "list_methods" => json!({
-                "name": "list_methods",
-                "title": "List every method",
-                "description": format!(
-                    "Every one of the {count} documented methods with its one-line description, \
-                     its call signatures and the address of its page."
-                ),
-                "inputSchema": { "type": "object", "additionalProperties": false },
-                "outputSchema": {
-                    "type": "object",
-                    "required": ["methods"],
-                    "properties": { "methods": { "type": "array", "items": summary_schema(&[]) } },
-                },
-                "annotations": annotations("List every method"),
-            }),
-            "get_method" => json!({
-                "name": "get_method",
-                "title": "Read one method's reference",
-                "description": "One method's whole reference: its page in Markdown (signatures, \
-                     parameters, return value, notes, examples), a link to the page, and the same \
-                     facts as the Reference object of /openapi.json in structured content.",
-                "inputSchema": {
-                    "type": "object",
-                    "required": ["name"],
-                    "properties": {
-                        "name": {
-                            "type": "string",
-                            "description": "The method's name, lowercase (as list_methods and search give it).",
-                            "enum": keys,
-                        },
-                    },
-                    "additionalProperties": false,
-                },
-                "outputSchema": reference_schema_alone(),
-                "annotations": annotations("Read one method's reference"),
-            }),
-            _ => json!({
-                "name": "search",
-                "title": "Search the reference",
-                "description": format!(
-                    "Find the methods for a task, asked in plain words (\"count rows that match\", \
-                     \"undo several writes if one fails\"). Returns the best matches first, each \
-                     with why it matched, its signatures and its address; when nothing matches, \
-                     says so and lists every method. Ranked over names, descriptions, parameters, \
-                     return values, notes, examples (their titles, operators such as `[>]` and clause \
-                     keys such as `ORDER`) and the names other libraries use; typos and accents are \
-                     forgiven; at most {MAX_QUERY_BYTES} bytes of the query are read."
-                ),
-                "inputSchema": {
-                    "type": "object",
-                    "required": ["query"],
-                    "properties": {
-                        "query": {
-                            "type": "string",
-                            "minLength": 1,
-                            "description": "What you want to do or know, in words.",
-                        },
-                        "limit": {
-                            "type": "integer",
-                            "minimum": 1,
-                            "maximum": count,
-                            "default": DEFAULT_LIMIT,
-                            "description": "The most methods to return.",
-                        },
-                    },
-                    "additionalProperties": false,
-                },
-                "outputSchema": {
-                    "type": "object",
-                    "required": ["query", "results"],
-                    "properties": {
-                        "query": { "type": "string" },
-                        "results": {
-                            "type": "array",
-                            "description": "The matches, best first; empty when nothing matched.",
-                            "items": summary_schema(&[
-                                ("why", json!({ "type": "string", "description": "Which words matched, and where." })),
-                                ("score", json!({ "type": "number" })),
-                            ]),
-                        },
-                        "methods": {
-                            "type": "array",
-                            "items": { "type": "string" },
-                            "description": "Every method's name; only when nothing matched.",
-                        },
+    // In the order of `TOOLS`.
+    json!([
+        {
+            "name": "list_methods",
+            "title": "List every method",
+            "description": format!(
+                "Every one of the {count} documented methods with its one-line description, \
+                 its call signatures and the address of its page."
+            ),
+            "inputSchema": { "type": "object", "additionalProperties": false },
+            "outputSchema": {
+                "type": "object",
+                "required": ["methods"],
+                "properties": { "methods": { "type": "array", "items": summary_schema(&[]) } },
+            },
+            "annotations": annotations("List every method"),
+        },
+        {
+            "name": "get_method",
+            "title": "Read one method's reference",
+            "description": "One method's whole reference: its page in Markdown (signatures, \
+                 parameters, return value, notes, examples), a link to the page, and the same \
+                 facts as the Reference object of /openapi.json in structured content.",
+            "inputSchema": {
+                "type": "object",
+                "required": ["name"],
+                "properties": {
+                    "name": {
+                        "type": "string",
+                        "description": "The method's name, lowercase (as list_methods and search give it).",
+                        "enum": keys,
                     },
                 },
-                "annotations": annotations("Search the reference"),
-            }),
-        }
-    };
-    TOOLS.iter().map(|name| tool(name)).collect()
-}
-
-/// The address of a method's Markdown page.
-fn markdown_uri(catalog: &Catalog, entry: &Entry) -> String {
-    Address::Method(&entry.key, View::Markdown).url(&catalog.base_url)
+                "additionalProperties": false,
+            },
+            "outputSchema": reference_schema_alone(),
+            "annotations": annotations("Read one method's reference"),
+        },
+        {
+            "name": "search",
+            "title": "Search the reference",
+            "description": format!(
+                "Find the methods for a task, asked in plain words (\"count rows that match\", \
+                 \"undo several writes if one fails\"). Returns the best matches first, each \
+                 with why it matched, its signatures and its address; when nothing matches, \
+                 says so and lists every method. Ranked over names, descriptions, parameters, \
+                 return values, notes, examples (their titles, operators such as `[>]` and clause \
+                 keys such as `ORDER`) and the names other libraries use; typos and accents are \
+                 forgiven; at most {MAX_QUERY_BYTES} bytes of the query are read."
+            ),
+            "inputSchema": {
+                "type": "object",
+                "required": ["query"],
+                "properties": {
+                    "query": {
+                        "type": "string",
+                        "minLength": 1,
+                        "description": "What you want to do or know, in words.",
+                    },
+                    "limit": {
+                        "type": "integer",
+                        "minimum": 1,
+                        "maximum": count,
+                        "default": DEFAULT_LIMIT,
+                        "description": "The most methods to return.",
+                    },
+                },
+                "additionalProperties": false,
+            },
+            "outputSchema": {
+                "type": "object",
+                "required": ["query", "results"],
+                "properties": {
+                    "query": { "type": "string" },
+                    "results": {
+                        "type": "array",
+                        "description": "The matches, best first; empty when nothing matched.",
+                        "items": summary_schema(&[
+                            ("why", json!({ "type": "string", "description": "Which words matched, and where." })),
+                            ("score", json!({ "type": "number" })),
+                        ]),
+                    },
+                    "methods": {
+                        "type": "array",
+                        "items": { "type": "string" },
+                        "description": "Every method's name; only when nothing matched.",
+                    },
+                },
+            },
+            "annotations": annotations("Search the reference"),
+        },
+    ])
 }
 
 /// One resource: its entry in `resources/list` and its text.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
 struct Readable {
     uri: String,
     name: String,
     title: String,
     description: String,
-    mime: &'static str,
+    mime_type: &'static str,
+    #[serde(skip)]
     text: String,
 }
 
 impl Readable {
-    /// Its entry in `resources/list`.
+    /// Its entry in `resources/list`: its members, then its `size`.
     fn listed(&self) -> Value {
-        json!({
-            "uri": self.uri,
-            "name": self.name,
-            "title": self.title,
-            "description": self.description,
-            "mimeType": self.mime,
-            "size": self.text.len(),
-        })
+        let mut listed = json!(self);
+        listed["size"] = json!(self.text.len());
+        listed
     }
 }
 
@@ -373,34 +314,38 @@ fn readable(catalog: &Catalog) -> Vec<Readable> {
         .entries
         .iter()
         .map(|entry| Readable {
-            uri: markdown_uri(catalog, entry),
+            uri: Address::Method(&entry.key, View::Markdown).url(&catalog.base_url),
             name: entry.key.clone(),
             title: format!("{} — method reference", entry.name),
             description: entry.description.clone(),
-            mime: "text/markdown",
+            mime_type: "text/markdown",
             text: render_markdown::method(catalog, entry),
         })
         .collect();
-    list.push(Readable {
-        uri: format!("{}/llms.txt", catalog.base_url),
-        name: "llms.txt".into(),
-        title: "Index for agents".into(),
-        description: "Where everything is: every method's Markdown page, the JSON API and the \
-            OpenAPI description."
-            .into(),
-        mime: "text/plain",
-        text: render_llms::llms(catalog),
-    });
-    list.push(Readable {
-        uri: format!("{}/llms-full.txt", catalog.base_url),
-        name: "llms-full.txt".into(),
-        title: "The whole reference".into(),
-        description: "Every method's page in one Markdown document, after the homepage's \
-            introduction: for reading or searching the reference at once."
-            .into(),
-        mime: "text/plain",
-        text: render_llms::llms_full(catalog),
-    });
+    let files = [
+        (
+            "llms.txt",
+            "Index for agents",
+            "Where everything is: every method's Markdown page, the JSON API and the OpenAPI \
+             description.",
+            render_llms::llms(catalog),
+        ),
+        (
+            "llms-full.txt",
+            "The whole reference",
+            "Every method's page in one Markdown document, after the homepage's introduction: \
+             for reading or searching the reference at once.",
+            render_llms::llms_full(catalog),
+        ),
+    ];
+    list.extend(files.map(|(name, title, description, text)| Readable {
+        uri: format!("{}/{name}", catalog.base_url),
+        name: name.into(),
+        title: title.into(),
+        description: description.into(),
+        mime_type: "text/plain",
+        text,
+    }));
     list
 }
 
@@ -452,17 +397,18 @@ fn list_methods(catalog: &Catalog) -> Value {
     })
 }
 
-fn get_method(catalog: &Catalog, entry: &Entry) -> Value {
+/// `get_method` of `entry`, whose Markdown page is `page`.
+fn get_method(catalog: &Catalog, entry: &Entry, page: &Readable) -> Value {
     json!({
         "content": [
-            { "type": "text", "text": render_markdown::method(catalog, entry) },
+            { "type": "text", "text": page.text },
             {
                 "type": "resource_link",
-                "uri": markdown_uri(catalog, entry),
-                "name": entry.key,
-                "title": format!("{} — method reference", entry.name),
-                "description": entry.description,
-                "mimeType": "text/markdown",
+                "uri": page.uri,
+                "name": page.name,
+                "title": page.title,
+                "description": page.description,
+                "mimeType": page.mime_type,
             },
         ],
         "structuredContent": render_json::reference(catalog, entry),
@@ -472,10 +418,9 @@ fn get_method(catalog: &Catalog, entry: &Entry) -> Value {
 /// `get_method` of a method removed from the library: the tool's error,
 /// saying when and what to use instead.
 fn removed_method(entry: &Entry) -> Value {
-    let mark =
-        (entry.removed.as_ref()).expect("`catalog.removed` holds only methods marked removed");
-    let (version, successor) = (mark.version.as_str(), mark.successor.as_deref());
-    let instead = match successor {
+    let mark = (entry.removed.as_ref())
+        .expect("`catalog.removed` holds only methods marked removed");
+    let instead = match &mark.successor {
         Some(key) => format!("; use `{key}` instead (get_method gives its reference)"),
         None => " and has no successor; list_methods gives the methods there are".to_string(),
     };
@@ -483,8 +428,8 @@ fn removed_method(entry: &Entry) -> Value {
         "content": [{
             "type": "text",
             "text": format!(
-                "The method `{}` was removed from the library in version {version}{instead}.",
-                entry.key
+                "The method `{}` was removed from the library in version {}{instead}.",
+                entry.key, mark.version
             ),
         }],
         "isError": true,

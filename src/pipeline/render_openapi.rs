@@ -105,11 +105,7 @@ fn list_operation(catalog: &Catalog) -> Value {
              pagination and no query parameter.",
             catalog.entries.len()
         ),
-        "parameters": [
-            ref_to("parameters", "IfMatch"),
-            ref_to("parameters", "IfNoneMatch"),
-            ref_to("parameters", "IfModifiedSince"),
-        ],
+        "parameters": parameter_refs(&[]),
         "responses": {
             "200": {
                 "description": "The whole catalog.",
@@ -131,17 +127,14 @@ fn list_operation(catalog: &Catalog) -> Value {
 }
 
 fn get_operation(catalog: &Catalog) -> Value {
-    let mut examples = Map::new();
-    for (entry, summary) in single_examples(catalog) {
-        examples.insert(
-            entry.key.clone(),
-            json!({
-                "summary": summary,
-                "value": { "data": render_json::reference(catalog, entry) },
-            }),
-        );
-    }
-    let not_found = error_examples(catalog, &[ErrorKind::ReferenceNotFound]);
+    let examples: Map<String, Value> = single_examples(catalog)
+        .into_iter()
+        .map(|(entry, summary)| {
+            let data = render_json::reference(catalog, entry);
+            let example = json!({ "summary": summary, "value": { "data": data } });
+            (entry.key.clone(), example)
+        })
+        .collect();
     json!({
         "operationId": "getApiReference",
         "tags": [TAG],
@@ -149,12 +142,7 @@ fn get_operation(catalog: &Catalog) -> Value {
         "description": "Returns the reference entry of the method whose key is `name`, for \
              example `select`. Percent-encoded unreserved characters in the path are decoded \
              first, and a query string is ignored.",
-        "parameters": [
-            ref_to("parameters", "Name"),
-            ref_to("parameters", "IfMatch"),
-            ref_to("parameters", "IfNoneMatch"),
-            ref_to("parameters", "IfModifiedSince"),
-        ],
+        "parameters": parameter_refs(&["Name"]),
         "responses": {
             "200": {
                 "description": "The reference entry of the method.",
@@ -166,18 +154,24 @@ fn get_operation(catalog: &Catalog) -> Value {
             },
             "304": ref_to("responses", "NotModified"),
             "400": ref_to("responses", "InvalidName"),
-            "404": {
-                "description": "`name` is well formed but no method has that key (code \
-                     `reference_not_found`). When one key is close to it, the hint suggests \
-                     that key. The answer may be cached for a minute.",
-                "headers": error_headers(),
-                "content": error_content(not_found),
-            },
+            "404": error_response(
+                catalog,
+                "`name` is well formed but no method has that key (code \
+                 `reference_not_found`). When one key is close to it, the hint suggests \
+                 that key. The answer may be cached for a minute.",
+                &[ErrorKind::ReferenceNotFound],
+            ),
             "406": ref_to("responses", "NotAcceptable"),
             "412": ref_to("responses", "PreconditionFailed"),
             "default": ref_to("responses", "Error"),
         },
     })
+}
+
+/// The method the examples show first: `select`, or the first entry.
+fn example_entry(catalog: &Catalog) -> Option<&Entry> {
+    let select = catalog.entries.iter().find(|e| e.key == "select");
+    select.or(catalog.entries.first())
 }
 
 /// A shape of Reference, described, and the test for it.
@@ -187,11 +181,7 @@ type Shape = (&'static str, fn(&Entry) -> bool);
 /// first entry) and then the first entry of each shape not shown yet, so that
 /// every form of `signature`, `parameters` and `returns` appears once.
 fn single_examples(catalog: &Catalog) -> Vec<(&Entry, String)> {
-    let first = catalog
-        .entries
-        .iter()
-        .find(|e| e.key == "select")
-        .or_else(|| catalog.entries.first());
+    let first = example_entry(catalog);
     let shapes: [Shape; 4] = [
         (
             "Several signatures: `signature` and `parameters` are arrays",
@@ -235,11 +225,7 @@ fn single_examples(catalog: &Catalog) -> Vec<(&Entry, String)> {
 /// suggest a close key, the hint suggesting the first catalog key.
 fn error_examples(catalog: &Catalog, kinds: &[ErrorKind]) -> Map<String, Value> {
     let mut examples = Map::new();
-    let suggested = catalog
-        .entries
-        .iter()
-        .find(|e| e.key == "select")
-        .or_else(|| catalog.entries.first());
+    let suggested = example_entry(catalog);
     for kind in kinds {
         let Some(text) = catalog.errors.iter().find(|t| t.code == kind.code()) else {
             continue;
@@ -274,10 +260,9 @@ fn error_examples(catalog: &Catalog, kinds: &[ErrorKind]) -> Map<String, Value> 
 }
 
 fn error_content(examples: Map<String, Value>) -> Value {
-    let mut media = Map::new();
-    media.insert("schema".into(), ref_to("schemas", "ErrorResponse"));
+    let mut media = json!({ "schema": ref_to("schemas", "ErrorResponse") });
     if !examples.is_empty() {
-        media.insert("examples".into(), Value::Object(examples));
+        media["examples"] = Value::Object(examples);
     }
     json!({ JSON: media })
 }
@@ -294,20 +279,31 @@ fn error_response(catalog: &Catalog, description: &str, kinds: &[ErrorKind]) -> 
 // Headers
 
 fn success_headers() -> Value {
-    json!({
-        "ETag": ref_to("headers", "ETag"),
-        "Last-Modified": ref_to("headers", "Last-Modified"),
-        "Cache-Control": ref_to("headers", "Cache-Control"),
-        "Vary": ref_to("headers", "Vary"),
-        "Link": ref_to("headers", "Link"),
-    })
+    header_refs(&["ETag", "Last-Modified", "Cache-Control", "Vary", "Link"])
 }
 
 fn error_headers() -> Value {
-    json!({
-        "Cache-Control": ref_to("headers", "Cache-Control"),
-        "Vary": ref_to("headers", "Vary"),
-    })
+    header_refs(&["Cache-Control", "Vary"])
+}
+
+/// The response headers `names`, each a `$ref` to its component.
+fn header_refs(names: &[&str]) -> Value {
+    let refs = names
+        .iter()
+        .map(|name| (name.to_string(), ref_to("headers", name)));
+    Value::Object(refs.collect())
+}
+
+/// `$ref`s to the parameters `names`, then to the conditional headers'.
+fn parameter_refs(names: &[&str]) -> Vec<Value> {
+    let conditional = ["IfMatch", "IfNoneMatch", "IfModifiedSince"];
+    let names = names.iter().chain(&conditional);
+    names.map(|name| ref_to("parameters", name)).collect()
+}
+
+/// `{"type": "string", "description": description}`.
+fn string(description: &str) -> Value {
+    json!({ "type": "string", "description": description })
 }
 
 /// `{"$ref": "#/components/<section>/<name>"}`.

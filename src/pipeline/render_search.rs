@@ -22,7 +22,6 @@ use crate::site::{Body, Resource};
 use crate::table;
 use bytes::Bytes;
 use http::{HeaderMap, HeaderValue};
-use serde_json::Value;
 
 /// Where a text is cut: a character of Unicode's private use area, which
 /// no renderer writes and no content of the reference holds.
@@ -197,11 +196,9 @@ fn method(catalog: &Catalog, entry: &Entry) -> Method {
 
 /// A method's members in the JSON answer: its Reference's `key`, `name`,
 /// `description`, `signature`, `documentation_url` and `url`, and
-/// `deprecated` when it is.
+/// `deprecated` when it is, in the Reference's order.
 fn members(catalog: &Catalog, entry: &Entry) -> Members {
-    let reference = render_json::reference(catalog, entry);
-    let mut object = serde_json::Map::new();
-    for name in [
+    const KEPT: [&str; 7] = [
         "key",
         "name",
         "description",
@@ -209,13 +206,12 @@ fn members(catalog: &Catalog, entry: &Entry) -> Members {
         "documentation_url",
         "url",
         "deprecated",
-    ] {
-        if let Some(value) = reference.get(name) {
-            object.insert(name.to_string(), value.clone());
-        }
-    }
-    serde_json::from_str(&Value::Object(object).to_string())
-        .expect("serde_json writes an object as a JSON object")
+    ];
+    let reference = render_json::reference(catalog, entry).to_string();
+    let mut members: Members =
+        serde_json::from_str(&reference).expect("serde_json writes an object as a JSON object");
+    members.retain(|name, _| KEPT.contains(&name.as_str()));
+    members
 }
 
 /// `text` cut at every [`HOLE`], in `N` pieces.

@@ -159,15 +159,10 @@ where
     B::Error: std::error::Error + Send + Sync + 'static,
 {
     let deadline = Instant::now() + policy.body_timeout;
+    let (origins, base_url) = (&policy.origins, &table.base_url);
     // Named in CORS headers only when it is one, and allowed.
-    let origin = allowed_origin(&parts.headers, &policy.origins, &table.base_url);
-    let admitted = admit(
-        &parts.method,
-        &parts.headers,
-        &policy.origins,
-        &table.base_url,
-    );
-    if let Err(refusal) = admitted {
+    let origin = allowed_origin(&parts.headers, origins, base_url);
+    if let Err(refusal) = admit(&parts.method, &parts.headers, origins, base_url) {
         open.received();
         return response(refusal, origin, &policy.budget);
     }
@@ -182,21 +177,7 @@ where
         Err(unread) => {
             let mut answer = match unread {
                 Unread::Busy => busy(origin),
-                Unread::TooLarge => response(too_large(), origin, &policy.budget),
-                Unread::Broken => {
-                    let reply = refusal(
-                        StatusCode::BAD_REQUEST,
-                        "The request body could not be read.",
-                    );
-                    response(reply, origin, &policy.budget)
-                }
-                Unread::Late => {
-                    let reply = refusal(
-                        StatusCode::REQUEST_TIMEOUT,
-                        "The request body did not arrive in time.",
-                    );
-                    response(reply, origin, &policy.budget)
-                }
+                Unread::Refused(reply) => response(reply, origin, &policy.budget),
             };
             // HTTP/1.1 cannot go on after a body left unread; HTTP/2 ends
             // the stream alone.
@@ -217,12 +198,8 @@ where
 enum Unread {
     /// The budget could not hold it.
     Busy,
-    /// Over [`MAX_BODY`].
-    TooLarge,
-    /// The connection failed under it.
-    Broken,
-    /// Not complete by the body timeout.
-    Late,
+    /// Over [`MAX_BODY`], broken by the connection, or late: the refusal.
+    Refused(Reply),
 }
 
 /// Read `body` into one buffer of at most [`MAX_BODY`] bytes (`length`,
@@ -246,11 +223,14 @@ where
     let mut bytes = Vec::new();
     let reading = async {
         while let Some(frame) = body.frame().await {
-            let frame = frame.map_err(|_| Unread::Broken)?;
+            let frame = frame.map_err(|_| {
+                let message = "The request body could not be read.";
+                Unread::Refused(refusal(StatusCode::BAD_REQUEST, message))
+            })?;
             if let Ok(data) = frame.into_data() {
                 let needed = bytes.len() + data.len();
                 if needed > limit {
-                    return Err(Unread::TooLarge);
+                    return Err(Unread::Refused(too_large()));
                 }
                 if needed > bytes.capacity() {
                     let size = buffer_size(bytes.capacity(), needed, limit);
@@ -267,7 +247,13 @@ where
     match tokio::time::timeout_at(deadline.into(), reading).await {
         Ok(Ok(())) => Ok(reservation.hold(bytes)),
         Ok(Err(unread)) => Err(unread),
-        Err(_) => Err(Unread::Late),
+        Err(_) => {
+            let message = "The request body did not arrive in time.";
+            Err(Unread::Refused(refusal(
+                StatusCode::REQUEST_TIMEOUT,
+                message,
+            )))
+        }
     }
 }
 
@@ -456,19 +442,17 @@ fn preflight(origin: Option<&HeaderValue>) -> Response<Body> {
     let mut response = Response::new(Body::default());
     *response.status_mut() = StatusCode::NO_CONTENT;
     let headers = response.headers_mut();
-    headers.insert(header::ALLOW, HeaderValue::from_static(ALLOW));
-    headers.insert(
-        header::ACCESS_CONTROL_ALLOW_METHODS,
-        HeaderValue::from_static(ALLOW),
-    );
-    headers.insert(
-        header::ACCESS_CONTROL_ALLOW_HEADERS,
-        HeaderValue::from_static(ALLOW_HEADERS),
-    );
-    headers.insert(
-        header::ACCESS_CONTROL_MAX_AGE,
-        HeaderValue::from_static(crate::headers::PREFLIGHT_MAX_AGE),
-    );
+    for (name, value) in [
+        (header::ALLOW, ALLOW),
+        (header::ACCESS_CONTROL_ALLOW_METHODS, ALLOW),
+        (header::ACCESS_CONTROL_ALLOW_HEADERS, ALLOW_HEADERS),
+        (
+            header::ACCESS_CONTROL_MAX_AGE,
+            crate::headers::PREFLIGHT_MAX_AGE,
+        ),
+    ] {
+        headers.insert(name, HeaderValue::from_static(value));
+    }
     cors(headers, origin);
     response
 }

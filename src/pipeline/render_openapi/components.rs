@@ -2,11 +2,13 @@
 //! `name` parameter, the shared responses and the schemas, which the
 //! operations in `render_openapi.rs` refer to by `$ref`.
 
-use super::{error_response, ref_to};
+use super::{error_response, example_entry, header_refs, ref_to, string};
 use crate::content::Catalog;
 use crate::errors::{ErrorKind, MAX_NAME_LEN, MAX_PATH_LEN};
 use crate::site::CACHE_CONTROL;
+use indexmap::IndexMap;
 use serde_json::{json, Value};
+use std::collections::BTreeSet;
 
 /// `{name}`: a catalog key (specification §4.2).
 pub(super) const NAME_PATTERN: &str = "^[a-z]+$";
@@ -24,23 +26,14 @@ fn headers(catalog: &Catalog) -> Value {
     );
     // `public, max-age=60` for 400, 404, 410 and 414; `no-store` for 400
     // (`bad_host`), 405, 406, 412, 501 and 503.
-    let mut grouped: Vec<(&str, Vec<u16>)> = Vec::new();
+    let mut grouped: IndexMap<&str, BTreeSet<u16>> = IndexMap::new();
     for kind in ErrorKind::ALL {
-        let statuses = match grouped.iter_mut().find(|(p, _)| *p == kind.cache_control()) {
-            Some((_, statuses)) => statuses,
-            None => {
-                grouped.push((kind.cache_control(), Vec::new()));
-                &mut grouped.last_mut().expect("just pushed").1
-            }
-        };
-        if !statuses.contains(&kind.status()) {
-            statuses.push(kind.status());
-        }
+        let statuses = grouped.entry(kind.cache_control()).or_default();
+        statuses.insert(kind.status());
     }
     let error_policies: Vec<String> = grouped
         .into_iter()
-        .map(|(policy, mut statuses)| {
-            statuses.sort_unstable();
+        .map(|(policy, statuses)| {
             let statuses: Vec<String> = statuses.iter().map(u16::to_string).collect();
             let statuses = match statuses.split_last() {
                 Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
@@ -96,12 +89,7 @@ pub(super) fn components(catalog: &Catalog) -> Value {
 }
 
 fn parameters(catalog: &Catalog) -> Value {
-    let example = catalog
-        .entries
-        .iter()
-        .find(|e| e.key == "select")
-        .or_else(|| catalog.entries.first())
-        .map_or("select", |e| e.key.as_str());
+    let example = example_entry(catalog).map_or("select", |e| e.key.as_str());
     json!({
         "Name": {
             "name": "name",
@@ -114,33 +102,35 @@ fn parameters(catalog: &Catalog) -> Value {
             "schema": { "type": "string", "pattern": NAME_PATTERN, "maxLength": MAX_NAME_LEN },
             "example": example,
         },
-        "IfMatch": {
-            "name": "If-Match",
-            "in": "header",
-            "required": false,
-            "description": "Entity tags (a list, or `*`). When none matches the current \
+        "IfMatch": header_parameter(
+            "If-Match",
+            "Entity tags (a list, or `*`). When none matches the current \
                  representation (strong comparison: a `W/` tag never does), the answer is 412, \
                  whatever `If-None-Match` says.",
-            "schema": { "type": "string" },
-        },
-        "IfNoneMatch": {
-            "name": "If-None-Match",
-            "in": "header",
-            "required": false,
-            "description": "Entity tags from earlier responses (a list, or `*`). When one \
+        ),
+        "IfNoneMatch": header_parameter(
+            "If-None-Match",
+            "Entity tags from earlier responses (a list, or `*`). When one \
                  matches the current representation (weak comparison), the answer is 304 \
                  without a body.",
-            "schema": { "type": "string" },
-        },
-        "IfModifiedSince": {
-            "name": "If-Modified-Since",
-            "in": "header",
-            "required": false,
-            "description": "An HTTP date. When the resource has not changed since then, the \
+        ),
+        "IfModifiedSince": header_parameter(
+            "If-Modified-Since",
+            "An HTTP date. When the resource has not changed since then, the \
                  answer is 304 without a body. Ignored when `If-None-Match` is present or \
                  when the value is not a valid date.",
-            "schema": { "type": "string" },
-        },
+        ),
+    })
+}
+
+/// An optional request header, a string.
+fn header_parameter(name: &str, description: &str) -> Value {
+    json!({
+        "name": name,
+        "in": "header",
+        "required": false,
+        "description": description,
+        "schema": { "type": "string" },
     })
 }
 
@@ -149,11 +139,7 @@ fn responses(catalog: &Catalog) -> Value {
         "NotModified": {
             "description": "The representation has not changed since the one the client \
                  holds (`If-None-Match` or `If-Modified-Since`): no body.",
-            "headers": {
-                "ETag": ref_to("headers", "ETag"),
-                "Cache-Control": ref_to("headers", "Cache-Control"),
-                "Vary": ref_to("headers", "Vary"),
-            },
+            "headers": header_refs(&["ETag", "Cache-Control", "Vary"]),
         },
         "InvalidName": error_response(
             catalog,
@@ -237,14 +223,8 @@ fn schemas() -> Value {
                             "description": "Stable, machine-readable code of the error.",
                             "enum": codes,
                         },
-                        "message": {
-                            "type": "string",
-                            "description": "What went wrong, for people. The request is never echoed.",
-                        },
-                        "hint": {
-                            "type": "string",
-                            "description": "What to do next, for people.",
-                        },
+                        "message": string("What went wrong, for people. The request is never echoed."),
+                        "hint": string("What to do next, for people."),
                     },
                 },
             },
@@ -291,14 +271,8 @@ fn reference_schema() -> Value {
                 "pattern": NAME_PATTERN,
                 "description": "Lowercase identifier of the method: the `{name}` of its path.",
             },
-            "name": {
-                "type": "string",
-                "description": "Method name (equal to `key`).",
-            },
-            "description": {
-                "type": "string",
-                "description": "One- or two-sentence summary.",
-            },
+            "name": string("Method name (equal to `key`)."),
+            "description": string("One- or two-sentence summary."),
             "signature": {
                 "description": "The call form, or the call forms of an overloaded method.",
                 "oneOf": [
@@ -326,19 +300,13 @@ fn reference_schema() -> Value {
                 "description": "The return value, starting with its type in square brackets \
                      (for example `[array]`). Absent for methods that document none.",
             },
-            "note": {
-                "type": "string",
-                "description": "Additional remark; may contain inline `<code>` tags.",
-            },
+            "note": string("Additional remark; may contain inline `<code>` tags."),
             "documentation_url": {
                 "type": "string",
                 "format": "uri",
                 "description": "Absolute link to the human-readable page, `{base_url}/api/<key>`.",
             },
-            "desc": {
-                "type": "string",
-                "description": "Same text as `description`, kept for existing clients.",
-            },
+            "desc": string("Same text as `description`, kept for existing clients."),
             "url": {
                 "type": "string",
                 "format": "uri-reference",

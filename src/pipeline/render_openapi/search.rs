@@ -2,7 +2,7 @@
 //! schemas of its JSON answer and of one method found.
 
 use super::components::{deprecated_mark, NAME_PATTERN};
-use super::{error_content, error_examples, error_headers, ref_to, success_headers};
+use super::{error_content, error_examples, error_response, ref_to, string, success_headers};
 use crate::content::Catalog;
 use crate::errors::ErrorKind;
 use crate::search_page::{MAX_QUERY_CHARS, PARAMETER};
@@ -34,14 +34,6 @@ pub(super) fn operation(catalog: &Catalog) -> Value {
         "data": [],
         "meta": { "query": NOTHING, "count": 0, "suggestions": [], "methods": names },
     });
-    let invalid = error_examples(
-        catalog,
-        &[
-            ErrorKind::QueryMissing,
-            ErrorKind::QueryTooLong,
-            ErrorKind::QueryInvalid,
-        ],
-    );
     let mut success = success_headers();
     success["X-Robots-Tag"] = json!({
         "description": "`noindex`: a page of search results is not a page to list.",
@@ -116,15 +108,14 @@ pub(super) fn operation(catalog: &Catalog) -> Value {
                 },
             },
             "304": ref_to("responses", "NotModified"),
-            "400": {
-                "description": "No query or an empty one (`query_missing`), one longer than \
-                     allowed (`query_too_long`), or a query string with another parameter, \
-                     `q` twice or text that is not percent-encoded UTF-8 (`query_invalid`). \
-                     A browser gets the error as a page with the search box. The answer may \
-                     be cached for a minute.",
-                "headers": error_headers(),
-                "content": error_content(invalid),
-            },
+            "400": error_response(
+                catalog,
+                "No query or an empty one (`query_missing`), one longer than allowed \
+                 (`query_too_long`), or a query string with another parameter, `q` twice or \
+                 text that is not percent-encoded UTF-8 (`query_invalid`). A browser gets the \
+                 error as a page with the search box. The answer may be cached for a minute.",
+                &[ErrorKind::QueryMissing, ErrorKind::QueryTooLong, ErrorKind::QueryInvalid],
+            ),
             "406": ref_to("responses", "NotAcceptable"),
             "412": ref_to("responses", "PreconditionFailed"),
             "503": {
@@ -160,11 +151,10 @@ pub(super) fn schemas() -> [(&'static str, Value); 2] {
                 "type": "object",
                 "required": ["query", "count"],
                 "properties": {
-                    "query": {
-                        "type": "string",
-                        "description": "The query as read: decoded, one space between \
-                             words, letters in their case.",
-                    },
+                    "query": string(
+                        "The query as read: decoded, one space between words, letters in \
+                         their case."
+                    ),
                     "count": {
                         "type": "integer",
                         "minimum": 0,
@@ -203,10 +193,7 @@ pub(super) fn schemas() -> [(&'static str, Value); 2] {
             "documentation_url": { "type": "string", "format": "uri" },
             "url": { "type": "string" },
             "deprecated": deprecated_mark(),
-            "why": {
-                "type": "string",
-                "description": "Which words of the query matched, and where.",
-            },
+            "why": string("Which words of the query matched, and where."),
         },
     });
     [("SearchResults", results), ("SearchHit", hit)]

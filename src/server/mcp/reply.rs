@@ -121,7 +121,7 @@ pub(crate) enum Data<'a> {
     /// The protocol versions served, and the one asked for.
     Versions {
         /// Newest first.
-        supported: Vec<&'static str>,
+        supported: &'static [&'static str],
         /// As asked for (its first 32 characters).
         requested: &'a str,
     },

@@ -19,8 +19,9 @@ use super::reply::{code, error_reply, Call, Data, Reply};
 use super::tools;
 use crate::table::Table;
 use http::StatusCode;
-use refserve_core::mcp::{answer_key, Era, HANDSHAKE_VERSIONS, MODERN_VERSION};
+use refserve_core::mcp::{answer_key, Era, HANDSHAKE_VERSIONS, MODERN_VERSION, VERSIONS};
 use serde_json::{Map, Value};
+use std::borrow::Cow;
 
 /// `_meta` members of a modern request.
 const META_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
@@ -294,7 +295,7 @@ const SHOWN: usize = 64;
 
 /// A header value as MCP sends text that is not plain ASCII:
 /// `=?base64?…?=` around the UTF-8 bytes in base64.
-fn decode_header(value: &str) -> std::borrow::Cow<'_, str> {
+fn decode_header(value: &str) -> Cow<'_, str> {
     use base64::Engine as _;
     let decoded = value
         .strip_prefix("=?base64?")
@@ -305,24 +306,19 @@ fn decode_header(value: &str) -> std::borrow::Cow<'_, str> {
                 .ok()
         })
         .and_then(|bytes| String::from_utf8(bytes).ok());
-    match decoded {
-        Some(text) => std::borrow::Cow::Owned(text),
-        None => std::borrow::Cow::Borrowed(value),
-    }
+    decoded.map_or(Cow::Borrowed(value), Cow::Owned)
 }
 
 /// 400 with `-32022`, naming the versions served.
 fn unsupported(id: Option<&Value>, requested: &str) -> Reply {
     let shown: String = requested.chars().take(32).collect();
-    let mut supported = vec![MODERN_VERSION];
-    supported.extend(HANDSHAKE_VERSIONS);
     error_reply(
         StatusCode::BAD_REQUEST,
         id,
         code::UNSUPPORTED_VERSION,
         "Unsupported protocol version",
         Some(Data::Versions {
-            supported,
+            supported: &VERSIONS,
             requested: &shown,
         }),
     )

@@ -215,16 +215,11 @@ struct Match<'a> {
 /// (`3.0`, which JSON Schema counts an integer too).
 fn whole_number(value: &Value) -> Option<usize> {
     let number = value.as_number()?;
-    let whole = match number.as_u64() {
-        Some(n) => n,
-        None => {
-            let float = number.as_f64()?;
-            if float.fract() != 0.0 || !(0.0..=u32::MAX as f64).contains(&float) {
-                return None;
-            }
-            float as u64
-        }
-    };
+    let whole = number.as_u64().or_else(|| {
+        let float = number.as_f64()?;
+        let whole = float.fract() == 0.0 && (0.0..=u32::MAX as f64).contains(&float);
+        whole.then_some(float as u64)
+    })?;
     usize::try_from(whole).ok()
 }
 
