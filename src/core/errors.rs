@@ -129,24 +129,13 @@ impl ErrorKind {
         }
     }
 
-    /// The status's reason phrase, the title of the error's pages.
-    pub const fn reason(self) -> &'static str {
-        match self {
-            ErrorKind::NotFound | ErrorKind::ReferenceNotFound => "Not Found",
-            ErrorKind::MethodRemoved => "Gone",
-            ErrorKind::InvalidName
-            | ErrorKind::NameTooLong
-            | ErrorKind::QueryMissing
-            | ErrorKind::QueryTooLong
-            | ErrorKind::QueryInvalid
-            | ErrorKind::BadHost => "Bad Request",
-            ErrorKind::UriTooLong => "URI Too Long",
-            ErrorKind::MethodNotAllowed => "Method Not Allowed",
-            ErrorKind::NotAcceptable => "Not Acceptable",
-            ErrorKind::PreconditionFailed => "Precondition Failed",
-            ErrorKind::UnsupportedTransferCoding => "Not Implemented",
-            ErrorKind::Busy => "Service Unavailable",
-        }
+    /// The status's reason phrase (RFC 9110's), the title of the error's
+    /// pages.
+    pub fn reason(self) -> &'static str {
+        http::StatusCode::from_u16(self.status())
+            .ok()
+            .and_then(|status| status.canonical_reason())
+            .unwrap_or("Error")
     }
 
     /// `Cache-Control` for the error. Answers that depend only on the URL

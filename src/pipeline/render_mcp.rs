@@ -418,8 +418,8 @@ fn get_method(catalog: &Catalog, entry: &Entry, page: &Readable) -> Value {
 /// `get_method` of a method removed from the library: the tool's error,
 /// saying when and what to use instead.
 fn removed_method(entry: &Entry) -> Value {
-    let mark = (entry.removed.as_ref())
-        .expect("`catalog.removed` holds only methods marked removed");
+    let mark =
+        (entry.removed.as_ref()).expect("`catalog.removed` holds only methods marked removed");
     let instead = match &mark.successor {
         Some(key) => format!("; use `{key}` instead (get_method gives its reference)"),
         None => " and has no successor; list_methods gives the methods there are".to_string(),
