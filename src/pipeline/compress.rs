@@ -221,9 +221,10 @@ fn run_jobs<J: Copy + Sync, T: Send + Sync>(jobs: &[J], job: impl Fn(J) -> T + S
 }
 
 /// The variants of `body` worth storing from the `outputs` of its jobs:
-/// identity, br and gzip when smaller than identity, dcb and dcz when
+/// identity, gzip and br when smaller than identity, dcb and dcz when
 /// smaller than every one of those (RFC 9842 §4), each framed by the RFC's
-/// header; smallest first, and on equal sizes in that order.
+/// header; smallest first, and on equal sizes in `Coding`'s order (the
+/// order of `outputs`: the jobs are sorted by coding).
 fn variants(
     body: &[u8],
     outputs: Vec<(Coding, Option<Vec<u8>>)>,
@@ -244,7 +245,7 @@ fn variants(
             _ => {}
         }
     }
-    // Stable: on equal sizes the order above (identity, br, gzip) stands.
+    // Stable: on equal sizes the order above (identity, gzip, br) stands.
     plain.sort_by_key(|(_, bytes)| bytes.len());
     framed.sort_by_key(|(_, bytes)| bytes.len());
     let smallest = plain[0].1.len();
