@@ -27,30 +27,83 @@ pub(crate) fn render(catalog: &Catalog) -> Mcp {
     const LEGACY: &[Era] = &[Era::Legacy];
     const BOTH: &[Era] = &[Era::Legacy, Era::Modern];
     let readable = readable(catalog);
-    let listed: Vec<Value> = readable.iter().map(Readable::listed).collect();
     let mut answers = Vec::new();
+    // `result` in the form of each era of `eras`, nothing in the other.
     let mut add = |key: &str, result: Value, eras: &[Era], cached: bool| {
-        answers.push(answer(key, result, eras, cached));
+        let form = |era: Era| {
+            if eras.contains(&era) {
+                Bytes::from(finish(result.clone(), era, cached))
+            } else {
+                Bytes::new()
+            }
+        };
+        answers.push(Answer {
+            key: key.to_string(),
+            legacy: form(Era::Legacy),
+            modern: form(Era::Modern),
+        });
     };
-    add("server/discover", discover(catalog), &[Era::Modern], true);
+    let discover = json!({
+        "supportedVersions": [MODERN_VERSION],
+        "capabilities": capabilities(),
+        "instructions": instructions(catalog),
+    });
+    add("server/discover", discover, &[Era::Modern], true);
     add("ping", json!({}), LEGACY, false);
     add("tools/list", json!({ "tools": tools(catalog) }), BOTH, true);
-    add("resources/list", json!({ "resources": listed }), BOTH, true);
+    let resources = json!({ "resources": readable });
+    add("resources/list", resources, BOTH, true);
     let templates = json!({ "resourceTemplates": [] });
     add("resources/templates/list", templates, BOTH, true);
     let list = list_methods(catalog);
     add(&answer_key("tools/call", "list_methods"), list, BOTH, false);
     for version in HANDSHAKE_VERSIONS {
+        let initialize = json!({
+            "protocolVersion": version,
+            "capabilities": capabilities(),
+            "serverInfo": {
+                "name": SERVER_NAME,
+                "title": catalog.site.title,
+                "version": env!("CARGO_PKG_VERSION"),
+            },
+            "instructions": instructions(catalog),
+        });
         let key = answer_key("initialize", version);
-        add(&key, initialize(catalog, version), LEGACY, false);
+        add(&key, initialize, LEGACY, false);
     }
+    let get_method = |entry: &Entry| answer_key("tools/call", &format!("get_method {}", entry.key));
     for (entry, page) in catalog.entries.iter().zip(&readable) {
-        let key = answer_key("tools/call", &format!("get_method {}", entry.key));
-        add(&key, get_method(catalog, entry, page), BOTH, false);
+        // The method's Markdown page, a link to it, its Reference object.
+        let got = json!({
+            "content": [
+                { "type": "text", "text": page.text },
+                {
+                    "type": "resource_link",
+                    "uri": page.uri,
+                    "name": page.name,
+                    "title": page.title,
+                    "description": page.description,
+                    "mimeType": page.mime_type,
+                },
+            ],
+            "structuredContent": render_json::reference(catalog, entry),
+        });
+        add(&get_method(entry), got, BOTH, false);
     }
     for entry in &catalog.removed {
-        let key = answer_key("tools/call", &format!("get_method {}", entry.key));
-        add(&key, removed_method(entry), BOTH, false);
+        // The tool's error, saying when and what to use instead.
+        let mark =
+            (entry.removed.as_ref()).expect("`catalog.removed` holds only methods marked removed");
+        let instead = match &mark.successor {
+            Some(key) => format!("; use `{key}` instead (get_method gives its reference)"),
+            None => " and has no successor; list_methods gives the methods there are".to_string(),
+        };
+        let text = format!(
+            "The method `{}` was removed from the library in version {}{instead}.",
+            entry.key, mark.version
+        );
+        let removed = json!({ "content": [{ "type": "text", "text": text }], "isError": true });
+        add(&get_method(entry), removed, BOTH, false);
     }
     for page in &readable {
         let read = json!({ "contents": [{
@@ -62,30 +115,18 @@ pub(crate) fn render(catalog: &Catalog) -> Mcp {
     Mcp {
         answers,
         index: search::index(catalog),
-        hits: catalog.entries.iter().map(|e| hit(catalog, e)).collect(),
+        hits: (catalog.entries.iter())
+            .map(|entry| Hit {
+                members: members(&summary(catalog, entry).to_string()),
+                text: summary_text(catalog, entry),
+            })
+            .collect(),
         modern_members: members(&finish(json!({}), Era::Modern, false)),
         no_match_text: no_match_text(catalog),
         methods_json: serde_json::value::to_raw_value(
             &catalog.entries.iter().map(|e| &e.key).collect::<Vec<_>>(),
         )
         .expect("strings always serialise"),
-    }
-}
-
-/// The fixed answer `key` ([`answer_key`]): `result` in the form of each
-/// era of `eras`, nothing in the other.
-fn answer(key: &str, result: Value, eras: &[Era], cached: bool) -> Answer {
-    let form = |era: Era| {
-        if eras.contains(&era) {
-            Bytes::from(finish(result.clone(), era, cached))
-        } else {
-            Bytes::new()
-        }
-    };
-    Answer {
-        key: key.to_string(),
-        legacy: form(Era::Legacy),
-        modern: form(Era::Modern),
     }
 }
 
@@ -127,27 +168,6 @@ fn instructions(catalog: &Catalog) -> String {
         catalog.site.summary,
         catalog.entries.len(),
     )
-}
-
-fn initialize(catalog: &Catalog, version: &str) -> Value {
-    json!({
-        "protocolVersion": version,
-        "capabilities": capabilities(),
-        "serverInfo": {
-            "name": SERVER_NAME,
-            "title": catalog.site.title,
-            "version": env!("CARGO_PKG_VERSION"),
-        },
-        "instructions": instructions(catalog),
-    })
-}
-
-fn discover(catalog: &Catalog) -> Value {
-    json!({
-        "supportedVersions": [MODERN_VERSION],
-        "capabilities": capabilities(),
-        "instructions": instructions(catalog),
-    })
 }
 
 /// Read-only, idempotent, closed-world: what every tool here is.
@@ -285,7 +305,8 @@ fn tools(catalog: &Catalog) -> Value {
     ])
 }
 
-/// One resource: its entry in `resources/list` and its text.
+/// One resource: its entry in `resources/list` (ending with its text's
+/// `size`) and its text.
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 struct Readable {
@@ -294,17 +315,9 @@ struct Readable {
     title: String,
     description: String,
     mime_type: &'static str,
+    size: usize,
     #[serde(skip)]
     text: String,
-}
-
-impl Readable {
-    /// Its entry in `resources/list`: its members, then its `size`.
-    fn listed(&self) -> Value {
-        let mut listed = json!(self);
-        listed["size"] = json!(self.text.len());
-        listed
-    }
 }
 
 /// Every resource, each rendered once: the method pages, then `llms.txt`
@@ -313,13 +326,17 @@ fn readable(catalog: &Catalog) -> Vec<Readable> {
     let mut list: Vec<Readable> = catalog
         .entries
         .iter()
-        .map(|entry| Readable {
-            uri: Address::Method(&entry.key, View::Markdown).url(&catalog.base_url),
-            name: entry.key.clone(),
-            title: format!("{} — method reference", entry.name),
-            description: entry.description.clone(),
-            mime_type: "text/markdown",
-            text: render_markdown::method(catalog, entry),
+        .map(|entry| {
+            let text = render_markdown::method(catalog, entry);
+            Readable {
+                uri: Address::Method(&entry.key, View::Markdown).url(&catalog.base_url),
+                name: entry.key.clone(),
+                title: format!("{} — method reference", entry.name),
+                description: entry.description.clone(),
+                mime_type: "text/markdown",
+                size: text.len(),
+                text,
+            }
         })
         .collect();
     let files = [
@@ -344,6 +361,7 @@ fn readable(catalog: &Catalog) -> Vec<Readable> {
         title: title.into(),
         description: description.into(),
         mime_type: "text/plain",
+        size: text.len(),
         text,
     }));
     list
@@ -397,45 +415,6 @@ fn list_methods(catalog: &Catalog) -> Value {
     })
 }
 
-/// `get_method` of `entry`, whose Markdown page is `page`.
-fn get_method(catalog: &Catalog, entry: &Entry, page: &Readable) -> Value {
-    json!({
-        "content": [
-            { "type": "text", "text": page.text },
-            {
-                "type": "resource_link",
-                "uri": page.uri,
-                "name": page.name,
-                "title": page.title,
-                "description": page.description,
-                "mimeType": page.mime_type,
-            },
-        ],
-        "structuredContent": render_json::reference(catalog, entry),
-    })
-}
-
-/// `get_method` of a method removed from the library: the tool's error,
-/// saying when and what to use instead.
-fn removed_method(entry: &Entry) -> Value {
-    let mark =
-        (entry.removed.as_ref()).expect("`catalog.removed` holds only methods marked removed");
-    let instead = match &mark.successor {
-        Some(key) => format!("; use `{key}` instead (get_method gives its reference)"),
-        None => " and has no successor; list_methods gives the methods there are".to_string(),
-    };
-    json!({
-        "content": [{
-            "type": "text",
-            "text": format!(
-                "The method `{}` was removed from the library in version {}{instead}.",
-                entry.key, mark.version
-            ),
-        }],
-        "isError": true,
-    })
-}
-
 /// What a search that finds nothing says: how search reads a query, and
 /// every method to pick from.
 fn no_match_text(catalog: &Catalog) -> String {
@@ -447,11 +426,4 @@ fn no_match_text(catalog: &Catalog) -> String {
          list_methods all with their descriptions): {}.\n",
         keys.join(", ")
     )
-}
-
-fn hit(catalog: &Catalog, entry: &Entry) -> Hit {
-    Hit {
-        members: members(&summary(catalog, entry).to_string()),
-        text: summary_text(catalog, entry),
-    }
 }
