@@ -66,13 +66,6 @@ pub(crate) fn php(code: &str) -> String {
     if let Some(html) = done().get(code) {
         return html.clone();
     }
-    let html = highlight(code);
-    done().insert(code.to_string(), html.clone());
-    html
-}
-
-/// [`php`], without the memory.
-fn highlight(code: &str) -> String {
     let (set, classes) = grammar();
     let php = set
         .find_syntax_by_scope(Scope::new("source.php").expect("a valid scope"))
@@ -116,5 +109,6 @@ fn highlight(code: &str) -> String {
     if open.is_some() {
         html.push_str("</span>");
     }
+    done().insert(code.to_string(), html.clone());
     html
 }

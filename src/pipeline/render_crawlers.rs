@@ -2,7 +2,7 @@
 //! `/robots.txt` (RFC 9309, with the Content Signals of
 //! contentsignals.org).
 
-use crate::content::Catalog;
+use crate::content::{Catalog, ContentSignals};
 use crate::dates;
 use crate::render_json::documentation_url;
 use std::fmt::Write as _;
@@ -32,22 +32,28 @@ pub(crate) fn sitemap(catalog: &Catalog) -> String {
 
 /// Everything may be crawled, with the content signals `site.json` states
 /// (contentsignals.org: a `Content-Signal` line in the group it applies
-/// to, each use `yes` or `no`: `search=yes, ai-input=yes, ai-train=yes`;
-/// the loader refuses a `site.json` that states no use); the sitemap is
-/// named.
+/// to, each use `yes` or `no`); the sitemap is named.
 pub(crate) fn robots(catalog: &Catalog) -> String {
-    let signals: Vec<String> = (catalog.site.content_signals.stated().iter())
-        .map(|(label, allowed)| format!("{label}={}", if *allowed { "yes" } else { "no" }))
-        .collect();
     format!(
         "User-agent: *\n\
          # What may be done with this content once fetched (https://contentsignals.org/):\n\
          # search results, input to AI answers, training AI models.\n\
          Content-Signal: {}\n\
          Allow: /\n\nSitemap: {}/sitemap.xml\n",
-        signals.join(", "),
+        content_signal(&catalog.site.content_signals),
         catalog.base_url
     )
+}
+
+/// The value of the `Content-Signal` line: `search=yes, ai-input=yes,
+/// ai-train=yes` (the loader refuses a `site.json` that states no use).
+fn content_signal(signals: &ContentSignals) -> String {
+    let pairs: Vec<String> = signals
+        .stated()
+        .iter()
+        .map(|(label, allowed)| format!("{label}={}", if *allowed { "yes" } else { "no" }))
+        .collect();
+    pairs.join(", ")
 }
 
 fn escape_xml(text: &str) -> String {

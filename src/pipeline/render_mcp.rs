@@ -27,6 +27,23 @@ pub(crate) fn render(catalog: &Catalog) -> Mcp {
     const LEGACY: &[Era] = &[Era::Legacy];
     const BOTH: &[Era] = &[Era::Legacy, Era::Modern];
     let readable = readable(catalog);
+    let hits: Vec<Hit> = (catalog.entries.iter())
+        .map(|entry| {
+            // One method as `list_methods` and `search` give it; a
+            // deprecated one says so (`deprecated`, as in its Reference).
+            let mut summary = json!({
+                "name": entry.key,
+                "description": entry.description,
+                "signatures": &*entry.signatures,
+                "url": render_json::documentation_url(catalog, entry),
+            });
+            if let Some(mark) = &entry.deprecated {
+                summary["deprecated"] = render_json::lifecycle_mark(mark);
+            }
+            let (members, text) = (members(&summary.to_string()), summary_text(catalog, entry));
+            Hit { members, text }
+        })
+        .collect();
     let mut answers = Vec::new();
     // `result` in the form of each era of `eras`, nothing in the other.
     let mut add = |key: &str, result: Value, eras: &[Era], cached: bool| {
@@ -55,7 +72,7 @@ pub(crate) fn render(catalog: &Catalog) -> Mcp {
     add("resources/list", resources, BOTH, true);
     let templates = json!({ "resourceTemplates": [] });
     add("resources/templates/list", templates, BOTH, true);
-    let list = list_methods(catalog);
+    let list = list_methods(&hits);
     add(&answer_key("tools/call", "list_methods"), list, BOTH, false);
     for version in HANDSHAKE_VERSIONS {
         let initialize = json!({
@@ -115,12 +132,7 @@ pub(crate) fn render(catalog: &Catalog) -> Mcp {
     Mcp {
         answers,
         index: search::index(catalog),
-        hits: (catalog.entries.iter())
-            .map(|entry| Hit {
-                members: members(&summary(catalog, entry).to_string()),
-                text: summary_text(catalog, entry),
-            })
-            .collect(),
+        hits,
         modern_members: members(&finish(json!({}), Era::Modern, false)),
         no_match_text: no_match_text(catalog),
         methods_json: serde_json::value::to_raw_value(
@@ -367,21 +379,6 @@ fn readable(catalog: &Catalog) -> Vec<Readable> {
     list
 }
 
-/// One method as `list_methods` and `search` give it; a deprecated one
-/// says so (`deprecated`, as in its Reference).
-fn summary(catalog: &Catalog, entry: &Entry) -> Value {
-    let mut summary = json!({
-        "name": entry.key,
-        "description": entry.description,
-        "signatures": &*entry.signatures,
-        "url": render_json::documentation_url(catalog, entry),
-    });
-    if let Some(mark) = &entry.deprecated {
-        summary["deprecated"] = render_json::lifecycle_mark(mark);
-    }
-    summary
-}
-
 /// One method's Markdown lines in a list: name and description, then its
 /// signatures and address.
 fn summary_text(catalog: &Catalog, entry: &Entry) -> String {
@@ -397,18 +394,15 @@ fn summary_text(catalog: &Catalog, entry: &Entry) -> String {
     )
 }
 
-fn list_methods(catalog: &Catalog) -> Value {
-    let mut text = format!("The {} documented methods:\n\n", catalog.entries.len());
-    for entry in &catalog.entries {
+/// `list_methods`: every method as a search gives it, `hits`.
+fn list_methods(hits: &[Hit]) -> Value {
+    let mut text = format!("The {} documented methods:\n\n", hits.len());
+    for hit in hits {
         text.push_str("- ");
-        text.push_str(&summary_text(catalog, entry));
+        text.push_str(&hit.text);
     }
     text.push_str("\nget_method gives one method's whole reference.\n");
-    let methods: Vec<Value> = catalog
-        .entries
-        .iter()
-        .map(|e| summary(catalog, e))
-        .collect();
+    let methods: Vec<&Members> = hits.iter().map(|hit| &hit.members).collect();
     json!({
         "content": [{ "type": "text", "text": text }],
         "structuredContent": { "methods": methods },

@@ -307,7 +307,15 @@ fn admit(method: &Method, headers: &HeaderMap, origin: Option<&HeaderValue>) -> 
     if *method == Method::OPTIONS {
         return Ok(());
     }
-    if !headers.get(header::CONTENT_TYPE).is_some_and(is_json) {
+    // `application/json`, with any parameters.
+    let essence = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|value| value.as_bytes().split(|&b| b == b';').next());
+    if !essence.is_some_and(|essence| {
+        essence
+            .trim_ascii()
+            .eq_ignore_ascii_case(b"application/json")
+    }) {
         return Err(refusal(
             StatusCode::UNSUPPORTED_MEDIA_TYPE,
             "The body must be sent as Content-Type: application/json.",
@@ -325,18 +333,6 @@ fn admit(method: &Method, headers: &HeaderMap, origin: Option<&HeaderValue>) -> 
         return Err(too_large());
     }
     Ok(())
-}
-
-/// Whether a `Content-Type` names `application/json` (any parameters).
-fn is_json(content_type: &HeaderValue) -> bool {
-    let essence = content_type
-        .as_bytes()
-        .split(|&b| b == b';')
-        .next()
-        .unwrap_or_default();
-    essence
-        .trim_ascii()
-        .eq_ignore_ascii_case(b"application/json")
 }
 
 fn too_large() -> Reply {

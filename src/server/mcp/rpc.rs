@@ -152,9 +152,7 @@ fn dispatch(call: &Call, method: &str, params: &Map<String, Value>) -> Reply {
                 .unwrap_or(HANDSHAKE_VERSIONS[0]);
             stored(call, &answer_key("initialize", version))
         }
-        ("ping", Era::Legacy) | ("server/discover", Era::Modern) => {
-            stored(call, method)
-        }
+        ("ping", Era::Legacy) | ("server/discover", Era::Modern) => stored(call, method),
         ("tools/list" | "resources/list" | "resources/templates/list", _) => {
             if params.contains_key("cursor") {
                 return call.error(
