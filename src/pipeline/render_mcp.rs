@@ -27,6 +27,7 @@ pub(crate) fn render(catalog: &Catalog) -> Mcp {
     const LEGACY: &[Era] = &[Era::Legacy];
     const BOTH: &[Era] = &[Era::Legacy, Era::Modern];
     let readable = readable(catalog);
+    let markdown_of = |key: &str| Address::Method(key, View::Markdown).url(&catalog.base_url);
     let hits: Vec<Hit> = (catalog.entries.iter())
         .map(|entry| {
             // One method as `list_methods` and `search` give it; a
@@ -40,7 +41,19 @@ pub(crate) fn render(catalog: &Catalog) -> Mcp {
             if let Some(mark) = &entry.deprecated {
                 summary["deprecated"] = render_json::lifecycle_mark(mark);
             }
-            let (members, text) = (members(&summary.to_string()), summary_text(catalog, entry));
+            // Its Markdown lines in a list: name and description, then its
+            // signatures and address.
+            let signatures: Vec<String> =
+                entry.signatures.iter().map(|s| format!("`{s}`")).collect();
+            let text = format!(
+                "**{}**: {}{}\n   {} — {}\n",
+                entry.key,
+                render_markdown::paragraph(&entry.description_md, &markdown_of),
+                render_markdown::deprecation(entry, &markdown_of),
+                signatures.join(", "),
+                render_json::documentation_url(catalog, entry),
+            );
+            let members = members(&summary.to_string());
             Hit { members, text }
         })
         .collect();
@@ -377,21 +390,6 @@ fn readable(catalog: &Catalog) -> Vec<Readable> {
         text,
     }));
     list
-}
-
-/// One method's Markdown lines in a list: name and description, then its
-/// signatures and address.
-fn summary_text(catalog: &Catalog, entry: &Entry) -> String {
-    let signatures: Vec<String> = entry.signatures.iter().map(|s| format!("`{s}`")).collect();
-    let markdown_of = |key: &str| Address::Method(key, View::Markdown).url(&catalog.base_url);
-    format!(
-        "**{}**: {}{}\n   {} — {}\n",
-        entry.key,
-        render_markdown::paragraph(&entry.description_md, &markdown_of),
-        render_markdown::deprecation(entry, &markdown_of),
-        signatures.join(", "),
-        render_json::documentation_url(catalog, entry),
-    )
 }
 
 /// `list_methods`: every method as a search gives it, `hits`.
