@@ -142,16 +142,23 @@ pub(crate) fn render(catalog: &Catalog) -> Mcp {
         add(&answer_key("resources/read", &page.uri), read, BOTH, true);
     }
     answers.sort_by(|a, b| a.key.cmp(&b.key));
+    let keys: Vec<&str> = catalog.entries.iter().map(|e| e.key.as_str()).collect();
+    // What a search that finds nothing says: how search reads a query, and
+    // every method to pick from.
+    let no_match_text = format!(
+        "No method matches the query. Search looks for its words in the methods' names, \
+         descriptions, signatures, parameters, return values, notes, examples and the names \
+         other libraries use; try other words, or pick from these (get_method gives one whole, \
+         list_methods all with their descriptions): {}.\n",
+        keys.join(", ")
+    );
     Mcp {
         answers,
         index: search::index(catalog),
         hits,
         modern_members: members(&finish(json!({}), Era::Modern, false)),
-        no_match_text: no_match_text(catalog),
-        methods_json: serde_json::value::to_raw_value(
-            &catalog.entries.iter().map(|e| &e.key).collect::<Vec<_>>(),
-        )
-        .expect("strings always serialise"),
+        no_match_text,
+        methods_json: serde_json::value::to_raw_value(&keys).expect("strings always serialise"),
     }
 }
 
@@ -405,17 +412,4 @@ fn list_methods(hits: &[Hit]) -> Value {
         "content": [{ "type": "text", "text": text }],
         "structuredContent": { "methods": methods },
     })
-}
-
-/// What a search that finds nothing says: how search reads a query, and
-/// every method to pick from.
-fn no_match_text(catalog: &Catalog) -> String {
-    let keys: Vec<&str> = catalog.entries.iter().map(|e| e.key.as_str()).collect();
-    format!(
-        "No method matches the query. Search looks for its words in the methods' names, \
-         descriptions, signatures, parameters, return values, notes, examples and the names \
-         other libraries use; try other words, or pick from these (get_method gives one whole, \
-         list_methods all with their descriptions): {}.\n",
-        keys.join(", ")
-    )
 }
