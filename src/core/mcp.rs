@@ -42,15 +42,12 @@ pub const DEFAULT_LIMIT: usize = 5;
 /// `ttlMs` of modern lists and reads: the pages' `max-age`.
 pub const TTL_MS: u64 = 3_600_000;
 
-/// The key of a fixed answer: `method` (and its argument: the version of
-/// an `initialize`, the tool of a `tools/call` and its method name, the
-/// URI of a `resources/read`).
+/// The key of a fixed answer to `method` with an argument (the version of
+/// an `initialize`, the tool of a `tools/call` and its method name, the URI
+/// of a `resources/read`); an answer to a method without one is keyed by
+/// the method alone.
 pub fn answer_key(method: &str, argument: &str) -> String {
-    if argument.is_empty() {
-        method.to_string()
-    } else {
-        format!("{method} {argument}")
-    }
+    format!("{method} {argument}")
 }
 
 /// The era of a request.

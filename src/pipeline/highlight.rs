@@ -35,14 +35,12 @@ const CLASSES: [(&str, &[&str]); 6] = [
     ("k", &["keyword", "storage"]),
 ];
 
-/// The grammars and the token classes' scopes, loaded once per build.
-struct Grammar {
-    set: SyntaxSet,
-    classes: Vec<(&'static str, Vec<Scope>)>,
-}
+/// Each token class with the scopes that select it.
+type Classes = Vec<(&'static str, Vec<Scope>)>;
 
-fn grammar() -> &'static Grammar {
-    static GRAMMAR: OnceLock<Grammar> = OnceLock::new();
+/// The grammars and the token classes' scopes, loaded once per build.
+fn grammar() -> &'static (SyntaxSet, Classes) {
+    static GRAMMAR: OnceLock<(SyntaxSet, Classes)> = OnceLock::new();
     GRAMMAR.get_or_init(|| {
         let classes = CLASSES
             .iter()
@@ -54,10 +52,7 @@ fn grammar() -> &'static Grammar {
                 (*class, scopes)
             })
             .collect();
-        Grammar {
-            set: SyntaxSet::load_defaults_newlines(),
-            classes,
-        }
+        (SyntaxSet::load_defaults_newlines(), classes)
     })
 }
 
@@ -71,14 +66,7 @@ pub(crate) fn php(code: &str) -> String {
     if let Some(html) = done().get(code) {
         return html.clone();
     }
-    let html = highlight(code);
-    done().insert(code.to_string(), html.clone());
-    html
-}
-
-/// [`php`], without the memory.
-fn highlight(code: &str) -> String {
-    let Grammar { set, classes } = grammar();
+    let (set, classes) = grammar();
     let php = set
         .find_syntax_by_scope(Scope::new("source.php").expect("a valid scope"))
         .expect("syntect's default grammars include PHP source");
@@ -99,7 +87,12 @@ fn highlight(code: &str) -> String {
             let class = if text.trim().is_empty() {
                 open // whitespace joins the run it is in
             } else {
-                class_of(&stack, classes)
+                // The class of the innermost scope that selects one.
+                stack.as_slice().iter().rev().find_map(|scope| {
+                    (classes.iter())
+                        .find(|(_, prefixes)| prefixes.iter().any(|p| p.is_prefix_of(*scope)))
+                        .map(|(class, _)| *class)
+                })
             };
             if class != open {
                 if open.is_some() {
@@ -116,15 +109,6 @@ fn highlight(code: &str) -> String {
     if open.is_some() {
         html.push_str("</span>");
     }
+    done().insert(code.to_string(), html.clone());
     html
-}
-
-/// The class of the innermost scope that selects one.
-fn class_of(stack: &ScopeStack, classes: &[(&'static str, Vec<Scope>)]) -> Option<&'static str> {
-    stack.as_slice().iter().rev().find_map(|scope| {
-        classes
-            .iter()
-            .find(|(_, prefixes)| prefixes.iter().any(|p| p.is_prefix_of(*scope)))
-            .map(|(class, _)| *class)
-    })
 }

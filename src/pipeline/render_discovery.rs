@@ -28,7 +28,6 @@ use crate::content::Catalog;
 use crate::mcp::VERSIONS;
 use crate::render_json::finish;
 use crate::render_markdown::escape;
-use serde::Serialize;
 use serde_json::json;
 use sha2::{Digest, Sha256};
 use std::fmt::Write as _;
@@ -167,52 +166,31 @@ pub(crate) fn skills_index(catalog: &Catalog, skill: &str) -> String {
     finish(&index)
 }
 
-/// A server card, in the order of the draft's schema.
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct ServerCard<'a> {
-    #[serde(rename = "$schema")]
-    schema: &'static str,
-    name: String,
-    version: &'static str,
-    /// Optional; at most [`MAX_CARD_TEXT`] characters.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    title: Option<&'a str>,
-    description: &'static str,
-    website_url: String,
-    remotes: [Remote; 1],
-}
-
-/// One endpoint of a server card.
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct Remote {
-    #[serde(rename = "type")]
-    transport: &'static str,
-    url: String,
-    supported_protocol_versions: [&'static str; 3],
-}
-
-/// The server card: who the server is and where it answers. The title is
-/// the site's when it fits the card's 100 characters.
+/// The server card, in the order of the draft's schema: who the server is
+/// and where it answers. The title (optional) is the site's when it fits
+/// the card's 100 characters.
 pub(crate) fn server_card(catalog: &Catalog) -> String {
     let base = &catalog.base_url;
     let title = &catalog.site.title;
-    let card = ServerCard {
-        schema: SERVER_CARD_SCHEMA,
-        name: server_name(base),
-        version: env!("CARGO_PKG_VERSION"),
-        title: (title.chars().count() <= MAX_CARD_TEXT).then_some(title.as_str()),
-        description: "Search this method reference, list its methods and read each one's \
+    let mut card = json!({
+        "$schema": SERVER_CARD_SCHEMA,
+        "name": server_name(base),
+        "version": env!("CARGO_PKG_VERSION"),
+        "title": title,
+        "description": "Search this method reference, list its methods and read each one's \
             signatures and examples.",
-        website_url: Address::Home(View::Page).url(base),
-        remotes: [Remote {
-            transport: "streamable-http",
-            url: Address::Mcp.url(base),
-            supported_protocol_versions: VERSIONS,
+        "websiteUrl": Address::Home(View::Page).url(base),
+        "remotes": [{
+            "type": "streamable-http",
+            "url": Address::Mcp.url(base),
+            "supportedProtocolVersions": VERSIONS,
         }],
-    };
-    finish(&serde_json::to_value(card).expect("strings always serialise"))
+    });
+    if title.chars().count() > MAX_CARD_TEXT {
+        let members = card.as_object_mut().expect("the card is an object");
+        members.shift_remove("title");
+    }
+    finish(&card)
 }
 
 /// The card's `name`: the base URL's host in reverse-DNS order, then

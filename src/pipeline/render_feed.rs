@@ -15,39 +15,28 @@ use crate::content::{Catalog, Date, Entry, Mark, Stage};
 use crate::dates;
 use crate::escape::html as escape;
 use crate::render_markdown::page_of;
-
-/// One entry of the feed: a method's mark.
-struct Change<'a> {
-    entry: &'a Entry,
-    stage: Stage,
-    mark: &'a Mark,
-}
+use std::fmt::Write as _;
 
 /// `/changes.atom`: every lifecycle mark of every method, removed ones
 /// included, newest first (on one day: removals, then deprecations, then
 /// arrivals, each by key).
 pub(crate) fn changes(catalog: &Catalog) -> String {
-    let mut changes: Vec<Change> = catalog
-        .entries
-        .iter()
+    // Each entry of the feed: a method's mark.
+    let mut changes: Vec<(&Entry, Stage, &Mark)> = (catalog.entries.iter())
         .chain(&catalog.removed)
-        .flat_map(|entry| {
-            entry
-                .marks()
-                .map(move |(stage, mark)| Change { entry, stage, mark })
-        })
+        .flat_map(|entry| entry.marks().map(move |(stage, mark)| (entry, stage, mark)))
         .collect();
-    changes.sort_by(|a, b| {
-        let order = |c: &Change| Stage::ALL.iter().position(|s| *s == c.stage);
-        (b.mark.date, order(b))
-            .cmp(&(a.mark.date, order(a)))
-            .then_with(|| a.entry.key.cmp(&b.entry.key))
+    changes.sort_by(|(a, a_stage, a_mark), (b, b_stage, b_mark)| {
+        let order = |stage: &Stage| Stage::ALL.iter().position(|s| s == stage);
+        (b_mark.date, order(b_stage))
+            .cmp(&(a_mark.date, order(a_stage)))
+            .then_with(|| a.key.cmp(&b.key))
     });
     let base = escape(&catalog.base_url);
     let title = escape(&catalog.site.title);
     let updated = timestamp(changes.first().map_or_else(
         || dates::day(catalog.last_modified),
-        |newest| newest.mark.date,
+        |(_, _, mark)| mark.date,
     ));
     let mut xml = format!(
         "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n\
@@ -63,62 +52,58 @@ pub(crate) fn changes(catalog: &Catalog) -> String {
         feed = Address::Feed.url(&base),
         home = Address::Home(View::Page).url(&base),
     );
-    for change in &changes {
-        xml.push_str(&entry(&base, change));
+    // One `<entry>` a mark: its title, id, link, day and a sentence saying
+    // what changed and what to use instead.
+    for (entry, stage, mark) in changes {
+        let key = &entry.key;
+        let version = escape(&mark.version);
+        let instead = |text: &str| match &mark.successor {
+            Some(successor) => format!("; use {successor} instead"),
+            None => text.to_string(),
+        };
+        let (title, summary, link) = match stage {
+            Stage::Since => (
+                format!("{key} available since {version}"),
+                format!(
+                    "The method {key} is available since version {version} of the library ({}).",
+                    mark.date
+                ),
+                page_of(&entry.key),
+            ),
+            Stage::Deprecated => (
+                format!("{key} deprecated in {version}"),
+                format!(
+                    "The method {key} is deprecated since version {version} ({}){}.",
+                    mark.date,
+                    instead("")
+                ),
+                page_of(&entry.key),
+            ),
+            Stage::Removed => (
+                format!("{key} removed in {version}"),
+                format!(
+                    "The method {key} was removed in version {version} ({}){}.",
+                    mark.date,
+                    instead("; it has no successor")
+                ),
+                match &mark.successor {
+                    Some(successor) => page_of(successor),
+                    None => Address::Methods(View::Page).to_string(),
+                },
+            ),
+        };
+        let _ = write!(
+            xml,
+            "<entry>\n<title>{title}</title>\n<id>{base}{feed}#{key}-{}</id>\n\
+             <link rel=\"alternate\" type=\"text/html\" href=\"{base}{link}\"/>\n\
+             <updated>{}</updated>\n<summary>{summary}</summary>\n</entry>\n",
+            stage.field(),
+            timestamp(mark.date),
+            feed = Address::Feed,
+        );
     }
     xml.push_str("</feed>\n");
     xml
-}
-
-/// One `<entry>`: its title, id, link, day and a sentence saying what
-/// changed and what to use instead.
-fn entry(base: &str, change: &Change) -> String {
-    let Change { entry, stage, mark } = change;
-    let key = &entry.key;
-    let version = escape(&mark.version);
-    let instead = |text: &str| match &mark.successor {
-        Some(successor) => format!("; use {successor} instead"),
-        None => text.to_string(),
-    };
-    let (title, summary, link) = match stage {
-        Stage::Since => (
-            format!("{key} available since {version}"),
-            format!(
-                "The method {key} is available since version {version} of the library ({}).",
-                mark.date
-            ),
-            page_of(&entry.key),
-        ),
-        Stage::Deprecated => (
-            format!("{key} deprecated in {version}"),
-            format!(
-                "The method {key} is deprecated since version {version} ({}){}.",
-                mark.date,
-                instead("")
-            ),
-            page_of(&entry.key),
-        ),
-        Stage::Removed => (
-            format!("{key} removed in {version}"),
-            format!(
-                "The method {key} was removed in version {version} ({}){}.",
-                mark.date,
-                instead("; it has no successor")
-            ),
-            match &mark.successor {
-                Some(successor) => page_of(successor),
-                None => Address::Methods(View::Page).to_string(),
-            },
-        ),
-    };
-    format!(
-        "<entry>\n<title>{title}</title>\n<id>{base}{feed}#{key}-{}</id>\n\
-         <link rel=\"alternate\" type=\"text/html\" href=\"{base}{link}\"/>\n\
-         <updated>{}</updated>\n<summary>{summary}</summary>\n</entry>\n",
-        stage.field(),
-        timestamp(mark.date),
-        feed = Address::Feed,
-    )
 }
 
 /// The start of `day` as an Atom date (RFC 3339, UTC).

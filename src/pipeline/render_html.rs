@@ -146,6 +146,19 @@ pub(crate) fn layout(catalog: &Catalog, page: &Page, main: &str, query: Option<&
             "<link rel=\"alternate\" type=\"application/atom+xml\" title=\"Changes\" href=\"{feed}\">\n"
         ));
     }
+    // The header's search form: a plain GET of `/search` (no script), its
+    // box labelled for screen readers and holding `query`, if any.
+    let value = query
+        .map(|query| format!(" value=\"{}\"", escape(query)))
+        .unwrap_or_default();
+    let search_form = format!(
+        "<form class=\"search\" role=\"search\" method=\"get\" action=\"{search}\">\
+         <label class=\"hidden\" for=\"search-query\">Search the methods</label>\
+         <input id=\"search-query\" type=\"search\" name=\"{PARAMETER}\" required \
+         maxlength=\"{MAX_QUERY_CHARS}\" placeholder=\"e.g. count rows\" enterkeyhint=\"search\"{value}>\
+         <button type=\"submit\">Search</button></form>\n",
+        search = Address::Search,
+    );
     let footer_twin = page
         .markdown_path
         .map(|twin| format!(" · <a href=\"{twin}\">This page as Markdown</a>"))
@@ -164,25 +177,9 @@ pub(crate) fn layout(catalog: &Catalog, page: &Page, main: &str, query: Option<&
          <a href=\"/openapi.json\">OpenAPI</a><a href=\"/llms.txt\">llms.txt</a></nav>\n{}</header>\n\
          {content}<footer>\n<p>Read-only documentation{footer_twin}</p>\n</footer>\n</body>\n</html>\n",
         escape(site),
-        search_form(query),
+        search_form,
         methods = Address::Methods(View::Page),
         collection = Address::Collection,
-    )
-}
-
-/// The header's search form: a plain GET of `/search` (no script), its
-/// box labelled for screen readers and holding `query`, if any.
-fn search_form(query: Option<&str>) -> String {
-    let value = query
-        .map(|query| format!(" value=\"{}\"", escape(query)))
-        .unwrap_or_default();
-    format!(
-        "<form class=\"search\" role=\"search\" method=\"get\" action=\"{search}\">\
-         <label class=\"hidden\" for=\"search-query\">Search the methods</label>\
-         <input id=\"search-query\" type=\"search\" name=\"{PARAMETER}\" required \
-         maxlength=\"{MAX_QUERY_CHARS}\" placeholder=\"e.g. count rows\" enterkeyhint=\"search\"{value}>\
-         <button type=\"submit\">Search</button></form>\n",
-        search = Address::Search,
     )
 }
 

@@ -92,13 +92,11 @@ pub(crate) fn reference(catalog: &Catalog, entry: &Entry) -> Value {
 /// A lifecycle mark: `{"version", "date"}`, and `use` (the key of the
 /// method to use instead) when it names one.
 pub(crate) fn lifecycle_mark(mark: &Mark) -> Value {
-    let mut object = Map::new();
-    object.insert("version".into(), json!(mark.version));
-    object.insert("date".into(), json!(mark.date.to_string()));
+    let mut object = json!({ "version": mark.version, "date": mark.date.to_string() });
     if let Some(successor) = &mark.successor {
-        object.insert("use".into(), json!(successor));
+        object["use"] = json!(successor);
     }
-    Value::Object(object)
+    object
 }
 
 /// The absolute URL of an entry's human-readable page.

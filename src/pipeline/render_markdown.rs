@@ -16,23 +16,19 @@ pub(crate) fn home(catalog: &Catalog) -> String {
     let site = &catalog.site;
     let base = &catalog.base_url;
     let mut md = format!(
-        "# {}\n\n{}\n\n{}\n\n",
+        "# {}\n\n{}\n\n{}\n\n\
+         ## Quick start\n\n\
+         List every method as JSON, then fetch one, then read its page as Markdown:\n\n\
+         ```sh\ncurl --compressed {}\ncurl --compressed {}\n\
+         curl -H 'Accept: text/markdown' {}\n```\n\n",
         escape(&site.title),
         escape(&site.summary),
-        escape(&site.about)
-    );
-    md.push_str("## Quick start\n\n");
-    md.push_str("List every method as JSON, then fetch one, then read its page as Markdown:\n\n");
-    let _ = write!(
-        md,
-        "```sh\ncurl --compressed {}\ncurl --compressed {}\n\
-         curl -H 'Accept: text/markdown' {}\n```\n\n",
+        escape(&site.about),
         Address::Collection.url(base),
         Address::Document("select").url(base),
         Address::Method("select", View::Page).url(base),
     );
-    md.push_str("## Endpoints\n\n");
-    md.push_str("| Method and path | Answer |\n| --- | --- |\n");
+    md.push_str("## Endpoints\n\n| Method and path | Answer |\n| --- | --- |\n");
     let endpoints = [
         (
             "GET",
@@ -63,13 +59,21 @@ pub(crate) fn home(catalog: &Catalog) -> String {
     for (method, address, answer) in endpoints {
         let _ = writeln!(md, "| `{method} {address}` | {answer} |");
     }
-    md.push('\n');
-    md.push_str("Responses are compressed with Brotli or gzip when the client allows it, carry an `ETag` for ");
-    md.push_str(
-        "revalidation, and errors come back as JSON with a `code`, a `message` and a `hint`.\n\n",
+    // How an agent reaches `/mcp`: what it offers and a client's entry for it.
+    let _ = write!(
+        md,
+        "\nResponses are compressed with Brotli or gzip when the client allows it, carry an \
+         `ETag` for revalidation, and errors come back as JSON with a `code`, a `message` and a \
+         `hint`.\n\n\
+         ## For agents: MCP\n\n\
+         Agents that speak the Model Context Protocol can use `{mcp}` (Streamable HTTP, \
+         no session, no sign-in). Its tools: `search` finds the methods for a task asked in \
+         plain words, `get_method` gives one method's whole reference, `list_methods` all of \
+         them at a glance; every method page and `llms.txt` are resources. Most clients take \
+         an entry like this in their MCP settings:\n\n\
+         ```json\n{{\n  \"mcpServers\": {{\n    \"method-reference\": {{ \"type\": \"http\", \"url\": \"{mcp}\" }}\n  }}\n}}\n```\n\n",
+        mcp = Address::Mcp.url(base),
     );
-    md.push_str("## For agents: MCP\n\n");
-    md.push_str(&mcp_howto(base));
     md.push_str("## Methods\n\n");
     md.push_str(&groups(catalog, "###"));
     md.push_str("## Machine-readable resources\n\n");
@@ -77,19 +81,6 @@ pub(crate) fn home(catalog: &Catalog) -> String {
         let _ = writeln!(md, "- [`{path}`]({path}): {what}");
     }
     md
-}
-
-/// How an agent reaches `/mcp`: what it offers and a client's entry for it.
-fn mcp_howto(base: &str) -> String {
-    let mcp = Address::Mcp.url(base);
-    format!(
-        "Agents that speak the Model Context Protocol can use `{mcp}` (Streamable HTTP, \
-         no session, no sign-in). Its tools: `search` finds the methods for a task asked in \
-         plain words, `get_method` gives one method's whole reference, `list_methods` all of \
-         them at a glance; every method page and `llms.txt` are resources. Most clients take \
-         an entry like this in their MCP settings:\n\n\
-         ```json\n{{\n  \"mcpServers\": {{\n    \"method-reference\": {{ \"type\": \"http\", \"url\": \"{mcp}\" }}\n  }}\n}}\n```\n\n"
-    )
 }
 
 /// The index of methods `/api/` (and `/api/index.md`): every method with

@@ -27,30 +27,113 @@ pub(crate) fn render(catalog: &Catalog) -> Mcp {
     const LEGACY: &[Era] = &[Era::Legacy];
     const BOTH: &[Era] = &[Era::Legacy, Era::Modern];
     let readable = readable(catalog);
-    let listed: Vec<Value> = readable.iter().map(Readable::listed).collect();
+    let markdown_of = |key: &str| Address::Method(key, View::Markdown).url(&catalog.base_url);
+    let hits: Vec<Hit> = (catalog.entries.iter())
+        .map(|entry| {
+            // One method as `list_methods` and `search` give it; a
+            // deprecated one says so (`deprecated`, as in its Reference).
+            let mut summary = json!({
+                "name": entry.key,
+                "description": entry.description,
+                "signatures": &*entry.signatures,
+                "url": render_json::documentation_url(catalog, entry),
+            });
+            if let Some(mark) = &entry.deprecated {
+                summary["deprecated"] = render_json::lifecycle_mark(mark);
+            }
+            // Its Markdown lines in a list: name and description, then its
+            // signatures and address.
+            let signatures: Vec<String> =
+                entry.signatures.iter().map(|s| format!("`{s}`")).collect();
+            let text = format!(
+                "**{}**: {}{}\n   {} — {}\n",
+                entry.key,
+                render_markdown::paragraph(&entry.description_md, &markdown_of),
+                render_markdown::deprecation(entry, &markdown_of),
+                signatures.join(", "),
+                render_json::documentation_url(catalog, entry),
+            );
+            let members = members(&summary.to_string());
+            Hit { members, text }
+        })
+        .collect();
     let mut answers = Vec::new();
+    // `result` in the form of each era of `eras`, nothing in the other.
     let mut add = |key: &str, result: Value, eras: &[Era], cached: bool| {
-        answers.push(answer(key, result, eras, cached));
+        let form = |era: Era| {
+            if eras.contains(&era) {
+                Bytes::from(finish(result.clone(), era, cached))
+            } else {
+                Bytes::new()
+            }
+        };
+        answers.push(Answer {
+            key: key.to_string(),
+            legacy: form(Era::Legacy),
+            modern: form(Era::Modern),
+        });
     };
-    add("server/discover", discover(catalog), &[Era::Modern], true);
+    let discover = json!({
+        "supportedVersions": [MODERN_VERSION],
+        "capabilities": capabilities(),
+        "instructions": instructions(catalog),
+    });
+    add("server/discover", discover, &[Era::Modern], true);
     add("ping", json!({}), LEGACY, false);
     add("tools/list", json!({ "tools": tools(catalog) }), BOTH, true);
-    add("resources/list", json!({ "resources": listed }), BOTH, true);
+    let resources = json!({ "resources": readable });
+    add("resources/list", resources, BOTH, true);
     let templates = json!({ "resourceTemplates": [] });
     add("resources/templates/list", templates, BOTH, true);
-    let list = list_methods(catalog);
+    let list = list_methods(&hits);
     add(&answer_key("tools/call", "list_methods"), list, BOTH, false);
     for version in HANDSHAKE_VERSIONS {
+        let initialize = json!({
+            "protocolVersion": version,
+            "capabilities": capabilities(),
+            "serverInfo": {
+                "name": SERVER_NAME,
+                "title": catalog.site.title,
+                "version": env!("CARGO_PKG_VERSION"),
+            },
+            "instructions": instructions(catalog),
+        });
         let key = answer_key("initialize", version);
-        add(&key, initialize(catalog, version), LEGACY, false);
+        add(&key, initialize, LEGACY, false);
     }
+    let get_method = |entry: &Entry| answer_key("tools/call", &format!("get_method {}", entry.key));
     for (entry, page) in catalog.entries.iter().zip(&readable) {
-        let key = answer_key("tools/call", &format!("get_method {}", entry.key));
-        add(&key, get_method(catalog, entry, page), BOTH, false);
+        // The method's Markdown page, a link to it, its Reference object.
+        let got = json!({
+            "content": [
+                { "type": "text", "text": page.text },
+                {
+                    "type": "resource_link",
+                    "uri": page.uri,
+                    "name": page.name,
+                    "title": page.title,
+                    "description": page.description,
+                    "mimeType": page.mime_type,
+                },
+            ],
+            "structuredContent": render_json::reference(catalog, entry),
+        });
+        add(&get_method(entry), got, BOTH, false);
     }
     for entry in &catalog.removed {
-        let key = answer_key("tools/call", &format!("get_method {}", entry.key));
-        add(&key, removed_method(entry), BOTH, false);
+        // The tool's error, saying when and what to use instead.
+        let mark =
+            (entry.removed.as_ref()).expect("`catalog.removed` holds only methods marked removed");
+        let instead = match &mark.successor {
+            Some(key) => format!("; use `{key}` instead (get_method gives its reference)"),
+            None => " and has no successor; list_methods gives the methods there are".to_string(),
+        };
+        let text = format!(
+            "The method `{}` was removed from the library in version {}{instead}.",
+            entry.key, mark.version
+        );
+        let removed = json!({ "content": [{ "type": "text", "text": text }], "isError": true });
+        add(&get_method(entry), removed, BOTH, false);
     }
     for page in &readable {
         let read = json!({ "contents": [{
@@ -59,33 +142,23 @@ pub(crate) fn render(catalog: &Catalog) -> Mcp {
         add(&answer_key("resources/read", &page.uri), read, BOTH, true);
     }
     answers.sort_by(|a, b| a.key.cmp(&b.key));
+    let keys: Vec<&str> = catalog.entries.iter().map(|e| e.key.as_str()).collect();
+    // What a search that finds nothing says: how search reads a query, and
+    // every method to pick from.
+    let no_match_text = format!(
+        "No method matches the query. Search looks for its words in the methods' names, \
+         descriptions, signatures, parameters, return values, notes, examples and the names \
+         other libraries use; try other words, or pick from these (get_method gives one whole, \
+         list_methods all with their descriptions): {}.\n",
+        keys.join(", ")
+    );
     Mcp {
         answers,
         index: search::index(catalog),
-        hits: catalog.entries.iter().map(|e| hit(catalog, e)).collect(),
+        hits,
         modern_members: members(&finish(json!({}), Era::Modern, false)),
-        no_match_text: no_match_text(catalog),
-        methods_json: serde_json::value::to_raw_value(
-            &catalog.entries.iter().map(|e| &e.key).collect::<Vec<_>>(),
-        )
-        .expect("strings always serialise"),
-    }
-}
-
-/// The fixed answer `key` ([`answer_key`]): `result` in the form of each
-/// era of `eras`, nothing in the other.
-fn answer(key: &str, result: Value, eras: &[Era], cached: bool) -> Answer {
-    let form = |era: Era| {
-        if eras.contains(&era) {
-            Bytes::from(finish(result.clone(), era, cached))
-        } else {
-            Bytes::new()
-        }
-    };
-    Answer {
-        key: key.to_string(),
-        legacy: form(Era::Legacy),
-        modern: form(Era::Modern),
+        no_match_text,
+        methods_json: serde_json::value::to_raw_value(&keys).expect("strings always serialise"),
     }
 }
 
@@ -127,27 +200,6 @@ fn instructions(catalog: &Catalog) -> String {
         catalog.site.summary,
         catalog.entries.len(),
     )
-}
-
-fn initialize(catalog: &Catalog, version: &str) -> Value {
-    json!({
-        "protocolVersion": version,
-        "capabilities": capabilities(),
-        "serverInfo": {
-            "name": SERVER_NAME,
-            "title": catalog.site.title,
-            "version": env!("CARGO_PKG_VERSION"),
-        },
-        "instructions": instructions(catalog),
-    })
-}
-
-fn discover(catalog: &Catalog) -> Value {
-    json!({
-        "supportedVersions": [MODERN_VERSION],
-        "capabilities": capabilities(),
-        "instructions": instructions(catalog),
-    })
 }
 
 /// Read-only, idempotent, closed-world: what every tool here is.
@@ -285,7 +337,8 @@ fn tools(catalog: &Catalog) -> Value {
     ])
 }
 
-/// One resource: its entry in `resources/list` and its text.
+/// One resource: its entry in `resources/list` (ending with its text's
+/// `size`) and its text.
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 struct Readable {
@@ -294,17 +347,9 @@ struct Readable {
     title: String,
     description: String,
     mime_type: &'static str,
+    size: usize,
     #[serde(skip)]
     text: String,
-}
-
-impl Readable {
-    /// Its entry in `resources/list`: its members, then its `size`.
-    fn listed(&self) -> Value {
-        let mut listed = json!(self);
-        listed["size"] = json!(self.text.len());
-        listed
-    }
 }
 
 /// Every resource, each rendered once: the method pages, then `llms.txt`
@@ -313,13 +358,17 @@ fn readable(catalog: &Catalog) -> Vec<Readable> {
     let mut list: Vec<Readable> = catalog
         .entries
         .iter()
-        .map(|entry| Readable {
-            uri: Address::Method(&entry.key, View::Markdown).url(&catalog.base_url),
-            name: entry.key.clone(),
-            title: format!("{} — method reference", entry.name),
-            description: entry.description.clone(),
-            mime_type: "text/markdown",
-            text: render_markdown::method(catalog, entry),
+        .map(|entry| {
+            let text = render_markdown::method(catalog, entry);
+            Readable {
+                uri: Address::Method(&entry.key, View::Markdown).url(&catalog.base_url),
+                name: entry.key.clone(),
+                title: format!("{} — method reference", entry.name),
+                description: entry.description.clone(),
+                mime_type: "text/markdown",
+                size: text.len(),
+                text,
+            }
         })
         .collect();
     let files = [
@@ -344,114 +393,23 @@ fn readable(catalog: &Catalog) -> Vec<Readable> {
         title: title.into(),
         description: description.into(),
         mime_type: "text/plain",
+        size: text.len(),
         text,
     }));
     list
 }
 
-/// One method as `list_methods` and `search` give it; a deprecated one
-/// says so (`deprecated`, as in its Reference).
-fn summary(catalog: &Catalog, entry: &Entry) -> Value {
-    let mut summary = json!({
-        "name": entry.key,
-        "description": entry.description,
-        "signatures": &*entry.signatures,
-        "url": render_json::documentation_url(catalog, entry),
-    });
-    if let Some(mark) = &entry.deprecated {
-        summary["deprecated"] = render_json::lifecycle_mark(mark);
-    }
-    summary
-}
-
-/// One method's Markdown lines in a list: name and description, then its
-/// signatures and address.
-fn summary_text(catalog: &Catalog, entry: &Entry) -> String {
-    let signatures: Vec<String> = entry.signatures.iter().map(|s| format!("`{s}`")).collect();
-    let markdown_of = |key: &str| Address::Method(key, View::Markdown).url(&catalog.base_url);
-    format!(
-        "**{}**: {}{}\n   {} — {}\n",
-        entry.key,
-        render_markdown::paragraph(&entry.description_md, &markdown_of),
-        render_markdown::deprecation(entry, &markdown_of),
-        signatures.join(", "),
-        render_json::documentation_url(catalog, entry),
-    )
-}
-
-fn list_methods(catalog: &Catalog) -> Value {
-    let mut text = format!("The {} documented methods:\n\n", catalog.entries.len());
-    for entry in &catalog.entries {
+/// `list_methods`: every method as a search gives it, `hits`.
+fn list_methods(hits: &[Hit]) -> Value {
+    let mut text = format!("The {} documented methods:\n\n", hits.len());
+    for hit in hits {
         text.push_str("- ");
-        text.push_str(&summary_text(catalog, entry));
+        text.push_str(&hit.text);
     }
     text.push_str("\nget_method gives one method's whole reference.\n");
-    let methods: Vec<Value> = catalog
-        .entries
-        .iter()
-        .map(|e| summary(catalog, e))
-        .collect();
+    let methods: Vec<&Members> = hits.iter().map(|hit| &hit.members).collect();
     json!({
         "content": [{ "type": "text", "text": text }],
         "structuredContent": { "methods": methods },
     })
-}
-
-/// `get_method` of `entry`, whose Markdown page is `page`.
-fn get_method(catalog: &Catalog, entry: &Entry, page: &Readable) -> Value {
-    json!({
-        "content": [
-            { "type": "text", "text": page.text },
-            {
-                "type": "resource_link",
-                "uri": page.uri,
-                "name": page.name,
-                "title": page.title,
-                "description": page.description,
-                "mimeType": page.mime_type,
-            },
-        ],
-        "structuredContent": render_json::reference(catalog, entry),
-    })
-}
-
-/// `get_method` of a method removed from the library: the tool's error,
-/// saying when and what to use instead.
-fn removed_method(entry: &Entry) -> Value {
-    let mark =
-        (entry.removed.as_ref()).expect("`catalog.removed` holds only methods marked removed");
-    let instead = match &mark.successor {
-        Some(key) => format!("; use `{key}` instead (get_method gives its reference)"),
-        None => " and has no successor; list_methods gives the methods there are".to_string(),
-    };
-    json!({
-        "content": [{
-            "type": "text",
-            "text": format!(
-                "The method `{}` was removed from the library in version {}{instead}.",
-                entry.key, mark.version
-            ),
-        }],
-        "isError": true,
-    })
-}
-
-/// What a search that finds nothing says: how search reads a query, and
-/// every method to pick from.
-fn no_match_text(catalog: &Catalog) -> String {
-    let keys: Vec<&str> = catalog.entries.iter().map(|e| e.key.as_str()).collect();
-    format!(
-        "No method matches the query. Search looks for its words in the methods' names, \
-         descriptions, signatures, parameters, return values, notes, examples and the names \
-         other libraries use; try other words, or pick from these (get_method gives one whole, \
-         list_methods all with their descriptions): {}.\n",
-        keys.join(", ")
-    )
-}
-
-fn hit(catalog: &Catalog, entry: &Entry) -> Hit {
-    Hit {
-        members: members(&summary(catalog, entry).to_string()),
-        text: summary_text(catalog, entry),
-    }
 }

@@ -33,31 +33,6 @@ const TAG: &str = "Reference";
 
 /// The OpenAPI document.
 pub(crate) fn openapi(catalog: &Catalog) -> String {
-    let document = json!({
-        "openapi": "3.1.0",
-        "info": info(catalog),
-        "servers": [{
-            "url": catalog.base_url,
-            "description": "The origin that serves the method reference (the address its documentation_url links point to).",
-        }],
-        "security": [],
-        "tags": [{
-            "name": TAG,
-            "description": "Machine-readable reference entries of the library's methods: one entry per method, or all of them at once.",
-        }, search::tag()],
-        "paths": {
-            Address::Collection.to_string(): { "get": list_operation(catalog) },
-            Address::Document("{name}").to_string(): { "get": get_operation(catalog) },
-            Address::Search.to_string(): { "get": search::operation(catalog) },
-        },
-        "components": components(catalog),
-    });
-    let mut text = serde_json::to_string(&document).expect("a serde_json::Value always serialises");
-    text.push('\n');
-    text
-}
-
-fn info(catalog: &Catalog) -> Value {
     let description = format!(
         "A read-only HTTP API that publishes the reference of a PHP database access library: \
          for each of its {count} documented methods the call signatures, what every parameter \
@@ -77,25 +52,40 @@ fn info(catalog: &Catalog) -> Value {
          next.",
         count = catalog.entries.len()
     );
-    json!({
-        "title": "Method Reference API",
-        "summary": "Read-only JSON reference of a PHP database access library's methods.",
-        "description": description,
-        "version": API_VERSION,
-        "license": { "name": "MIT", "identifier": "MIT" },
-    })
+    let document = json!({
+        "openapi": "3.1.0",
+        "info": {
+            "title": "Method Reference API",
+            "summary": "Read-only JSON reference of a PHP database access library's methods.",
+            "description": description,
+            "version": API_VERSION,
+            "license": { "name": "MIT", "identifier": "MIT" },
+        },
+        "servers": [{
+            "url": catalog.base_url,
+            "description": "The origin that serves the method reference (the address its documentation_url links point to).",
+        }],
+        "security": [],
+        "tags": [{
+            "name": TAG,
+            "description": "Machine-readable reference entries of the library's methods: one entry per method, or all of them at once.",
+        }, search::tag()],
+        "paths": {
+            Address::Collection.to_string(): { "get": list_operation(catalog) },
+            Address::Document("{name}").to_string(): { "get": get_operation(catalog) },
+            Address::Search.to_string(): { "get": search::operation(catalog) },
+        },
+        "components": components(catalog),
+    });
+    render_json::finish(&document)
 }
 
 // ---------------------------------------------------------------------------
 // Operations
 
 fn list_operation(catalog: &Catalog) -> Value {
-    let data: Vec<Value> = catalog
-        .entries
-        .iter()
-        .map(|entry| render_json::reference(catalog, entry))
-        .collect();
-    let example = json!({ "data": data, "meta": { "count": catalog.entries.len() } });
+    let example: Value = serde_json::from_str(&render_json::collection(catalog))
+        .expect("render_json::collection renders JSON");
     json!({
         "operationId": "listApiReferences",
         "tags": [TAG],
@@ -270,7 +260,7 @@ fn error_content(examples: Map<String, Value>) -> Value {
 fn error_response(catalog: &Catalog, description: &str, kinds: &[ErrorKind]) -> Value {
     json!({
         "description": description,
-        "headers": error_headers(),
+        "headers": header_refs(&["Cache-Control", "Vary"]),
         "content": error_content(error_examples(catalog, kinds)),
     })
 }
@@ -280,10 +270,6 @@ fn error_response(catalog: &Catalog, description: &str, kinds: &[ErrorKind]) -> 
 
 fn success_headers() -> Value {
     header_refs(&["ETag", "Last-Modified", "Cache-Control", "Vary", "Link"])
-}
-
-fn error_headers() -> Value {
-    header_refs(&["Cache-Control", "Vary"])
 }
 
 /// The response headers `names`, each a `$ref` to its component.

@@ -135,34 +135,24 @@ fn page_and_twin<'k>(
 
 /// An HTML page and its Markdown source, in that order of preference.
 fn page_pair(catalog: &Catalog, page: &Page, markdown: String, links: &[String]) -> Vec<Body> {
-    let mut html_headers = html_headers();
-    let mut markdown_headers = vec![markdown_tokens(&markdown)];
-    for link in links {
-        html_headers.push(("link", link.clone()));
-        markdown_headers.push(("link", link.clone()));
-    }
-    vec![
-        Body {
-            headers: html_headers,
-            ..Body::new(MediaType::HTML, render_html::page(catalog, page, &markdown))
-        },
-        Body {
-            headers: markdown_headers,
-            ..Body::new(MediaType::MARKDOWN, markdown)
-        },
-    ]
+    let links = links.iter().map(|link| ("link", link.clone()));
+    let html = render_html::page(catalog, page, &markdown);
+    let mut html = Body {
+        headers: html_headers(),
+        ..Body::new(MediaType::HTML, html)
+    };
+    html.headers.extend(links.clone());
+    let mut markdown = markdown_body(MediaType::MARKDOWN, markdown);
+    markdown.headers.extend(links);
+    vec![html, markdown]
 }
 
-/// `x-markdown-tokens`: an estimate of the tokens a language model spends
-/// on the body (about four bytes of English text per token).
-fn markdown_tokens(markdown: &str) -> (&'static str, String) {
-    ("x-markdown-tokens", markdown.len().div_ceil(4).to_string())
-}
-
-/// A Markdown body with its token estimate.
+/// A Markdown body with `x-markdown-tokens`: an estimate of the tokens a
+/// language model spends on it (about four bytes of English text per
+/// token).
 fn markdown_body(media: MediaType, markdown: String) -> Body {
     Body {
-        headers: vec![markdown_tokens(&markdown)],
+        headers: vec![("x-markdown-tokens", markdown.len().div_ceil(4).to_string())],
         ..Body::new(media, markdown)
     }
 }

@@ -44,7 +44,10 @@ pub(crate) fn table(
     let search = render_search::page(
         catalog,
         |form| search_headers(catalog, form, &last_modified),
-        see_other(),
+        // `/search`'s `303` to a method's page, but `Location`: kept as long
+        // as an answer, and by `Accept` (JSON and Markdown clients get the
+        // results).
+        map(shared("Accept", CACHE_CONTROL, Answer::SeeOther)),
         store(&exported),
     );
     let stored = resources
@@ -189,13 +192,6 @@ fn search_headers(catalog: &Catalog, form: Form, last_modified: &str) -> SearchH
         ok: map(sent),
         not_modified: map(not_modified),
     }
-}
-
-/// The headers of `/search`'s `303` to a method's page, but `Location`:
-/// kept as long as an answer, and by `Accept` (JSON and Markdown clients
-/// get the results).
-fn see_other() -> HeaderMap {
-    map(shared("Accept", CACHE_CONTROL, Answer::SeeOther))
 }
 
 /// What an answer is, for the headers it shares with every other.

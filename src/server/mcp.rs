@@ -159,10 +159,9 @@ where
     B::Error: std::error::Error + Send + Sync + 'static,
 {
     let deadline = Instant::now() + policy.body_timeout;
-    let (origins, base_url) = (&policy.origins, &table.base_url);
     // Named in CORS headers only when it is one, and allowed.
-    let origin = allowed_origin(&parts.headers, origins, base_url);
-    if let Err(refusal) = admit(&parts.method, &parts.headers, origins, base_url) {
+    let origin = allowed_origin(&parts.headers, &policy.origins, &table.base_url);
+    if let Err(refusal) = admit(&parts.method, &parts.headers, origin) {
         open.received();
         return response(refusal, origin, &policy.budget);
     }
@@ -287,40 +286,36 @@ fn allowed_origin<'h>(
 }
 
 /// What a request must be before its body is read: a `POST` or a
-/// preflight, from an allowed origin, of JSON, from a client that takes
-/// JSON, not over [`MAX_BODY`].
-fn admit(
-    method: &Method,
-    headers: &HeaderMap,
-    origins: &Origins,
-    base_url: &str,
-) -> Result<(), Reply> {
+/// preflight, from no origin or an allowed one (`origin`, from
+/// [`allowed_origin`]), of JSON, from a client that takes JSON, not over
+/// [`MAX_BODY`].
+fn admit(method: &Method, headers: &HeaderMap, origin: Option<&HeaderValue>) -> Result<(), Reply> {
     if *method != Method::POST && *method != Method::OPTIONS {
         return Err(refusal(
             StatusCode::METHOD_NOT_ALLOWED,
             "/mcp takes POST (one JSON-RPC message per request); it offers no event stream.",
         ));
     }
-    let mut sent = headers.get_all(header::ORIGIN).iter();
-    match (sent.next(), sent.next()) {
-        (Some(origin), None) if !origins.allow(origin.as_bytes(), base_url) => {
-            return Err(refusal(
-                StatusCode::FORBIDDEN,
-                "This origin may not call /mcp (the server allows its own and those given with --mcp-allow-origin).",
-            ));
-        }
-        (Some(_), Some(_)) => {
-            return Err(refusal(
-                StatusCode::FORBIDDEN,
-                "A request carries one Origin; this one carries several.",
-            ));
-        }
-        _ => {}
+    let sent = headers.get_all(header::ORIGIN).iter().count();
+    if origin.is_none() && sent > 0 {
+        let problem = match sent {
+            1 => "This origin may not call /mcp (the server allows its own and those given with --mcp-allow-origin).",
+            _ => "A request carries one Origin; this one carries several.",
+        };
+        return Err(refusal(StatusCode::FORBIDDEN, problem));
     }
     if *method == Method::OPTIONS {
         return Ok(());
     }
-    if !headers.get(header::CONTENT_TYPE).is_some_and(is_json) {
+    // `application/json`, with any parameters.
+    let essence = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|value| value.as_bytes().split(|&b| b == b';').next());
+    if !essence.is_some_and(|essence| {
+        essence
+            .trim_ascii()
+            .eq_ignore_ascii_case(b"application/json")
+    }) {
         return Err(refusal(
             StatusCode::UNSUPPORTED_MEDIA_TYPE,
             "The body must be sent as Content-Type: application/json.",
@@ -338,18 +333,6 @@ fn admit(
         return Err(too_large());
     }
     Ok(())
-}
-
-/// Whether a `Content-Type` names `application/json` (any parameters).
-fn is_json(content_type: &HeaderValue) -> bool {
-    let essence = content_type
-        .as_bytes()
-        .split(|&b| b == b';')
-        .next()
-        .unwrap_or_default();
-    essence
-        .trim_ascii()
-        .eq_ignore_ascii_case(b"application/json")
 }
 
 fn too_large() -> Reply {
@@ -502,14 +485,14 @@ mod tests {
     const BASE: &str = "https://docs.example.com";
 
     fn status(method: Method, pairs: &[(&'static str, &'static str)]) -> Option<StatusCode> {
-        admit(
-            &method,
-            &headers(pairs),
-            &Origins::new(&["http://localhost:6274".into()]),
-            BASE,
-        )
-        .err()
-        .map(|reply| reply.status)
+        let (headers, origins) = (
+            headers(pairs),
+            Origins::new(&["http://localhost:6274".into()]),
+        );
+        let origin = allowed_origin(&headers, &origins, BASE);
+        admit(&method, &headers, origin)
+            .err()
+            .map(|reply| reply.status)
     }
 
     #[test]

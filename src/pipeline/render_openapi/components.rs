@@ -315,7 +315,6 @@ fn reference_schema() -> Value {
             "since": mark(
                 "Optional: the version of the library the method came in, and its day.",
                 "1.2",
-                &[],
             ),
             "deprecated": deprecated_mark(),
             "examples": {
@@ -339,36 +338,30 @@ fn reference_schema() -> Value {
 
 /// The schema of `deprecated`, in a Reference and in a search's hit.
 pub(super) fn deprecated_mark() -> Value {
-    mark(
+    let mut schema = mark(
         "Present when the method is deprecated: the version it was deprecated in, its \
          day, and the method to use instead, if any. A removed method has no \
          Reference: its document answers 404, its hint naming the successor.",
         "2.0",
-        &[(
-            "use",
-            json!({
-                "type": "string",
-                "pattern": NAME_PATTERN,
-                "description": "The key of the method to use instead.",
-            }),
-        )],
-    )
+    );
+    schema["properties"]["use"] = json!({
+        "type": "string",
+        "pattern": NAME_PATTERN,
+        "description": "The key of the method to use instead.",
+    });
+    schema
 }
 
-/// The schema of a lifecycle mark: the library's version (`like` it),
-/// its day, and the `extra` properties.
-fn mark(description: &str, like: &str, extra: &[(&str, Value)]) -> Value {
-    let mut properties = json!({
-        "version": { "type": "string", "description": format!("The library's version, like `{like}`.") },
-        "date": { "type": "string", "format": "date" },
-    });
-    for (name, schema) in extra {
-        properties[*name] = schema.clone();
-    }
+/// The schema of a lifecycle mark: the library's version (`like` it) and
+/// its day.
+fn mark(description: &str, like: &str) -> Value {
     json!({
         "type": "object",
         "description": description,
         "required": ["version", "date"],
-        "properties": properties,
+        "properties": {
+            "version": { "type": "string", "description": format!("The library's version, like `{like}`.") },
+            "date": { "type": "string", "format": "date" },
+        },
     })
 }

@@ -51,10 +51,18 @@ pub(crate) struct Call<'r> {
 }
 
 impl Call<'_> {
-    /// The stored result `key`, in this request's era, as the answer.
+    /// The stored result `key`, in this request's era, as the answer: the
+    /// bytes of a stored JSON object, the request's id spliced around them.
     pub(crate) fn stored(&self, key: &str) -> Option<Reply> {
         let result = self.answers.answer(key)?.result(self.era)?;
-        Some(self.result(result))
+        let mut body = Vec::with_capacity(result.len() + 48);
+        body.extend_from_slice(b"{\"jsonrpc\":\"2.0\",\"id\":");
+        body.extend_from_slice(self.id.to_string().as_bytes());
+        body.extend_from_slice(b",\"result\":");
+        body.extend_from_slice(result);
+        body.extend_from_slice(b"}\n");
+        let status = StatusCode::OK;
+        Some(Reply { status, body })
     }
 
     /// `result`, written, as the answer.
@@ -67,20 +75,6 @@ impl Call<'_> {
                 result,
             },
         )
-    }
-
-    /// `result` (the bytes of a stored JSON object) as the answer.
-    fn result(&self, result: &[u8]) -> Reply {
-        let mut body = Vec::with_capacity(result.len() + 48);
-        body.extend_from_slice(b"{\"jsonrpc\":\"2.0\",\"id\":");
-        body.extend_from_slice(self.id.to_string().as_bytes());
-        body.extend_from_slice(b",\"result\":");
-        body.extend_from_slice(result);
-        body.extend_from_slice(b"}\n");
-        Reply {
-            status: StatusCode::OK,
-            body,
-        }
     }
 
     /// A JSON-RPC error, in a 200.

@@ -79,11 +79,13 @@ pub fn answer(table: &Table, headers: &McpHeaders, body: &[u8]) -> Reply {
     let method = message.get("method").and_then(Value::as_str);
     let Some(id) = id else {
         // A notification, or a response to a request the server never sent.
-        return match method {
-            Some(_) => accepted(),
-            None if message.contains_key("result") || message.contains_key("error") => accepted(),
-            None => bad(None, code::INVALID_REQUEST, "`method` is missing."),
-        };
+        let response = message.contains_key("result") || message.contains_key("error");
+        if method.is_none() && !response {
+            return bad(None, code::INVALID_REQUEST, "`method` is missing.");
+        }
+        // 202: taken.
+        let (status, body) = (StatusCode::ACCEPTED, Vec::new());
+        return Reply { status, body };
     };
     let Some(method) = method else {
         return bad(
@@ -150,9 +152,7 @@ fn dispatch(call: &Call, method: &str, params: &Map<String, Value>) -> Reply {
                 .unwrap_or(HANDSHAKE_VERSIONS[0]);
             stored(call, &answer_key("initialize", version))
         }
-        ("ping", Era::Legacy) | ("server/discover", Era::Modern) => {
-            stored(call, &answer_key(method, ""))
-        }
+        ("ping", Era::Legacy) | ("server/discover", Era::Modern) => stored(call, method),
         ("tools/list" | "resources/list" | "resources/templates/list", _) => {
             if params.contains_key("cursor") {
                 return call.error(
@@ -161,7 +161,7 @@ fn dispatch(call: &Call, method: &str, params: &Map<String, Value>) -> Reply {
                     None,
                 );
             }
-            stored(call, &answer_key(method, ""))
+            stored(call, method)
         }
         ("tools/call", _) => tools::call(call, params),
         ("resources/read", _) => {
@@ -182,30 +182,21 @@ fn dispatch(call: &Call, method: &str, params: &Map<String, Value>) -> Reply {
                 })
         }
         _ => {
-            let status = match era {
-                Era::Modern => StatusCode::NOT_FOUND,
-                Era::Legacy => StatusCode::OK,
+            // The methods served in the era, and its status for the error.
+            let (status, methods) = match era {
+                Era::Legacy => (StatusCode::OK, "initialize, ping, tools/list, tools/call, resources/list, resources/read and resources/templates/list"),
+                Era::Modern => (StatusCode::NOT_FOUND, "server/discover, tools/list, tools/call, resources/list, resources/read and resources/templates/list"),
             };
             let shown: String = method.chars().take(64).collect();
+            let message = format!("Method not found: `{shown}`. This server answers {methods}.");
             error_reply(
                 status,
                 Some(call.id),
                 code::METHOD_NOT_FOUND,
-                &format!(
-                    "Method not found: `{shown}`. This server answers {}.",
-                    methods(era)
-                ),
+                &message,
                 None,
             )
         }
-    }
-}
-
-/// The methods served in `era`, for an error message.
-fn methods(era: Era) -> &'static str {
-    match era {
-        Era::Legacy => "initialize, ping, tools/list, tools/call, resources/list, resources/read and resources/templates/list",
-        Era::Modern => "server/discover, tools/list, tools/call, resources/list, resources/read and resources/templates/list",
     }
 }
 
@@ -327,14 +318,6 @@ fn unsupported(id: Option<&Value>, requested: &str) -> Reply {
 /// 400 with a JSON-RPC error.
 fn bad(id: Option<&Value>, code: i64, message: &str) -> Reply {
     error_reply(StatusCode::BAD_REQUEST, id, code, message, None)
-}
-
-/// 202: a notification or a response, taken.
-fn accepted() -> Reply {
-    Reply {
-        status: StatusCode::ACCEPTED,
-        body: Vec::new(),
-    }
 }
 
 /// What kind of JSON error `e` is, in words.

@@ -33,7 +33,9 @@ pub(crate) fn call(call: &Call, params: &Map<String, Value>) -> Reply {
     match name {
         "list_methods" => match unexpected(arguments, &[]) {
             Some(problem) => invalid(call, &problem),
-            None => stored(call, "list_methods"),
+            None => call
+                .stored(&answer_key("tools/call", "list_methods"))
+                .expect("the pipeline stores every fixed tool answer (tested in tests/mcp.rs)"),
         },
         "get_method" => get_method(call, arguments),
         "search" => search(call, arguments),
@@ -49,11 +51,6 @@ pub(crate) fn call(call: &Call, params: &Map<String, Value>) -> Reply {
             )
         }
     }
-}
-
-fn stored(call: &Call, argument: &str) -> Reply {
-    call.stored(&answer_key("tools/call", argument))
-        .expect("the pipeline stores every fixed tool answer (tested in tests/mcp.rs)")
 }
 
 fn get_method(call: &Call, arguments: &Map<String, Value>) -> Reply {
