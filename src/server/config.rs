@@ -9,7 +9,7 @@
 use crate::access_log::Format;
 use clap::builder::TypedValueParser;
 use clap::parser::ValueSource;
-use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
+use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 use std::ffi::{OsStr, OsString};
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -214,7 +214,7 @@ struct Serve {
     /// The access log's format (json: one object per line); turns
     /// the log on
     #[arg(long, verbatim_doc_comment, value_name = "FORMAT")]
-    access_log_format: Option<LogFormat>,
+    access_log_format: Option<Format>,
     /// Serve GET /metrics (Prometheus text; OpenMetrics when asked)
     /// on this address, never the public one; under systemd, the
     /// inherited socket named `metrics` (FileDescriptorName=metrics)
@@ -276,11 +276,6 @@ impl Serve {
     /// The [`Config`] these flags ask for.
     fn into_config(self) -> Config {
         let limits = self.limits;
-        let access_log = match (self.access_log_format, self.access_log) {
-            (Some(LogFormat::Json), _) => Some(Format::Json),
-            (Some(LogFormat::Text), _) | (None, true) => Some(Format::Text),
-            (None, false) => None,
-        };
         Config {
             addr: self.addr,
             header_read_timeout: Duration::from_secs(limits.header_read_timeout),
@@ -294,7 +289,9 @@ impl Serve {
             max_header_bytes: usize::try_from(self.max_header_bytes).unwrap_or(usize::MAX),
             max_streams: u32::try_from(self.max_streams).unwrap_or(u32::MAX),
             max_streams_total: usize::try_from(self.max_streams_total).unwrap_or(usize::MAX),
-            access_log,
+            access_log: self
+                .access_log_format
+                .or(self.access_log.then_some(Format::Text)),
             metrics_addr: self.metrics_addr,
             // `requires` makes them both or neither.
             tls: self
@@ -376,14 +373,6 @@ impl Dev {
             .into_config(),
         }
     }
-}
-
-/// `--access-log-format`'s values.
-#[derive(Debug, Clone, Copy, ValueEnum)]
-enum LogFormat {
-    // No doc comments: clap would show them in a long help of their own.
-    Text,
-    Json,
 }
 
 /// A whole number from `low` to `high`, inclusive: every limit's value
