@@ -17,7 +17,7 @@ const KEEP_ALIVE: Duration = Duration::from_secs(5);
 /// count of pages a change reaches stays true. The writes are the event
 /// streams' progress, so they come at least twice per send timeout.
 pub(crate) async fn keep_alive(preview: Arc<Preview>) {
-    let mut ticks = tokio::time::interval(KEEP_ALIVE.min(preview.timeouts.send / 2));
+    let mut ticks = tokio::time::interval(KEEP_ALIVE.min(preview.limits.send_timeout / 2));
     loop {
         ticks.tick().await;
         preview.tell(&Bytes::from_static(b": keep-alive\n\n"));

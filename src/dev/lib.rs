@@ -61,7 +61,7 @@ use refserve_server::activity::Activity;
 use refserve_server::config::DevConfig;
 use refserve_server::mcp;
 use refserve_server::server::{raise_open_file_limit, SPARE_DESCRIPTORS};
-use refserve_server::watchdog::{supervise, Timeouts};
+use refserve_server::watchdog::supervise;
 use refserve_server::watched::{Framing, Watched};
 use std::convert::Infallible;
 use std::future::Future;
@@ -105,7 +105,7 @@ pub fn run(config: &DevConfig) -> Pin<Box<dyn Future<Output = Result<(), String>
             root: root.to_path_buf(),
             dir: dir.to_string(),
             base_url: format!("http://{addr}"),
-            timeouts: Timeouts::of(&config.limits),
+            limits: config.limits.clone(),
             handler: OnceLock::new(),
             mcp: mcp::Policy::new(&config.limits, mcp::Origins::default()),
             problem: Mutex::new(None),
@@ -162,9 +162,8 @@ async fn serve_connection(preview: Arc<Preview>, accepted: Accepted) {
         ..
     } = accepted;
     let stream = Watched::new(stream, Arc::clone(&activity), Framing::FromPreface);
-    let timeouts = preview.timeouts;
     let service = {
-        let activity = Arc::clone(&activity);
+        let (preview, activity) = (Arc::clone(&preview), Arc::clone(&activity));
         service_fn(move |request: Request<Incoming>| {
             let (preview, activity) = (Arc::clone(&preview), Arc::clone(&activity));
             async move { Ok::<_, Infallible>(preview.serve(request, &activity).await) }
@@ -172,5 +171,12 @@ async fn serve_connection(preview: Arc<Preview>, accepted: Accepted) {
     };
     let builder = auto::Builder::new(TokioExecutor::new());
     let connection = builder.serve_connection(TokioIo::new(stream), service);
-    supervise(connection, timeouts, &activity, drain, Framing::FromPreface).await;
+    supervise(
+        connection,
+        &preview.limits,
+        &activity,
+        drain,
+        Framing::FromPreface,
+    )
+    .await;
 }

@@ -13,11 +13,11 @@ use http_body_util::{BodyExt as _, StreamBody};
 use hyper::body::Incoming;
 use refserve_pipeline::preview::{error_response, escape_html, script_tag, EVENTS, RELOAD_SCRIPT};
 use refserve_server::activity::{Activity, Open, Tracked};
+use refserve_server::config::Config;
 use refserve_server::handler::Handler;
 use refserve_server::mcp;
 use refserve_server::respond::Body as Whole;
 use refserve_server::table::{Table, Tables};
-use refserve_server::watchdog::Timeouts;
 use std::convert::Infallible;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, OnceLock};
@@ -35,8 +35,8 @@ pub(crate) struct Preview {
     /// The content directory's name.
     pub(crate) dir: String,
     pub(crate) base_url: String,
-    /// What every connection is held to.
-    pub(crate) timeouts: Timeouts,
+    /// The limits every connection is held to (the clocks, the cap).
+    pub(crate) limits: Config,
     /// Answers from the first good render on, from the latest one.
     pub(crate) handler: OnceLock<Handler>,
     /// What `/mcp` is held to.
