@@ -166,7 +166,7 @@ fn reload_on_hangup(tls: Option<Arc<Tls>>) -> impl std::future::Future<Output = 
                 Some(tls) => match tls.reload() {
                     Ok(()) => eprintln!(
                         "refserve: SIGHUP: reloaded the TLS certificate {}",
-                        tls.files().cert.display()
+                        tls.files.cert.display()
                     ),
                     Err(message) => {
                         eprintln!("refserve: SIGHUP: {message}; keeping the last good certificate")
