@@ -96,20 +96,15 @@ const ADDR_VARIABLE: &str = "REFSERVE_ADDR";
 /// [`clap::Error`]: its [`exit`](clap::Error::exit) prints it (help and
 /// version on standard output) and exits with its code (2 for a usage
 /// error, 0 for help and version).
-pub fn parse<I, T>(args: I) -> Result<Command, clap::Error>
-where
-    I: IntoIterator<Item = T>,
-    T: Into<OsString>,
-{
+pub fn parse(args: impl IntoIterator<Item = impl Into<OsString>>) -> Result<Command, clap::Error> {
     parse_with(Cli::command(), args)
 }
 
 /// [`parse`], with `command` (the [`Cli`]'s, perhaps changed) as the parser.
-fn parse_with<I, T>(command: clap::Command, args: I) -> Result<Command, clap::Error>
-where
-    I: IntoIterator<Item = T>,
-    T: Into<OsString>,
-{
+fn parse_with(
+    command: clap::Command,
+    args: impl IntoIterator<Item = impl Into<OsString>>,
+) -> Result<Command, clap::Error> {
     let program = std::iter::once(OsString::from("refserve"));
     let matches = command.try_get_matches_from(program.chain(args.into_iter().map(Into::into)))?;
     let cli = Cli::from_arg_matches(&matches)?;
