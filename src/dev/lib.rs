@@ -161,7 +161,8 @@ async fn serve_connection(preview: Arc<Preview>, accepted: Accepted) {
         drain,
         ..
     } = accepted;
-    let stream = Watched::new(stream, Arc::clone(&activity), Framing::FromPreface);
+    let framing = Framing::FromPreface;
+    let stream = Watched::new(stream, Arc::clone(&activity), framing);
     let service = {
         let (preview, activity) = (Arc::clone(&preview), Arc::clone(&activity));
         service_fn(move |request: Request<Incoming>| {
@@ -171,12 +172,5 @@ async fn serve_connection(preview: Arc<Preview>, accepted: Accepted) {
     };
     let builder = auto::Builder::new(TokioExecutor::new());
     let connection = builder.serve_connection(TokioIo::new(stream), service);
-    supervise(
-        connection,
-        &preview.limits,
-        &activity,
-        drain,
-        Framing::FromPreface,
-    )
-    .await;
+    supervise(connection, &preview.limits, &activity, drain, framing).await;
 }
