@@ -73,9 +73,6 @@ use tokio::net::TcpStream;
 use tokio::sync::watch;
 use tokio_rustls::TlsAcceptor;
 
-/// `Strict-Transport-Security` on every HTTPS response.
-const HSTS: HeaderValue = HeaderValue::from_static(tls::STRICT_TRANSPORT_SECURITY);
-
 /// What every connection of a server shares.
 pub(crate) struct Shared {
     http1: http1::Builder,
@@ -376,7 +373,7 @@ fn deliver(
     if secure {
         response
             .headers_mut()
-            .insert(STRICT_TRANSPORT_SECURITY, HSTS);
+            .insert(STRICT_TRANSPORT_SECURITY, tls::HSTS);
     }
     if shared.draining.load(Ordering::Relaxed) && asked.version < Version::HTTP_2 {
         response

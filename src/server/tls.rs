@@ -32,7 +32,7 @@ pub struct TlsFiles {
 /// `Strict-Transport-Security` on every HTTPS response: a year, the
 /// lifetime browsers and preload lists expect; subdomains are left to the
 /// operator, who knows whether they all speak HTTPS.
-pub(crate) const STRICT_TRANSPORT_SECURITY: &str = "max-age=31536000";
+pub(crate) const HSTS: http::HeaderValue = http::HeaderValue::from_static("max-age=31536000");
 
 /// The TLS configuration in use, and the files it came from.
 pub struct Tls {
