@@ -111,7 +111,17 @@ fn parse_with(
     Ok(match cli.command {
         None => Command::Serve(cli.serve.into_config()),
         Some(Sub::Export { dir }) => Command::Export(dir),
-        Some(Sub::Dev(dev)) => Command::Dev(dev.into_config()),
+        Some(Sub::Dev(dev)) => Command::Dev(DevConfig {
+            content: dev.content,
+            addr: dev.addr,
+            poll: dev.poll,
+            // The server's defaults, with the limits given to `dev`.
+            limits: Serve {
+                limits: dev.limits,
+                ..Serve::defaults()
+            }
+            .into_config(),
+        }),
     })
 }
 
@@ -351,23 +361,6 @@ struct Dev {
     /// The server's limits it takes.
     #[command(flatten)]
     limits: Limits,
-}
-
-impl Dev {
-    /// The [`DevConfig`] these flags ask for: the server's defaults, with
-    /// the limits given here.
-    fn into_config(self) -> DevConfig {
-        DevConfig {
-            content: self.content,
-            addr: self.addr,
-            poll: self.poll,
-            limits: Serve {
-                limits: self.limits,
-                ..Serve::defaults()
-            }
-            .into_config(),
-        }
-    }
 }
 
 /// A whole number from `low` to `high`, inclusive: every limit's value
