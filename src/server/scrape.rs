@@ -54,8 +54,7 @@ const METHOD_NOT_ALLOWED: &str = r#"{"error":{"code":"method_not_allowed","messa
 
 /// Serve `metrics` on `listener`, each connection held to the clocks of
 /// `config`, until the task is dropped.
-pub(crate) async fn serve(listener: TcpListener, metrics: Arc<Metrics>, config: Config) {
-    let config = Arc::new(config);
+pub(crate) async fn serve(listener: TcpListener, metrics: Arc<Metrics>, config: Arc<Config>) {
     let registry = Arc::new(metrics::registry(metrics));
     let mut http1 = http1::Builder::new();
     http1.max_buf_size(MAX_HEADER_BYTES);

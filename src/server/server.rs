@@ -62,7 +62,7 @@ pub fn run<'a>(
             .metrics
             .zip(metrics.clone())
             .map(|(listener, metrics)| {
-                tokio::spawn(scrape::serve(listener, metrics, config.clone()))
+                tokio::spawn(scrape::serve(listener, metrics, Arc::new(config.clone())))
             });
         let shared = Arc::new(Shared::new(config, tables, metrics.clone()));
         let connections = Connections::new("refserve", config.max_connections);
