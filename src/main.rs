@@ -155,12 +155,10 @@ fn from_service_manager(fd: Option<usize>) -> String {
 fn reload_on_hangup(tls: Option<Arc<Tls>>) -> impl std::future::Future<Output = ()> {
     let hangups = signal(SignalKind::hangup());
     async move {
-        let mut hangups = match hangups {
-            Ok(hangups) => hangups,
-            Err(error) => {
-                eprintln!("refserve: cannot watch SIGHUP: {error}");
-                return;
-            }
+        let Ok(mut hangups) =
+            hangups.inspect_err(|error| eprintln!("refserve: cannot watch SIGHUP: {error}"))
+        else {
+            return;
         };
         while hangups.recv().await.is_some() {
             match &tls {
@@ -168,7 +166,7 @@ fn reload_on_hangup(tls: Option<Arc<Tls>>) -> impl std::future::Future<Output = 
                 Some(tls) => match tls.reload() {
                     Ok(()) => eprintln!(
                         "refserve: SIGHUP: reloaded the TLS certificate {}",
-                        tls.files().cert.display()
+                        tls.files.cert.display()
                     ),
                     Err(message) => {
                         eprintln!("refserve: SIGHUP: {message}; keeping the last good certificate")

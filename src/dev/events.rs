@@ -1,16 +1,12 @@
 //! The open pages' event streams (Server-Sent Events): `reload` after a
 //! good render, `invalid` with a content error, and a keep-alive comment
-//! that finds the pages that have gone.
+//! that finds the pages that have gone. Each page's stream is a channel
+//! the preview tells (`Preview::subscribe`).
 
 use crate::Preview;
 use bytes::Bytes;
-use http_body::Frame;
-use std::convert::Infallible;
-use std::pin::Pin;
 use std::sync::Arc;
-use std::task::{Context, Poll};
 use std::time::Duration;
-use tokio::sync::mpsc;
 
 /// How often every open page's event stream is written to, to notice
 /// the closed ones (more often with a `--send-timeout` under twice it).
@@ -21,7 +17,7 @@ const KEEP_ALIVE: Duration = Duration::from_secs(5);
 /// count of pages a change reaches stays true. The writes are the event
 /// streams' progress, so they come at least twice per send timeout.
 pub(crate) async fn keep_alive(preview: Arc<Preview>) {
-    let mut ticks = tokio::time::interval(KEEP_ALIVE.min(preview.timeouts.send / 2));
+    let mut ticks = tokio::time::interval(KEEP_ALIVE.min(preview.limits.send_timeout / 2));
     loop {
         ticks.tick().await;
         preview.tell(&Bytes::from_static(b": keep-alive\n\n"));
@@ -39,24 +35,6 @@ pub(crate) fn event(name: &str, data: &str) -> Bytes {
     }
     text.push('\n');
     text.into()
-}
-
-/// A page's event stream: the events as they are told, for as long as
-/// the page keeps it open.
-pub(crate) struct Events(pub(crate) mpsc::UnboundedReceiver<Bytes>);
-
-impl http_body::Body for Events {
-    type Data = Bytes;
-    type Error = Infallible;
-
-    fn poll_frame(
-        mut self: Pin<&mut Self>,
-        context: &mut Context<'_>,
-    ) -> Poll<Option<Result<Frame<Bytes>, Infallible>>> {
-        self.0
-            .poll_recv(context)
-            .map(|event| event.map(|bytes| Ok(Frame::data(bytes))))
-    }
 }
 
 #[cfg(test)]

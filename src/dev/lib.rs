@@ -61,7 +61,7 @@ use refserve_server::activity::Activity;
 use refserve_server::config::DevConfig;
 use refserve_server::mcp;
 use refserve_server::server::{raise_open_file_limit, SPARE_DESCRIPTORS};
-use refserve_server::watchdog::{supervise, Timeouts};
+use refserve_server::watchdog::supervise;
 use refserve_server::watched::{Framing, Watched};
 use std::convert::Infallible;
 use std::future::Future;
@@ -84,65 +84,62 @@ type Body = UnsyncBoxBody<Bytes, Infallible>;
 /// an error if the address or the directory cannot be used. Boxed, like
 /// [`refserve_server::server::run`], so the binary compiles none of it.
 pub fn run(config: &DevConfig) -> Pin<Box<dyn Future<Output = Result<(), String>> + Send + '_>> {
-    Box::pin(serve(config))
-}
-
-/// [`run`], unboxed.
-async fn serve(config: &DevConfig) -> Result<(), String> {
-    let content = std::fs::canonicalize(&config.content)
-        .map_err(|e| format!("cannot use {}: {e}", config.content.display()))?;
-    let (Some(root), Some(dir)) = (content.parent(), content.file_name()) else {
-        return Err(format!(
-            "cannot use {} as the content directory",
-            content.display()
-        ));
-    };
-    let dir = dir
-        .to_str()
-        .ok_or_else(|| format!("the name of {} is not UTF-8", content.display()))?;
-    let cannot_listen = |e| format!("cannot listen on {}: {e}", config.addr);
-    let listener = TcpListener::bind(config.addr)
-        .await
-        .map_err(cannot_listen)?;
-    let addr = listener.local_addr().map_err(cannot_listen)?;
-    let preview = Arc::new(Preview {
-        root: root.to_path_buf(),
-        dir: dir.to_string(),
-        base_url: format!("http://{addr}"),
-        timeouts: Timeouts::of(&config.limits),
-        handler: OnceLock::new(),
-        mcp: mcp::Policy::new(&config.limits, mcp::Origins::default()),
-        problem: Mutex::new(None),
-        pages: Mutex::new(Vec::new()),
-    });
-    eprintln!(
-        "refserve dev: {} on http://{addr} (identity bodies, no compression dictionary, no TLS; \
-         open pages update after every edit; Ctrl-C stops)",
-        config.content.display()
-    );
-    let max_connections = config.limits.max_connections;
-    let cap = connection_cap(max_connections);
-    if cap < max_connections {
+    Box::pin(async move {
+        let content = std::fs::canonicalize(&config.content)
+            .map_err(|e| format!("cannot use {}: {e}", config.content.display()))?;
+        let (Some(root), Some(dir)) = (content.parent(), content.file_name()) else {
+            return Err(format!(
+                "cannot use {} as the content directory",
+                content.display()
+            ));
+        };
+        let dir = dir
+            .to_str()
+            .ok_or_else(|| format!("the name of {} is not UTF-8", content.display()))?;
+        let cannot_listen = |e| format!("cannot listen on {}: {e}", config.addr);
+        let listener = TcpListener::bind(config.addr)
+            .await
+            .map_err(cannot_listen)?;
+        let addr = listener.local_addr().map_err(cannot_listen)?;
+        let preview = Arc::new(Preview {
+            root: root.to_path_buf(),
+            dir: dir.to_string(),
+            base_url: format!("http://{addr}"),
+            limits: config.limits.clone(),
+            handler: OnceLock::new(),
+            mcp: mcp::Policy::new(&config.limits, mcp::Origins::default()),
+            problem: Mutex::new(None),
+            pages: Mutex::new(Vec::new()),
+        });
         eprintln!(
-            "refserve dev: at most {cap} connections at once: the open-file limit allows no more"
+            "refserve dev: {} on http://{addr} (identity bodies, no compression dictionary, no TLS; \
+             open pages update after every edit; Ctrl-C stops)",
+            config.content.display()
         );
-    }
-    // Watched before the first render, so an edit made during it is seen.
-    let (changes, changed) = mpsc::unbounded_channel();
-    let _watcher = watch::watch(&content, config.poll, changes)?;
-    let started = Instant::now();
-    let first = preview.render();
-    preview.apply(first, started.elapsed(), None);
-    tokio::spawn(watch::rerender(Arc::clone(&preview), changed));
-    tokio::spawn(events::keep_alive(Arc::clone(&preview)));
-    let connections = Connections::new("refserve dev", cap);
-    let activity = || Arc::new(Activity::new(None, false));
-    let serve = |accepted| serve_connection(Arc::clone(&preview), accepted);
-    // `dev` never drains: it serves until the process is stopped.
-    connections
-        .accept(vec![listener], activity, serve, std::future::pending())
-        .await;
-    Ok(())
+        let max_connections = config.limits.max_connections;
+        let cap = connection_cap(max_connections);
+        if cap < max_connections {
+            eprintln!(
+                "refserve dev: at most {cap} connections at once: the open-file limit allows no more"
+            );
+        }
+        // Watched before the first render, so an edit made during it is seen.
+        let (changes, changed) = mpsc::unbounded_channel();
+        let _watcher = watch::watch(&content, config.poll, changes)?;
+        let started = Instant::now();
+        let first = preview.render();
+        preview.apply(first, started.elapsed(), None);
+        tokio::spawn(watch::rerender(Arc::clone(&preview), changed));
+        tokio::spawn(events::keep_alive(Arc::clone(&preview)));
+        let connections = Connections::new("refserve dev", cap);
+        let activity = || Arc::new(Activity::new(None, false));
+        let serve = |accepted| serve_connection(Arc::clone(&preview), accepted);
+        // `dev` never drains: it serves until the process is stopped.
+        connections
+            .accept(vec![listener], activity, serve, std::future::pending())
+            .await;
+        Ok(())
+    })
 }
 
 /// The connections served at once: `max_connections`, or fewer when the
@@ -164,10 +161,10 @@ async fn serve_connection(preview: Arc<Preview>, accepted: Accepted) {
         drain,
         ..
     } = accepted;
-    let stream = Watched::new(stream, Arc::clone(&activity), Framing::FromPreface);
-    let timeouts = preview.timeouts;
+    let framing = Framing::FromPreface;
+    let stream = Watched::new(stream, Arc::clone(&activity), framing);
     let service = {
-        let activity = Arc::clone(&activity);
+        let (preview, activity) = (Arc::clone(&preview), Arc::clone(&activity));
         service_fn(move |request: Request<Incoming>| {
             let (preview, activity) = (Arc::clone(&preview), Arc::clone(&activity));
             async move { Ok::<_, Infallible>(preview.serve(request, &activity).await) }
@@ -175,5 +172,5 @@ async fn serve_connection(preview: Arc<Preview>, accepted: Accepted) {
     };
     let builder = auto::Builder::new(TokioExecutor::new());
     let connection = builder.serve_connection(TokioIo::new(stream), service);
-    supervise(connection, timeouts, &activity, drain, Framing::FromPreface).await;
+    supervise(connection, &preview.limits, &activity, drain, framing).await;
 }

@@ -3,20 +3,22 @@
 //! answers of its own (the event stream, the script, a page before the
 //! first good render).
 
-use crate::events::{event, Events};
+use crate::events::event;
 use crate::Body;
 use bytes::Bytes;
 use http::header::{self, HeaderValue};
 use http::{HeaderMap, Request, Response, StatusCode};
-use http_body_util::BodyExt as _;
+use http_body::Frame;
+use http_body_util::{BodyExt as _, StreamBody};
 use hyper::body::Incoming;
 use refserve_pipeline::preview::{error_response, escape_html, script_tag, EVENTS, RELOAD_SCRIPT};
 use refserve_server::activity::{Activity, Open, Tracked};
+use refserve_server::config::Config;
 use refserve_server::handler::Handler;
 use refserve_server::mcp;
 use refserve_server::respond::Body as Whole;
 use refserve_server::table::{Table, Tables};
-use refserve_server::watchdog::Timeouts;
+use std::convert::Infallible;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
@@ -33,8 +35,8 @@ pub(crate) struct Preview {
     /// The content directory's name.
     pub(crate) dir: String,
     pub(crate) base_url: String,
-    /// What every connection is held to.
-    pub(crate) timeouts: Timeouts,
+    /// The limits every connection is held to (the clocks, the cap).
+    pub(crate) limits: Config,
     /// Answers from the first good render on, from the latest one.
     pub(crate) handler: OnceLock<Handler>,
     /// What `/mcp` is held to.
@@ -153,14 +155,19 @@ impl Preview {
         response
     }
 
-    /// A new page's event stream; it is told the current error at once.
+    /// A new page's event stream, the events as they are told for as long
+    /// as the page keeps it open; it is told the current error at once.
     fn subscribe(&self) -> Response<Body> {
-        let (sender, receiver) = mpsc::unbounded_channel();
+        let (sender, mut receiver) = mpsc::unbounded_channel();
         if let Some(message) = lock(&self.problem).as_deref() {
             let _ = sender.send(event("invalid", message));
         }
         lock(&self.pages).push(sender);
-        let mut response = Response::new(Events(receiver).boxed_unsync());
+        let events = futures_util::stream::poll_fn(move |cx| {
+            let event = receiver.poll_recv(cx);
+            event.map(|event| event.map(|bytes| Ok::<_, Infallible>(Frame::data(bytes))))
+        });
+        let mut response = Response::new(StreamBody::new(events).boxed_unsync());
         let event_stream = HeaderValue::from_static("text/event-stream");
         response
             .headers_mut()

@@ -69,7 +69,7 @@ pub(crate) fn watch(
     dir: &Path,
     poll: bool,
     changes: mpsc::UnboundedSender<Vec<PathBuf>>,
-) -> Result<Box<dyn Send>, String> {
+) -> Result<Box<dyn Watcher + Send>, String> {
     let handler = move |result: notify::Result<notify::Event>| match result {
         Ok(event) if changes_content(&event.kind) => {
             let _ = changes.send(event.paths);
@@ -78,25 +78,16 @@ pub(crate) fn watch(
         Err(error) => eprintln!("refserve dev: watching: {error}"),
     };
     let config = notify::Config::default().with_poll_interval(POLL_INTERVAL);
-    if poll {
-        start::<notify::PollWatcher>(dir, config, handler)
-    } else {
-        start::<notify::RecommendedWatcher>(dir, config, handler)
-    }
-}
-
-/// Start a watcher of kind `W` on `dir`.
-fn start<W: Watcher + Send + 'static>(
-    dir: &Path,
-    config: notify::Config,
-    handler: impl notify::EventHandler,
-) -> Result<Box<dyn Send>, String> {
     let cannot = |e: notify::Error| format!("cannot watch {}: {e}", dir.display());
-    let mut watcher = W::new(handler, config).map_err(cannot)?;
+    let mut watcher: Box<dyn Watcher + Send> = if poll {
+        Box::new(notify::PollWatcher::new(handler, config).map_err(cannot)?)
+    } else {
+        Box::new(notify::RecommendedWatcher::new(handler, config).map_err(cannot)?)
+    };
     watcher
         .watch(dir, RecursiveMode::Recursive)
         .map_err(cannot)?;
-    Ok(Box::new(watcher))
+    Ok(watcher)
 }
 
 /// Whether an event of `kind` may change what renders: a file created,

@@ -43,12 +43,15 @@ const WRITE_INTERVAL: Duration = Duration::from_millis(50);
 /// The least time between two warnings of dropped lines.
 const WARNING_INTERVAL: Duration = Duration::from_secs(10);
 
-/// How each line is written.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// How each line is written: `--access-log-format`'s values.
+// No doc comments on the variants: clap would show them in a long help
+// of their own.
+#[allow(missing_docs)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
-    /// Space-separated fields.
+    // Space-separated fields.
     Text,
-    /// One JSON object per line.
+    // One JSON object per line.
     Json,
 }
 

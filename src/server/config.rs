@@ -9,7 +9,7 @@
 use crate::access_log::Format;
 use clap::builder::TypedValueParser;
 use clap::parser::ValueSource;
-use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
+use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 use std::ffi::{OsStr, OsString};
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -96,27 +96,32 @@ const ADDR_VARIABLE: &str = "REFSERVE_ADDR";
 /// [`clap::Error`]: its [`exit`](clap::Error::exit) prints it (help and
 /// version on standard output) and exits with its code (2 for a usage
 /// error, 0 for help and version).
-pub fn parse<I, T>(args: I) -> Result<Command, clap::Error>
-where
-    I: IntoIterator<Item = T>,
-    T: Into<OsString>,
-{
+pub fn parse(args: impl IntoIterator<Item = impl Into<OsString>>) -> Result<Command, clap::Error> {
     parse_with(Cli::command(), args)
 }
 
 /// [`parse`], with `command` (the [`Cli`]'s, perhaps changed) as the parser.
-fn parse_with<I, T>(command: clap::Command, args: I) -> Result<Command, clap::Error>
-where
-    I: IntoIterator<Item = T>,
-    T: Into<OsString>,
-{
+fn parse_with(
+    command: clap::Command,
+    args: impl IntoIterator<Item = impl Into<OsString>>,
+) -> Result<Command, clap::Error> {
     let program = std::iter::once(OsString::from("refserve"));
     let matches = command.try_get_matches_from(program.chain(args.into_iter().map(Into::into)))?;
     let cli = Cli::from_arg_matches(&matches)?;
     Ok(match cli.command {
         None => Command::Serve(cli.serve.into_config()),
         Some(Sub::Export { dir }) => Command::Export(dir),
-        Some(Sub::Dev(dev)) => Command::Dev(dev.into_config()),
+        Some(Sub::Dev(dev)) => Command::Dev(DevConfig {
+            content: dev.content,
+            addr: dev.addr,
+            poll: dev.poll,
+            // The server's defaults, with the limits given to `dev`.
+            limits: Serve {
+                limits: dev.limits,
+                ..Serve::defaults()
+            }
+            .into_config(),
+        }),
     })
 }
 
@@ -214,7 +219,7 @@ struct Serve {
     /// The access log's format (json: one object per line); turns
     /// the log on
     #[arg(long, verbatim_doc_comment, value_name = "FORMAT")]
-    access_log_format: Option<LogFormat>,
+    access_log_format: Option<Format>,
     /// Serve GET /metrics (Prometheus text; OpenMetrics when asked)
     /// on this address, never the public one; under systemd, the
     /// inherited socket named `metrics` (FileDescriptorName=metrics)
@@ -276,11 +281,6 @@ impl Serve {
     /// The [`Config`] these flags ask for.
     fn into_config(self) -> Config {
         let limits = self.limits;
-        let access_log = match (self.access_log_format, self.access_log) {
-            (Some(LogFormat::Json), _) => Some(Format::Json),
-            (Some(LogFormat::Text), _) | (None, true) => Some(Format::Text),
-            (None, false) => None,
-        };
         Config {
             addr: self.addr,
             header_read_timeout: Duration::from_secs(limits.header_read_timeout),
@@ -294,7 +294,9 @@ impl Serve {
             max_header_bytes: usize::try_from(self.max_header_bytes).unwrap_or(usize::MAX),
             max_streams: u32::try_from(self.max_streams).unwrap_or(u32::MAX),
             max_streams_total: usize::try_from(self.max_streams_total).unwrap_or(usize::MAX),
-            access_log,
+            access_log: self
+                .access_log_format
+                .or(self.access_log.then_some(Format::Text)),
             metrics_addr: self.metrics_addr,
             // `requires` makes them both or neither.
             tls: self
@@ -359,31 +361,6 @@ struct Dev {
     /// The server's limits it takes.
     #[command(flatten)]
     limits: Limits,
-}
-
-impl Dev {
-    /// The [`DevConfig`] these flags ask for: the server's defaults, with
-    /// the limits given here.
-    fn into_config(self) -> DevConfig {
-        DevConfig {
-            content: self.content,
-            addr: self.addr,
-            poll: self.poll,
-            limits: Serve {
-                limits: self.limits,
-                ..Serve::defaults()
-            }
-            .into_config(),
-        }
-    }
-}
-
-/// `--access-log-format`'s values.
-#[derive(Debug, Clone, Copy, ValueEnum)]
-enum LogFormat {
-    // No doc comments: clap would show them in a long help of their own.
-    Text,
-    Json,
 }
 
 /// A whole number from `low` to `high`, inclusive: every limit's value

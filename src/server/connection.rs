@@ -54,7 +54,7 @@ use crate::metrics::{Close, Metrics};
 use crate::streams::Streams;
 use crate::table::Tables;
 use crate::tls;
-use crate::watchdog::{drained, supervise, Timeouts, CLOSE_GRACE, DRAIN_IDLE_GRACE};
+use crate::watchdog::{drained, supervise, CLOSE_GRACE, DRAIN_IDLE_GRACE};
 use crate::watched::{Framing, Socket, Watched};
 use futures_util::future::Either;
 use http::header::{HeaderValue, CONNECTION, STRICT_TRANSPORT_SECURITY};
@@ -73,14 +73,12 @@ use tokio::net::TcpStream;
 use tokio::sync::watch;
 use tokio_rustls::TlsAcceptor;
 
-/// `Strict-Transport-Security` on every HTTPS response.
-const HSTS: HeaderValue = HeaderValue::from_static(tls::STRICT_TRANSPORT_SECURITY);
-
 /// What every connection of a server shares.
 pub(crate) struct Shared {
     http1: http1::Builder,
     auto: auto::Builder<TokioExecutor>,
-    timeouts: Timeouts,
+    /// The clocks each connection is held to, among the rest.
+    config: Config,
     access_log: Option<AccessLog>,
     metrics: Option<Arc<Metrics>>,
     /// What answers the requests.
@@ -114,7 +112,7 @@ impl Shared {
         Shared {
             http1,
             auto,
-            timeouts: Timeouts::of(config),
+            config: config.clone(),
             access_log: config
                 .access_log
                 .map(|format| AccessLog::start(format, metrics.clone())),
@@ -232,7 +230,7 @@ async fn before_drain<F: std::future::Future>(
     activity: &Activity,
     drain: &mut watch::Receiver<bool>,
 ) -> Result<F::Output, Close> {
-    let deadline = activity.accepted() + shared.timeouts.header_read;
+    let deadline = activity.accepted() + shared.config.header_read_timeout;
     let step = tokio::time::timeout_at(deadline.into(), step);
     tokio::pin!(step);
     tokio::select! {
@@ -297,14 +295,14 @@ where
     match framing {
         Framing::Http1 => {
             let connection = shared.http1.serve_connection(TokioIo::new(stream), service);
-            supervise(connection, shared.timeouts, &activity, drain, framing).await
+            supervise(connection, &shared.config, &activity, drain, framing).await
         }
         Framing::Http2 | Framing::FromPreface => {
             let connection = shared.auto.serve_connection(TokioIo::new(stream), service);
             // Boxed: the auto builder's connection is large and rare.
             Box::pin(supervise(
                 connection,
-                shared.timeouts,
+                &shared.config,
                 &activity,
                 drain,
                 framing,
@@ -375,7 +373,7 @@ fn deliver(
     if secure {
         response
             .headers_mut()
-            .insert(STRICT_TRANSPORT_SECURITY, HSTS);
+            .insert(STRICT_TRANSPORT_SECURITY, tls::HSTS);
     }
     if shared.draining.load(Ordering::Relaxed) && asked.version < Version::HTTP_2 {
         response

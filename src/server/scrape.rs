@@ -23,8 +23,9 @@
 
 use crate::accept::{Accepted, Connections};
 use crate::activity::{Activity, Open, Tracked};
+use crate::config::Config;
 use crate::metrics::{self, Metrics};
-use crate::watchdog::{supervise, Timeouts};
+use crate::watchdog::supervise;
 use crate::watched::{Framing, Watched};
 use bytes::Bytes;
 use http::header::{HeaderValue, ALLOW, CACHE_CONTROL, CONTENT_TYPE};
@@ -51,9 +52,9 @@ const OPENMETRICS_TEXT: &str = "application/openmetrics-text; version=1.0.0; cha
 const NOT_FOUND: &str = r#"{"error":{"code":"not_found","message":"The metrics listener serves one path.","hint":"Scrape GET /metrics."}}"#;
 const METHOD_NOT_ALLOWED: &str = r#"{"error":{"code":"method_not_allowed","message":"The metrics listener answers GET and HEAD only.","hint":"Scrape GET /metrics."}}"#;
 
-/// Serve `metrics` on `listener`, each connection held to `timeouts`,
-/// until the task is dropped.
-pub(crate) async fn serve(listener: TcpListener, metrics: Arc<Metrics>, timeouts: Timeouts) {
+/// Serve `metrics` on `listener`, each connection held to the clocks of
+/// `config`, until the task is dropped.
+pub(crate) async fn serve(listener: TcpListener, metrics: Arc<Metrics>, config: Arc<Config>) {
     let registry = Arc::new(metrics::registry(metrics));
     let mut http1 = http1::Builder::new();
     http1.max_buf_size(MAX_HEADER_BYTES);
@@ -65,6 +66,7 @@ pub(crate) async fn serve(listener: TcpListener, metrics: Arc<Metrics>, timeouts
             ..
         } = accepted;
         let (registry, requests) = (Arc::clone(&registry), Arc::clone(&activity));
+        let config = Arc::clone(&config);
         let service = service_fn(move |request| {
             let open = Open::begin(&requests);
             let response = answer(&registry, &request).map(|body| Tracked::new(body, open));
@@ -73,7 +75,7 @@ pub(crate) async fn serve(listener: TcpListener, metrics: Arc<Metrics>, timeouts
         let stream = Watched::new(stream, Arc::clone(&activity), Framing::Http1);
         let connection = http1.serve_connection(TokioIo::new(stream), service);
         async move {
-            supervise(connection, timeouts, &activity, drain, Framing::Http1).await;
+            supervise(connection, &config, &activity, drain, Framing::Http1).await;
         }
     };
     let connections = Connections::new("refserve: metrics listener", MAX_CONNECTIONS).settling();

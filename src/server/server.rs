@@ -20,7 +20,6 @@ use crate::metrics::Metrics;
 use crate::scrape;
 use crate::table::Tables;
 use crate::tls::Tls;
-use crate::watchdog::Timeouts;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
@@ -63,7 +62,7 @@ pub fn run<'a>(
             .metrics
             .zip(metrics.clone())
             .map(|(listener, metrics)| {
-                tokio::spawn(scrape::serve(listener, metrics, Timeouts::of(config)))
+                tokio::spawn(scrape::serve(listener, metrics, Arc::new(config.clone())))
             });
         let shared = Arc::new(Shared::new(config, tables, metrics.clone()));
         let connections = Connections::new("refserve", config.max_connections);

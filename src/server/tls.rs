@@ -32,11 +32,12 @@ pub struct TlsFiles {
 /// `Strict-Transport-Security` on every HTTPS response: a year, the
 /// lifetime browsers and preload lists expect; subdomains are left to the
 /// operator, who knows whether they all speak HTTPS.
-pub(crate) const STRICT_TRANSPORT_SECURITY: &str = "max-age=31536000";
+pub(crate) const HSTS: http::HeaderValue = http::HeaderValue::from_static("max-age=31536000");
 
 /// The TLS configuration in use, and the files it came from.
 pub struct Tls {
-    files: TlsFiles,
+    /// The files it reads.
+    pub files: TlsFiles,
     current: RwLock<TlsAcceptor>,
 }
 
@@ -64,11 +65,6 @@ impl Tls {
             .read()
             .unwrap_or_else(|e| e.into_inner())
             .clone()
-    }
-
-    /// The files, for messages.
-    pub fn files(&self) -> &TlsFiles {
-        &self.files
     }
 }
 

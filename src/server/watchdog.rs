@@ -33,44 +33,23 @@ pub(crate) const CLOSE_GRACE: Duration = Duration::from_millis(500);
 /// closed: a busy keep-alive client sends its next request well within it.
 pub(crate) const DRAIN_IDLE_GRACE: Duration = Duration::from_millis(250);
 
-/// The clocks a connection is held to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Timeouts {
-    /// To the first complete request (or TLS handshake), from the accept.
-    pub header_read: Duration,
-    /// With no request open, after the first.
-    pub idle: Duration,
-    /// Sending without progress.
-    pub send: Duration,
-}
-
-impl Timeouts {
-    /// The timeouts `config` sets.
-    pub fn of(config: &Config) -> Self {
-        Timeouts {
-            header_read: config.header_read_timeout,
-            idle: config.idle_timeout,
-            send: config.send_timeout,
-        }
-    }
-}
-
-/// Run `connection` to its end under the watchdog, which holds it to
-/// `timeouts` and closes it in a drain; returns why it ended. `framing`
+/// Run `connection` to its end under the watchdog, which holds it to the
+/// clocks of `config` (`--header-read-timeout`, `--idle-timeout`,
+/// `--send-timeout`) and closes it in a drain; returns why it ended. `framing`
 /// tells which builder serves it: in a drain, the watchdog closes a
 /// connection of hyper's HTTP/1 builder ([`Framing::Http1`]) once it is
 /// idle, and tells one of hyper-util's auto builder (HTTP/2, or HTTP/1.1
 /// that starts with `P`) to go away at once.
 pub async fn supervise<C: GracefulConnection>(
     connection: C,
-    timeouts: Timeouts,
+    config: &Config,
     activity: &Activity,
     mut drain: watch::Receiver<bool>,
     framing: Framing,
 ) -> Close {
     tokio::pin!(connection);
     let draining = AtomicBool::new(false);
-    let watchdog = watch(timeouts, activity, &mut drain, framing, &draining);
+    let watchdog = watch(config, activity, &mut drain, framing, &draining);
     tokio::pin!(watchdog);
     let close = match Gated::new(connection.as_mut(), watchdog).await {
         // The drain's `Connection: close` ended it.
@@ -90,7 +69,7 @@ pub async fn supervise<C: GracefulConnection>(
         // shutdown bound, unless they stall.
         tokio::select! {
             _ = connection => {}
-            () = stalled(activity, timeouts.send) => return Close::SendTimeout,
+            () = stalled(activity, config.send_timeout) => return Close::SendTimeout,
         }
     }
     close
@@ -106,7 +85,7 @@ pub async fn supervise<C: GracefulConnection>(
 /// the end of that request (on the coarse clock the end may even read as
 /// the moment of the accept).
 async fn watch(
-    timeouts: Timeouts,
+    config: &Config,
     activity: &Activity,
     drain: &mut watch::Receiver<bool>,
     framing: Framing,
@@ -116,9 +95,9 @@ async fn watch(
         let (limit, reason) = if draining.load(Ordering::Relaxed) {
             (DRAIN_IDLE_GRACE, Close::Drain)
         } else if activity.has_served() {
-            (timeouts.idle, Close::Idle)
+            (config.idle_timeout, Close::Idle)
         } else {
-            (timeouts.header_read, Close::HeaderTimeout)
+            (config.header_read_timeout, Close::HeaderTimeout)
         };
         let idle_since = activity.idle_since();
         if idle_since.is_some_and(|since| since.elapsed() >= limit) {
@@ -130,11 +109,11 @@ async fn watch(
         let now = Instant::now();
         let deadline = idle_since
             .map_or(now + limit, |since| since + limit)
-            .min(now + timeouts.idle);
+            .min(now + config.idle_timeout);
         tokio::select! {
             () = tokio::time::sleep_until(deadline.into()) => {}
             // A client that will not read gets no grace to close.
-            () = stalled(activity, timeouts.send) => return Close::SendTimeout,
+            () = stalled(activity, config.send_timeout) => return Close::SendTimeout,
             () = drained(drain), if !draining.load(Ordering::Relaxed) => {
                 draining.store(true, Ordering::Relaxed);
                 if framing != Framing::Http1 {

@@ -111,31 +111,6 @@ impl<S: Socket> Watched<S> {
     }
 }
 
-impl<S: Socket + AsyncRead + Unpin> Watched<S> {
-    /// Read and drop what the client sends until it closes its half, or
-    /// the linger's time or bytes run out.
-    fn poll_linger(&mut self, cx: &mut Context<'_>) -> Poll<()> {
-        let Some(linger) = &mut self.linger else {
-            return Poll::Ready(());
-        };
-        let mut sink = [0u8; 8192];
-        while linger.left > 0 {
-            if linger.deadline.as_mut().poll(cx).is_ready() {
-                break;
-            }
-            let mut buf = ReadBuf::new(&mut sink);
-            match ready!(Pin::new(&mut self.inner).poll_read(cx, &mut buf)) {
-                Ok(()) if !buf.filled().is_empty() => {
-                    linger.left = linger.left.saturating_sub(buf.filled().len());
-                }
-                // Closed, or failed: nothing more to wait for.
-                _ => break,
-            }
-        }
-        Poll::Ready(())
-    }
-}
-
 impl<S: Socket> Drop for Watched<S> {
     fn drop(&mut self) {
         if self.progress.activity.resets_on_close() {
@@ -299,20 +274,39 @@ impl<S: Socket + AsyncRead + AsyncWrite + Unpin> AsyncWrite for Watched<S> {
 
     fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
         let this = self.get_mut();
-        if this.linger.is_none() {
-            ready!(Pin::new(&mut this.inner).poll_shutdown(cx))?;
-            let activity = &this.progress.activity;
-            if activity.resets_on_close() || activity.closes_quietly() {
-                // A connection that stalled is reset, not lingered over;
-                // one closed idle has no answer a reset could destroy.
-                return Poll::Ready(Ok(()));
+        let linger = match &mut this.linger {
+            Some(linger) => linger,
+            None => {
+                ready!(Pin::new(&mut this.inner).poll_shutdown(cx))?;
+                let activity = &this.progress.activity;
+                if activity.resets_on_close() || activity.closes_quietly() {
+                    // A connection that stalled is reset, not lingered over;
+                    // one closed idle has no answer a reset could destroy.
+                    return Poll::Ready(Ok(()));
+                }
+                this.linger.insert(Linger {
+                    deadline: Box::pin(tokio::time::sleep(LINGER_TIME)),
+                    left: LINGER_BYTES,
+                })
             }
-            this.linger = Some(Linger {
-                deadline: Box::pin(tokio::time::sleep(LINGER_TIME)),
-                left: LINGER_BYTES,
-            });
+        };
+        // Read and drop what the client sends until it closes its half, or
+        // the linger's time or bytes run out.
+        let mut sink = [0u8; 8192];
+        while linger.left > 0 {
+            if linger.deadline.as_mut().poll(cx).is_ready() {
+                break;
+            }
+            let mut buf = ReadBuf::new(&mut sink);
+            match ready!(Pin::new(&mut this.inner).poll_read(cx, &mut buf)) {
+                Ok(()) if !buf.filled().is_empty() => {
+                    linger.left = linger.left.saturating_sub(buf.filled().len());
+                }
+                // Closed, or failed: nothing more to wait for.
+                _ => break,
+            }
         }
-        this.poll_linger(cx).map(Ok)
+        Poll::Ready(Ok(()))
     }
 }
 
