@@ -114,6 +114,7 @@ pub(crate) fn answer(
     };
     let results = Results {
         keys: &table.keys,
+        names: &table.mcp.methods_json,
         query: &query,
         found: &found,
         suggestions: &suggestions,
