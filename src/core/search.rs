@@ -210,22 +210,17 @@ impl Index {
         words(text)
             .filter_map(|word| {
                 term(word, |folded| {
-                    let indexed = self.spelling(folded);
-                    match indexed.and_then(|s| self.terms.get(s.term as usize)) {
+                    let indexed = self
+                        .spellings
+                        .binary_search_by(|spelling| spelling.word.as_str().cmp(folded));
+                    let spelling = indexed.ok().map(|i| self.spellings[i].term as usize);
+                    match spelling.and_then(|term| self.terms.get(term)) {
                         Some(term) => term.stem.clone(),
                         None => stemmer.stem(folded).into_owned(),
                     }
                 })
             })
             .collect()
-    }
-
-    /// The spelling `word`, if the reference writes it.
-    fn spelling(&self, word: &str) -> Option<&Spelling> {
-        self.spellings
-            .binary_search_by(|spelling| spelling.word.as_str().cmp(word))
-            .ok()
-            .map(|i| &self.spellings[i])
     }
 
     /// The term `stem`, if indexed.

@@ -168,7 +168,10 @@ fn method(catalog: &Catalog, entry: &Entry) -> Method {
             render_html::body(&description),
             key = entry.key,
         ))),
-        Piece(Bytes::from(format!("</p>\n{}</li>\n", render_html::body(&signatures)))),
+        Piece(Bytes::from(format!(
+            "</p>\n{}</li>\n",
+            render_html::body(&signatures)
+        ))),
     ];
     let calls: Vec<String> = entry.signatures.iter().map(|s| format!("`{s}`")).collect();
     let markdown = [
@@ -180,7 +183,10 @@ fn method(catalog: &Catalog, entry: &Entry) -> Method {
         Piece(Bytes::from_static(b"\n")),
     ];
     let links = [
-        Piece(Bytes::from(format!("<a href=\"{path}\"><code>{}</code></a>", entry.key))),
+        Piece(Bytes::from(format!(
+            "<a href=\"{path}\"><code>{}</code></a>",
+            entry.key
+        ))),
         Piece(Bytes::from(format!("[`{}`]({path})", entry.key))),
     ];
     Method {
