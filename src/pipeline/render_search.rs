@@ -118,10 +118,10 @@ fn html(catalog: &Catalog, headers: Headers) -> Layout {
             "{heading}<p>Methods matching “{HOLE}”: {HOLE} of {count}, best first.</p>\n\
              <ol class=\"results\">\n"
         )),
-        found_end: Piece(Bytes::from_static(b"</ol>\n")),
+        found_end: piece("</ol>\n"),
         nothing: cut(&format!("{heading}<p>No method matches “{HOLE}”.</p>\n")),
         suggestions: cut(&format!("<p>Did you mean {HOLE} or {HOLE}?</p>\n")),
-        every_method: Piece(Bytes::from(every_method)),
+        every_method: piece(every_method),
         end,
     }
 }
@@ -136,18 +136,18 @@ fn markdown(catalog: &Catalog, headers: Headers) -> Layout {
     );
     Layout {
         headers,
-        top: vec![Piece(Bytes::from_static(b"# Search results\n\n"))],
+        top: vec![piece("# Search results\n\n")],
         found: cut(&format!(
             "Methods matching “{HOLE}”: {HOLE} of {count}, best first.\n\n"
         )),
         found_end: Piece(Bytes::new()),
         nothing: cut(&format!("No method matches “{HOLE}”.\n\n")),
         suggestions: cut(&format!("Did you mean {HOLE} or {HOLE}?\n\n")),
-        every_method: Piece(Bytes::from(every_method)),
-        end: Piece(Bytes::from(format!(
+        every_method: piece(every_method),
+        end: piece(format!(
             "\n[All methods]({})\n",
             Address::Methods(View::Page)
-        ))),
+        )),
     }
 }
 
@@ -163,31 +163,25 @@ fn method(catalog: &Catalog, entry: &Entry) -> Method {
     );
     let signatures = format!("```php\n{}\n```\n", entry.signatures.join("\n"));
     let html = [
-        Piece(Bytes::from(format!(
+        piece(format!(
             "<li><h2><a href=\"{path}\">{key}</a></h2>\n{}<p class=\"why\">",
             render_html::body(&description),
             key = entry.key,
-        ))),
-        Piece(Bytes::from(format!(
-            "</p>\n{}</li>\n",
-            render_html::body(&signatures)
-        ))),
+        )),
+        piece(format!("</p>\n{}</li>\n", render_html::body(&signatures))),
     ];
     let calls: Vec<String> = entry.signatures.iter().map(|s| format!("`{s}`")).collect();
     let markdown = [
-        Piece(Bytes::from(format!(
+        piece(format!(
             "[`{key}`]({path}): {description}\n   {}\n   ",
             calls.join(", "),
             key = entry.key,
-        ))),
-        Piece(Bytes::from_static(b"\n")),
+        )),
+        piece("\n"),
     ];
     let links = [
-        Piece(Bytes::from(format!(
-            "<a href=\"{path}\"><code>{}</code></a>",
-            entry.key
-        ))),
-        Piece(Bytes::from(format!("[`{}`]({path})", entry.key))),
+        piece(format!("<a href=\"{path}\"><code>{}</code></a>", entry.key)),
+        piece(format!("[`{}`]({path})", entry.key)),
     ];
     Method {
         html,
@@ -218,11 +212,16 @@ fn members(catalog: &Catalog, entry: &Entry) -> Members {
     members
 }
 
+/// `text` as a piece.
+fn piece(text: impl Into<Bytes>) -> Piece {
+    Piece(text.into())
+}
+
 /// `text` cut at every [`HOLE`], in `N` pieces.
 fn cut<const N: usize>(text: &str) -> [Piece; N] {
     let cut: Vec<Piece> = text
         .split(HOLE)
-        .map(|piece| Piece(Bytes::from(piece.to_string())))
+        .map(|text| piece(text.to_string()))
         .collect();
     cut.try_into().unwrap_or_else(|cut: Vec<Piece>| {
         panic!(
