@@ -231,11 +231,6 @@ impl Index {
             .map(|i| &self.terms[i])
     }
 
-    /// The methods `stem` finds, with their weights.
-    pub fn postings(&self, stem: &str) -> &[Posting] {
-        self.term(stem).map_or(&[], |term| &term.postings)
-    }
-
     /// The terms whose words are nearest `word` (a query word the index
     /// lacks) within `edits` edits: those at the least distance there is,
     /// each term once, in the order of their words. Empty when none is
