@@ -210,8 +210,11 @@ impl Index {
         words(text)
             .filter_map(|word| {
                 term(word, |folded| {
-                    let indexed = self.spelling(folded);
-                    match indexed.and_then(|s| self.terms.get(s.term as usize)) {
+                    let indexed = self
+                        .spellings
+                        .binary_search_by(|spelling| spelling.word.as_str().cmp(folded));
+                    let spelling = indexed.ok().map(|i| self.spellings[i].term as usize);
+                    match spelling.and_then(|term| self.terms.get(term)) {
                         Some(term) => term.stem.clone(),
                         None => stemmer.stem(folded).into_owned(),
                     }
@@ -220,25 +223,12 @@ impl Index {
             .collect()
     }
 
-    /// The spelling `word`, if the reference writes it.
-    fn spelling(&self, word: &str) -> Option<&Spelling> {
-        self.spellings
-            .binary_search_by(|spelling| spelling.word.as_str().cmp(word))
-            .ok()
-            .map(|i| &self.spellings[i])
-    }
-
     /// The term `stem`, if indexed.
     pub fn term(&self, stem: &str) -> Option<&Term> {
         self.terms
             .binary_search_by(|term| term.stem.as_str().cmp(stem))
             .ok()
             .map(|i| &self.terms[i])
-    }
-
-    /// The methods `stem` finds, with their weights.
-    pub fn postings(&self, stem: &str) -> &[Posting] {
-        self.term(stem).map_or(&[], |term| &term.postings)
     }
 
     /// The terms whose words are nearest `word` (a query word the index

@@ -16,7 +16,6 @@ use crate::table::{body, map, value, Resource};
 use bytes::Bytes;
 use http::{HeaderMap, HeaderValue};
 use serde::{Deserialize, Serialize};
-use serde_json::value::RawValue;
 
 /// The one query parameter: the words searched for.
 pub const PARAMETER: &str = "q";
@@ -69,10 +68,6 @@ pub struct SearchPage {
     pub see_other: HeaderMap,
     /// Each method, in catalog order.
     pub methods: Vec<Method>,
-    /// Every method's name, in catalog order, as a JSON array (the JSON
-    /// answer's `meta.methods` when nothing matches).
-    #[serde(with = "json_text")]
-    pub names: Box<RawValue>,
     /// What a static host serves at `/search` instead (`refserve export`):
     /// a page that says search needs the server, and links the index. One
     /// of the table's stored resources (`Table::stored`), never routed to.
@@ -92,6 +87,21 @@ pub struct Headers {
     pub not_modified: HeaderMap,
 }
 
+/// A piece of a text cut where the holes are: its bytes, borrowed from the
+/// stored table when read back. A fixed number of pieces is an array,
+/// stored without a count, so it is always read back whole.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(transparent, bound(deserialize = "'de: 'static"))]
+pub struct Piece(#[serde(with = "body")] pub Bytes);
+
+impl std::ops::Deref for Piece {
+    type Target = [u8];
+
+    fn deref(&self) -> &[u8] {
+        &self.0
+    }
+}
+
 /// One text form (HTML or Markdown): its headers and fixed texts, each cut
 /// where a hole is.
 #[derive(Debug, Serialize, Deserialize)]
@@ -101,29 +111,22 @@ pub struct Layout {
     pub headers: Headers,
     /// From the start to the results, cut wherever the query goes (the
     /// page's title and its search box; none in Markdown).
-    #[serde(with = "pieces")]
-    pub top: Vec<Bytes>,
+    pub top: Vec<Piece>,
     /// Some methods found: before the query, between it and the number
     /// found, and from that number to the first method.
-    #[serde(with = "pieces::fixed")]
-    pub found: [Bytes; 3],
+    pub found: [Piece; 3],
     /// After the last method found.
-    #[serde(with = "body")]
-    pub found_end: Bytes,
+    pub found_end: Piece,
     /// Nothing found: before the query and after it.
-    #[serde(with = "pieces::fixed")]
-    pub nothing: [Bytes; 2],
+    pub nothing: [Piece; 2],
     /// The names closest to the query's words: before the first, between
     /// two, after the last.
-    #[serde(with = "pieces::fixed")]
-    pub suggestions: [Bytes; 3],
+    pub suggestions: [Piece; 3],
     /// After nothing was found (and the suggestions): how search reads a
     /// query, and every method.
-    #[serde(with = "body")]
-    pub every_method: Bytes,
+    pub every_method: Piece,
     /// From the end of the results to the end.
-    #[serde(with = "body")]
-    pub end: Bytes,
+    pub end: Piece,
 }
 
 /// One method, as the answers show it.
@@ -132,15 +135,12 @@ pub struct Layout {
 pub struct Method {
     /// In the results page: its list item before the line that says why it
     /// matched, and after.
-    #[serde(with = "pieces::fixed")]
-    pub html: [Bytes; 2],
+    pub html: [Piece; 2],
     /// In the Markdown results: its list item (after the number) before
     /// that line, and after.
-    #[serde(with = "pieces::fixed")]
-    pub markdown: [Bytes; 2],
+    pub markdown: [Piece; 2],
     /// A link to its page, in HTML and in Markdown.
-    #[serde(with = "pieces::fixed")]
-    pub links: [Bytes; 2],
+    pub links: [Piece; 2],
     /// Its members in the JSON answer (`key`, `name`, `description`,
     /// `signature`, `documentation_url`, …); the server adds `why`.
     #[serde(with = "json_text")]
@@ -150,94 +150,21 @@ pub struct Method {
     pub location: HeaderValue,
 }
 
-/// Pieces of text: each borrowed from the stored table when read back.
-mod pieces {
-    use super::*;
-    use serde::de::Error as _;
-    use serde::{Deserializer, Serializer};
-
-    pub(crate) fn serialize<S: Serializer>(
-        pieces: &[Bytes],
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        serializer.collect_seq(pieces.iter().map(|piece| serde_bytes(piece)))
-    }
-
-    pub(crate) fn deserialize<D: Deserializer<'static>>(
-        deserializer: D,
-    ) -> Result<Vec<Bytes>, D::Error> {
-        let pieces = <Vec<&'static [u8]>>::deserialize(deserializer)?;
-        Ok(pieces.into_iter().map(Bytes::from_static).collect())
-    }
-
-    /// `N` pieces (a text cut at `N - 1` holes), stored as any pieces are;
-    /// read back, a count other than `N` is an error.
-    pub(crate) mod fixed {
-        use super::*;
-
-        pub(crate) use super::serialize;
-
-        pub(crate) fn deserialize<D: Deserializer<'static>, const N: usize>(
-            deserializer: D,
-        ) -> Result<[Bytes; N], D::Error> {
-            let pieces = super::deserialize(deserializer)?;
-            let count = pieces.len();
-            <[Bytes; N]>::try_from(pieces)
-                .map_err(|_| D::Error::custom(format!("{count} pieces of a text cut in {N}")))
-        }
-    }
-
-    /// A piece as serde's bytes (not a sequence of numbers).
-    fn serde_bytes(piece: &[u8]) -> impl Serialize + '_ {
-        struct Piece<'a>(&'a [u8]);
-        impl Serialize for Piece<'_> {
-            fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-                serializer.serialize_bytes(self.0)
-            }
-        }
-        Piece(piece)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// Any number of pieces, stored.
-    #[derive(Serialize)]
-    struct Stored {
-        #[serde(with = "pieces")]
-        pieces: Vec<Bytes>,
-    }
-
-    /// Two pieces, read back.
-    #[derive(Debug, Deserialize)]
-    #[serde(bound(deserialize = "'de: 'static"))]
-    struct Two {
-        #[serde(with = "pieces::fixed")]
-        pieces: [Bytes; 2],
-    }
-
-    fn stored(pieces: &[&'static str]) -> &'static [u8] {
-        let pieces = pieces.iter().map(|p| Bytes::from_static(p.as_bytes()));
-        let stored = Stored {
-            pieces: pieces.collect(),
-        };
-        postcard::to_allocvec(&stored).expect("pieces store").leak()
-    }
-
     #[test]
-    fn fixed_pieces_are_read_back_borrowed_and_only_in_their_number() {
-        let bytes = stored(&["before", "after"]);
-        let two: Two = postcard::from_bytes(bytes).expect("two pieces read back");
-        assert_eq!(two.pieces, [&b"before"[..], &b"after"[..]]);
+    fn pieces_are_read_back_borrowed_and_only_in_their_number() {
+        let two = [&b"before"[..], b"after"].map(|p| Piece(Bytes::from_static(p)));
+        let bytes: &'static [u8] = postcard::to_allocvec(&two).expect("pieces store").leak();
+        let read: [Piece; 2] = postcard::from_bytes(bytes).expect("two pieces read back");
+        assert_eq!(read, two);
         let stored_range = bytes.as_ptr_range();
-        for piece in &two.pieces {
+        for piece in &read {
             assert!(stored_range.contains(&piece.as_ptr()), "a copy: {piece:?}");
         }
-        for pieces in [&["one"][..], &["one", "two", "three"]] {
-            let read = postcard::from_bytes::<Two>(stored(pieces));
-            assert!(read.is_err(), "{pieces:?}: {read:?}");
-        }
+        let three = postcard::from_bytes::<[Piece; 3]>(bytes);
+        assert!(three.is_err(), "{three:?}");
     }
 }

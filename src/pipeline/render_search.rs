@@ -17,7 +17,7 @@ use crate::media::MediaType;
 use crate::render_html::{self, Page};
 use crate::render_json;
 use crate::render_markdown::{self, page_of};
-use crate::search_page::{Form, Headers, Layout, Method, SearchPage};
+use crate::search_page::{Form, Headers, Layout, Method, Piece, SearchPage};
 use crate::site::{Body, Resource};
 use crate::table;
 use bytes::Bytes;
@@ -36,14 +36,12 @@ pub(crate) fn page(
     see_other: HeaderMap,
     exported: table::Resource,
 ) -> SearchPage {
-    let names: Vec<&str> = catalog.entries.iter().map(|e| e.key.as_str()).collect();
     SearchPage {
         html: html(catalog, headers(Form::Html)),
         markdown: markdown(catalog, headers(Form::Markdown)),
         json: headers(Form::Json),
         see_other,
         methods: catalog.entries.iter().map(|e| method(catalog, e)).collect(),
-        names: serde_json::value::to_raw_value(&names).expect("strings always serialise"),
         exported,
     }
 }
@@ -120,10 +118,10 @@ fn html(catalog: &Catalog, headers: Headers) -> Layout {
             "{heading}<p>Methods matching “{HOLE}”: {HOLE} of {count}, best first.</p>\n\
              <ol class=\"results\">\n"
         )),
-        found_end: Bytes::from_static(b"</ol>\n"),
+        found_end: piece("</ol>\n"),
         nothing: cut(&format!("{heading}<p>No method matches “{HOLE}”.</p>\n")),
         suggestions: cut(&format!("<p>Did you mean {HOLE} or {HOLE}?</p>\n")),
-        every_method: Bytes::from(every_method),
+        every_method: piece(every_method),
         end,
     }
 }
@@ -138,15 +136,15 @@ fn markdown(catalog: &Catalog, headers: Headers) -> Layout {
     );
     Layout {
         headers,
-        top: vec![Bytes::from_static(b"# Search results\n\n")],
+        top: vec![piece("# Search results\n\n")],
         found: cut(&format!(
             "Methods matching “{HOLE}”: {HOLE} of {count}, best first.\n\n"
         )),
-        found_end: Bytes::new(),
+        found_end: Piece(Bytes::new()),
         nothing: cut(&format!("No method matches “{HOLE}”.\n\n")),
         suggestions: cut(&format!("Did you mean {HOLE} or {HOLE}?\n\n")),
-        every_method: Bytes::from(every_method),
-        end: Bytes::from(format!(
+        every_method: piece(every_method),
+        end: piece(format!(
             "\n[All methods]({})\n",
             Address::Methods(View::Page)
         )),
@@ -165,25 +163,25 @@ fn method(catalog: &Catalog, entry: &Entry) -> Method {
     );
     let signatures = format!("```php\n{}\n```\n", entry.signatures.join("\n"));
     let html = [
-        Bytes::from(format!(
+        piece(format!(
             "<li><h2><a href=\"{path}\">{key}</a></h2>\n{}<p class=\"why\">",
             render_html::body(&description),
             key = entry.key,
         )),
-        Bytes::from(format!("</p>\n{}</li>\n", render_html::body(&signatures))),
+        piece(format!("</p>\n{}</li>\n", render_html::body(&signatures))),
     ];
     let calls: Vec<String> = entry.signatures.iter().map(|s| format!("`{s}`")).collect();
     let markdown = [
-        Bytes::from(format!(
+        piece(format!(
             "[`{key}`]({path}): {description}\n   {}\n   ",
             calls.join(", "),
             key = entry.key,
         )),
-        Bytes::from_static(b"\n"),
+        piece("\n"),
     ];
     let links = [
-        Bytes::from(format!("<a href=\"{path}\"><code>{}</code></a>", entry.key)),
-        Bytes::from(format!("[`{}`]({path})", entry.key)),
+        piece(format!("<a href=\"{path}\"><code>{}</code></a>", entry.key)),
+        piece(format!("[`{}`]({path})", entry.key)),
     ];
     Method {
         html,
@@ -214,13 +212,18 @@ fn members(catalog: &Catalog, entry: &Entry) -> Members {
     members
 }
 
+/// `text` as a piece.
+fn piece(text: impl Into<Bytes>) -> Piece {
+    Piece(text.into())
+}
+
 /// `text` cut at every [`HOLE`], in `N` pieces.
-fn cut<const N: usize>(text: &str) -> [Bytes; N] {
-    let cut: Vec<Bytes> = text
+fn cut<const N: usize>(text: &str) -> [Piece; N] {
+    let cut: Vec<Piece> = text
         .split(HOLE)
-        .map(|piece| Bytes::from(piece.to_string()))
+        .map(|text| piece(text.to_string()))
         .collect();
-    cut.try_into().unwrap_or_else(|cut: Vec<Bytes>| {
+    cut.try_into().unwrap_or_else(|cut: Vec<Piece>| {
         panic!(
             "{} pieces, not {N}: a text of /search holds U+E000, which marks where it is cut: {text}",
             cut.len()

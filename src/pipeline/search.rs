@@ -24,26 +24,21 @@ const DEPRECATED: f32 = 0.8;
 /// The index of the catalog: every term with the methods it finds, sorted
 /// by term, each term's postings by method.
 pub(crate) fn index(catalog: &Catalog) -> Index {
-    let documents: Vec<Vec<(Field, String)>> = catalog
-        .entries
-        .iter()
-        .map(|entry| fields(catalog, entry))
-        .collect();
     // Per method: each term's occurrences per field, and the text's length.
     let mut counts: Vec<BTreeMap<String, [u32; Field::ALL.len()]>> = Vec::new();
     let mut lengths = Vec::new();
     // Every word, and whether a typo may be read as it (`misspelt`).
     let mut words = BTreeSet::<(String, String, bool)>::new();
-    for document in &documents {
+    for entry in &catalog.entries {
         let mut terms_of = BTreeMap::<String, [u32; Field::ALL.len()]>::new();
         let mut length = 0.0;
-        for (field, text) in document {
+        for (field, text) in fields(catalog, entry) {
             let cut = match field {
-                Field::Code => code_terms(text),
-                _ => terms(text),
+                Field::Code => code_terms(&text),
+                _ => terms(&text),
             };
             for (word, stem) in cut {
-                words.insert((word, stem.clone(), misspelt(*field)));
+                words.insert((word, stem.clone(), misspelt(field)));
                 terms_of.entry(stem).or_default()[field.index()] += 1;
                 length += field.weight();
             }
@@ -51,7 +46,7 @@ pub(crate) fn index(catalog: &Catalog) -> Index {
         counts.push(terms_of);
         lengths.push(length);
     }
-    let methods = documents.len() as f32;
+    let methods = catalog.entries.len() as f32;
     let average = lengths.iter().sum::<f32>() / methods.max(1.0);
     let mut index = BTreeMap::<String, Vec<Posting>>::new();
     for (method, terms_of) in counts.iter().enumerate() {

@@ -57,16 +57,6 @@ impl Found<'_> {
     }
 }
 
-/// What a term read for a word the index lacks counts for, by its
-/// distance: less than an exact match, and less again at two edits.
-fn corrected(distance: usize) -> f32 {
-    match distance {
-        0 => 1.0,
-        1 => 0.7,
-        _ => 0.4,
-    }
-}
-
 /// The part of `query` that is read: its first [`MAX_QUERY_BYTES`], cut
 /// back to a character boundary.
 pub(crate) fn read_part(query: &str) -> &str {
@@ -95,7 +85,7 @@ pub fn query_terms(index: &Index, query: &str) -> Vec<(String, String)> {
 
 /// The methods `terms` (from [`query_terms`]) find in `index`, best
 /// first (ties in catalog order), at most `limit`. A word the index lacks
-/// counts as the terms nearest it, for less (`corrected`).
+/// counts as the terms nearest it, for less.
 pub fn rank<'q>(index: &'q Index, terms: &'q [(String, String)], limit: usize) -> Vec<Found<'q>> {
     let mut found: Vec<Found> = Vec::new();
     for (word, stem) in terms {
@@ -117,6 +107,13 @@ pub fn rank<'q>(index: &'q Index, terms: &'q [(String, String)], limit: usize) -
         for near in read {
             let (term, distance) = (near.term, near.edits);
             let read_as = (distance > 0).then_some(near.spelling);
+            // A term read for a word the index lacks counts for less than
+            // an exact match, and less again at two edits.
+            let corrected = match distance {
+                0 => 1.0,
+                1 => 0.7,
+                _ => 0.4,
+            };
             for posting in &term.postings {
                 let method = usize::from(posting.method);
                 if found.len() <= method {
@@ -127,7 +124,7 @@ pub fn rank<'q>(index: &'q Index, terms: &'q [(String, String)], limit: usize) -
                         why: Vec::new(),
                     }));
                 }
-                found[method].score += posting.weight * corrected(distance);
+                found[method].score += posting.weight * corrected;
                 found[method].why.push(Matched {
                     word,
                     read_as,

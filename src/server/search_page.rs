@@ -37,7 +37,7 @@ use crate::fields::Fields;
 use crate::negotiate::Coding;
 use crate::respond::{self, Body, Selection};
 use crate::route::suggest;
-use crate::search::{query_terms, rank, Found};
+use crate::search::{query_terms, rank};
 use crate::table::Table;
 use assemble::Results;
 use http::header::{self, HeaderMap, HeaderName, HeaderValue};
@@ -95,7 +95,11 @@ pub(crate) fn answer(
             return (see_other(table, key), Coding::Identity);
         }
     }
-    let stored = stored_headers(table, form);
+    let stored = match form {
+        Form::Html => &page.html.headers,
+        Form::Markdown => &page.markdown.headers,
+        Form::Json => &page.json,
+    };
     let etag = etag(table, form, &query);
     match fields.precondition(etag.as_bytes(), table.last_modified_unix) {
         Precondition::Send => {}
@@ -106,7 +110,8 @@ pub(crate) fn answer(
         }
     }
     let terms = query_terms(&table.mcp.index, &query);
-    let found = found(table, &terms);
+    // All of them, in the order MCP's `search` gives its first few.
+    let found = rank(&table.mcp.index, &terms, table.mcp.hits.len());
     let suggestions = if found.is_empty() {
         suggestions(&query, &table.keys)
     } else {
@@ -114,6 +119,7 @@ pub(crate) fn answer(
     };
     let results = Results {
         keys: &table.keys,
+        names: &table.mcp.methods_json,
         query: &query,
         found: &found,
         suggestions: &suggestions,
@@ -177,15 +183,6 @@ fn choose_form(fields: &Fields) -> Option<Form> {
     chosen.and_then(|i| Form::ALL.get(i).copied())
 }
 
-/// The stored headers of `form`'s answers.
-fn stored_headers(table: &Table, form: Form) -> &Headers {
-    match form {
-        Form::Html => &table.search.html.headers,
-        Form::Markdown => &table.search.markdown.headers,
-        Form::Json => &table.search.json,
-    }
-}
-
 /// The `ETag` of the answer in `form` to the normalised `query`: a
 /// fingerprint of the table's content, this server's version (which puts
 /// the pieces together), the form and the query.
@@ -198,12 +195,6 @@ fn etag(table: &Table, form: Form, query: &str) -> HeaderValue {
     ]);
     let tag = format!("\"{hash:016x}-{}\"", form.token());
     HeaderValue::try_from(tag).expect("hex digits and a form's name make a header value")
-}
-
-/// The methods `terms` find, best first: all of them, in the order MCP's
-/// `search` gives its first few.
-fn found<'q>(table: &'q Table, terms: &'q [(String, String)]) -> Vec<Found<'q>> {
-    rank(&table.mcp.index, terms, table.mcp.hits.len())
 }
 
 /// The methods whose names are close to a word of `query` (at most

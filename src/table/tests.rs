@@ -538,7 +538,8 @@ mod mcp {
         // Each method is found by its own name, there most of all.
         for (method, key) in production().keys.iter().enumerate() {
             let stem = &refserve_core::search::terms(key)[0].1;
-            let postings = production().mcp.index.postings(stem);
+            let term = production().mcp.index.term(stem);
+            let postings = term.map_or(&[][..], |term| &term.postings);
             assert!(!postings.is_empty(), "a name is a term: {key}");
             let best = postings
                 .iter()

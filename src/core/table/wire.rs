@@ -17,33 +17,22 @@ use serde::de::Error as _;
 use serde::ser::Error as _;
 use serde::{Deserialize, Deserializer, Serializer};
 
-/// Why stored bytes are not a table the server can answer from.
-#[derive(Debug)]
-pub struct Invalid(String);
-
-impl std::fmt::Display for Invalid {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for Invalid {}
-
 impl Table {
     /// The table's stored form.
-    pub fn to_bytes(&self) -> Result<Vec<u8>, Invalid> {
-        postcard::to_allocvec(self).map_err(|e| Invalid(format!("storing the table: {e}")))
+    pub fn to_bytes(&self) -> Result<Vec<u8>, String> {
+        postcard::to_allocvec(self).map_err(|e| format!("storing the table: {e}"))
     }
 
     /// The table stored in `bytes` (by [`Table::to_bytes`]), borrowing every
     /// body from them, indexed by `paths` (build.rs's perfect hash of its
-    /// paths) or, without it, by a hash map made here.
+    /// paths) or, without it, by a hash map made here; or why the bytes are
+    /// not a table the server can answer from.
     pub fn from_static(
         bytes: &'static [u8],
         paths: Option<&'static phf::Map<&'static str, u16>>,
-    ) -> Result<Table, Invalid> {
-        let mut table: Table = postcard::from_bytes(bytes)
-            .map_err(|e| Invalid(format!("reading the stored table: {e}")))?;
+    ) -> Result<Table, String> {
+        let mut table: Table =
+            postcard::from_bytes(bytes).map_err(|e| format!("reading the stored table: {e}"))?;
         table.check()?;
         table.paths = match paths {
             Some(paths) => Index::Perfect(paths),
@@ -56,30 +45,30 @@ impl Table {
     /// for every key or none, an identity body in every representation,
     /// and `/search`'s pieces for every key (the pieces of a cut text are
     /// arrays, each read whole).
-    pub fn check(&self) -> Result<(), Invalid> {
+    pub fn check(&self) -> Result<(), String> {
         if self.search.methods.len() != self.keys.len() {
-            return Err(Invalid(format!(
+            return Err(format!(
                 "/search: {} methods for {} keys",
                 self.search.methods.len(),
                 self.keys.len()
-            )));
+            ));
         }
         if self.errors.len() != ErrorKind::ALL.len() {
-            return Err(Invalid(format!(
+            return Err(format!(
                 "{} kinds of error bodies, not {}",
                 self.errors.len(),
                 ErrorKind::ALL.len()
-            )));
+            ));
         }
         for (kind, bodies) in ErrorKind::ALL.iter().zip(&self.errors) {
             for suggesting in [&bodies.program_suggesting, &bodies.page_suggesting] {
                 if !suggesting.is_empty() && suggesting.len() != self.keys.len() {
-                    return Err(Invalid(format!(
+                    return Err(format!(
                         "{}: {} suggestions for {} keys",
                         kind.code(),
                         suggesting.len(),
                         self.keys.len()
-                    )));
+                    ));
                 }
             }
         }
@@ -92,10 +81,10 @@ impl Table {
                     .iter()
                     .all(|r| r.variants.iter().any(|v| v.coding == Coding::Identity));
             if !sound {
-                return Err(Invalid(format!(
+                return Err(format!(
                     "{}: its representations, media types and identity bodies disagree",
                     resource.id
-                )));
+                ));
             }
         }
         Ok(())

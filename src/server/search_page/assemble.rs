@@ -6,10 +6,9 @@
 //! Pure functions: pieces and a query in, bytes out.
 
 use crate::search::Found;
-use bytes::Bytes;
 use refserve_core::escape::{push_html, push_markdown};
 use refserve_core::mcp::Members;
-use refserve_core::search_page::{Form, Layout, SearchPage};
+use refserve_core::search_page::{Form, Layout, Piece, SearchPage};
 use serde::Serialize;
 use serde_json::value::RawValue;
 
@@ -19,6 +18,8 @@ use serde_json::value::RawValue;
 pub(crate) struct Results<'a> {
     /// The catalog keys, in catalog order.
     pub keys: &'a [String],
+    /// The same, as a JSON array.
+    pub names: &'a RawValue,
     /// The normalised query.
     pub query: &'a str,
     /// The methods found, best first.
@@ -102,7 +103,7 @@ fn text(page: &SearchPage, layout: &Layout, form: Form, results: &Results) -> Ve
 /// query and the lines of why. (A guess: the answer is reserved in the
 /// budget once written, whatever it took.)
 fn capacity(page: &SearchPage, layout: &Layout, index: usize, results: &Results) -> usize {
-    let pieces = |list: &[Bytes]| list.iter().map(Bytes::len).sum::<usize>();
+    let pieces = |list: &[Piece]| list.iter().map(|piece| piece.len()).sum::<usize>();
     let fixed = pieces(&layout.top) + layout.end.len() + 8 * results.query.len();
     let middle = if results.found.is_empty() {
         pieces(&layout.nothing) + pieces(&layout.suggestions) + layout.every_method.len() + 256
@@ -149,7 +150,7 @@ fn json(page: &SearchPage, results: &Results) -> Vec<u8> {
                     .map(|&method| results.keys[method].as_str())
                     .collect()
             }),
-            methods: nothing.then_some(&*page.names),
+            methods: nothing.then_some(results.names),
         },
         data,
     };
@@ -188,14 +189,19 @@ struct Meta<'a> {
 mod tests {
     use super::*;
     use crate::search::Matched;
+    use bytes::Bytes;
     use http::{HeaderMap, HeaderValue};
     use refserve_core::address::{Address, View};
     use refserve_core::search::Field;
     use refserve_core::search_page::{Headers, Method};
     use refserve_core::table::Resource;
 
-    fn cut<const N: usize>(texts: [&'static str; N]) -> [Bytes; N] {
-        texts.map(|t| Bytes::from_static(t.as_bytes()))
+    fn cut<const N: usize>(texts: [&'static str; N]) -> [Piece; N] {
+        texts.map(|t| Piece(Bytes::from_static(t.as_bytes())))
+    }
+
+    fn piece(text: String) -> Piece {
+        Piece(Bytes::from(text))
     }
 
     fn layout(top: &[&'static str], form: &'static str) -> Layout {
@@ -206,29 +212,23 @@ mod tests {
             },
             top: top
                 .iter()
-                .map(|t| Bytes::from_static(t.as_bytes()))
+                .map(|t| Piece(Bytes::from_static(t.as_bytes())))
                 .collect(),
             found: cut(["<found ", "|", "> "]),
-            found_end: Bytes::from_static(b"</found>"),
+            found_end: cut(["</found>"])[0].clone(),
             nothing: cut(["<none ", "> "]),
             suggestions: cut(["<meant ", " or ", "> "]),
-            every_method: Bytes::from_static(b"<every>"),
-            end: Bytes::from_static(form.as_bytes()),
+            every_method: cut(["<every>"])[0].clone(),
+            end: cut([form])[0].clone(),
         }
     }
 
     fn method(key: &'static str) -> Method {
         let json = format!(r#"{{"key":"{key}","name":"{key}"}}"#);
         Method {
-            html: [
-                Bytes::from(format!("<li {key} ")),
-                Bytes::from_static(b"/li>"),
-            ],
-            markdown: [Bytes::from(format!("{key} ")), Bytes::from_static(b"\n")],
-            links: [
-                Bytes::from(format!("<a {key}>")),
-                Bytes::from(format!("[{key}]")),
-            ],
+            html: [piece(format!("<li {key} ")), piece("/li>".into())],
+            markdown: [piece(format!("{key} ")), piece("\n".into())],
+            links: [piece(format!("<a {key}>")), piece(format!("[{key}]"))],
             json: serde_json::from_str(&json).expect("an object"),
             location: HeaderValue::try_from(Address::Method(key, View::Page).to_string())
                 .expect("a path"),
@@ -245,7 +245,6 @@ mod tests {
             },
             see_other: HeaderMap::new(),
             methods: vec![method("select"), method("count")],
-            names: serde_json::value::to_raw_value(&["select", "count"]).expect("names"),
             exported: Resource {
                 id: Address::Search.to_string(),
                 location: HeaderValue::from_static("/search"),
@@ -262,8 +261,10 @@ mod tests {
 
     fn written(form: Form, query: &str, found: &[Found], suggestions: &[usize]) -> String {
         let keys = keys();
+        let names = serde_json::value::to_raw_value(&keys).expect("names");
         let results = Results {
             keys: &keys,
+            names: &names,
             query,
             found,
             suggestions,
