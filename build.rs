@@ -50,9 +50,9 @@ fn run() -> Result<(), String> {
         Err(_) => dates::newest(&root, &INPUTS),
     };
 
-    let catalog =
+    let editions =
         content::load(&root, "content", base_url, last_modified).map_err(|e| e.to_string())?;
-    let table = refserve_pipeline::build(&catalog, cache(&root, &out_dir));
+    let table = refserve_pipeline::build(&editions, cache(&root, &out_dir));
     emit::table(&out_dir, &table)
 }
 

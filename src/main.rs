@@ -25,6 +25,7 @@ fn main() -> ExitCode {
         Command::Serve(config) => ("refserve", serve(&config)),
         Command::Export(dir) => ("refserve", export(&dir)),
         Command::Dev(dev) => ("refserve dev", preview(&dev)),
+        Command::Translations(config) => ("refserve translations", translations(&config)),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
@@ -135,6 +136,18 @@ async fn bind(addr: std::net::SocketAddr) -> Result<TcpListener, String> {
 #[cfg(feature = "dev")]
 fn preview(dev: &config::DevConfig) -> Result<(), String> {
     runtime()?.block_on(refserve::dev::run(dev))
+}
+
+/// `refserve translations`: what each translation holds, or mark some.
+#[cfg(feature = "dev")]
+fn translations(config: &config::TranslationsConfig) -> Result<(), String> {
+    refserve::dev::translations(config)
+}
+
+/// `refserve translations` in a binary built without `dev`.
+#[cfg(not(feature = "dev"))]
+fn translations(_: &config::TranslationsConfig) -> Result<(), String> {
+    Err("this binary was built without the `dev` feature".to_string())
 }
 
 /// `refserve dev` in a binary built without it.

@@ -10,7 +10,9 @@ use refserve_pipeline::content;
 
 /// Load the content of a scratch copy, as the build script would.
 fn load(scratch: &Scratch) -> Result<content::Catalog, String> {
-    content::load(scratch.path(), "content", "http://x".into(), 0).map_err(|e| e.to_string())
+    content::load(scratch.path(), "content", "http://x".into(), 0)
+        .map(|editions| editions.catalogs.into_iter().next().expect("the source"))
+        .map_err(|e| e.to_string())
 }
 
 /// Replace `from` (which must occur) with `to` in the scratch copy's `file`.
@@ -88,9 +90,9 @@ async fn three_hundred_methods_are_built_and_found() {
         let text = method_renamed(&template, "drop", key);
         scratch.write(&format!("content/methods/{key}.md"), text);
     }
-    let catalog = load(&scratch).expect("valid");
-    assert_eq!(catalog.entries.len(), 300);
-    let table = refserve_pipeline::preview(&catalog);
+    let editions = content::load(scratch.path(), "content", "http://x".into(), 0).expect("valid");
+    assert_eq!(editions.source().entries.len(), 300);
+    let table = refserve_pipeline::preview(&editions);
     let collection = respond(&table, "/api/reference.json").await;
     assert_eq!(collection["meta"]["count"], 300);
     let last = added.last().expect("added");

@@ -73,7 +73,10 @@ use tokio::sync::mpsc;
 
 mod events;
 mod preview;
+mod translations;
 mod watch;
+
+pub use translations::run as translations;
 
 use preview::Preview;
 

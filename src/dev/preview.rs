@@ -55,14 +55,14 @@ impl Preview {
     /// as it is.
     pub(crate) fn render(&self) -> Result<Table, String> {
         let date = refserve_pipeline::dates::newest(&self.root, &[&self.dir]);
-        let catalog =
+        let editions =
             refserve_pipeline::content::load(&self.root, &self.dir, self.base_url.clone(), date)
                 .map_err(|errors| {
                     let lines: Vec<String> =
                         errors.0.iter().map(|e| logged(&e.to_string())).collect();
                     lines.join("\n")
                 })?;
-        let table = refserve_pipeline::preview(&catalog);
+        let table = refserve_pipeline::preview(&editions);
         table.check().map_err(|e| logged(&e.to_string()))?;
         Ok(table)
     }

@@ -33,8 +33,11 @@
 
 mod body;
 mod catalog;
+mod chrome;
 mod entry;
 mod fields;
+mod fingerprint;
+mod language;
 mod lifecycle;
 mod method;
 mod php;
@@ -42,12 +45,15 @@ mod prose;
 mod read;
 mod shape;
 mod site;
+mod translation;
 
 use crate::errors::ErrorKind;
+pub use chrome::Chrome;
 pub(crate) use entry::is_key;
 pub use entry::{Entry, Example, Labels, Membership};
 use fields::Check;
 use indexmap::IndexMap;
+pub use language::Language;
 pub use lifecycle::{Date, Mark, Stage};
 pub use method::{front_matter_schema, parse_method};
 pub(crate) use prose::{Inline, Paragraph};
@@ -56,6 +62,7 @@ use serde::Deserialize;
 pub use shape::OneOrMany;
 use std::fmt;
 use std::path::Path;
+pub use translation::Status;
 
 /// The most methods a catalog may hold: the search index numbers them
 /// with a `u16` (`refserve_core::search::Posting`).
@@ -65,9 +72,24 @@ const MAX_METHODS: usize = u16::MAX as usize;
 /// a few KB). A larger one is refused unread.
 pub const MAX_FILE_BYTES: u64 = 1 << 20;
 
-/// Everything the renderers need: the base URL, the entries in catalog order
-/// and the error texts.
+/// The site in every language it is written in: the source's catalog
+/// first, then each translation's, in the order of their tags.
 #[derive(Debug)]
+pub struct Editions {
+    /// One catalog a language.
+    pub catalogs: Vec<Catalog>,
+}
+
+impl Editions {
+    /// The source language's catalog.
+    pub fn source(&self) -> &Catalog {
+        &self.catalogs[0]
+    }
+}
+
+/// Everything the renderers need of one language: the base URL, the
+/// entries in catalog order, the error texts, the language and its chrome.
+#[derive(Debug, Clone)]
 pub struct Catalog {
     /// The public address, without a trailing slash.
     pub base_url: String,
@@ -84,6 +106,24 @@ pub struct Catalog {
     pub errors: Vec<ErrorText>,
     /// The site's own texts and the grouping of methods on the homepage.
     pub site: Site,
+    /// The language of its texts.
+    pub language: Language,
+    /// Every language of the site, the source's first.
+    pub languages: Vec<Language>,
+}
+
+impl Catalog {
+    /// The entry (not removed) of `key`, if any.
+    pub fn entry(&self, key: &str) -> Option<&Entry> {
+        self.entries.iter().find(|entry| entry.key == key)
+    }
+
+    /// Whether its language is the source's.
+    pub fn is_source(&self) -> bool {
+        self.languages
+            .first()
+            .is_some_and(|source| source.tag == self.language.tag)
+    }
 }
 
 /// `content/site.json`: what the homepage and the agent index say.
@@ -154,6 +194,10 @@ impl ContentSignals {
 pub struct Group {
     /// Its heading, which the method files name as their `group`.
     pub name: String,
+    /// Its heading in the source's language, by which method files and
+    /// translations name it.
+    #[serde(skip)]
+    pub source_name: String,
     /// One line on what the methods have in common.
     pub summary: String,
     /// Catalog keys, in the order shown: the methods whose `group` names
@@ -169,6 +213,9 @@ pub struct ErrorText {
     /// The stable code (the member's name in `errors.json`).
     #[serde(skip)]
     pub code: String,
+    /// The heading of its pages, if not the HTTP reason phrase (a
+    /// translation's).
+    pub title: Option<String>,
     /// What went wrong.
     pub message: String,
     /// What to do next.
@@ -271,65 +318,109 @@ pub fn base_url(value: &str) -> Result<String, ContentError> {
 }
 
 /// Load and validate the whole of the content directory `dir` under `root`
-/// (`content` under the crate root, for `build.rs`); errors name files as
-/// `dir/…`. `last_modified` is the date every resource is sent with (the
-/// caller's: `SOURCE_DATE_EPOCH`, or the inputs' newest, `dates.rs`).
+/// (`content` under the crate root, for `build.rs`): the source language's
+/// files, then each translation's (`content/translation.rs`); errors name
+/// files as `dir/…`. `last_modified` is the date every resource is sent
+/// with (the caller's: `SOURCE_DATE_EPOCH`, or the inputs' newest,
+/// `dates.rs`).
 ///
 /// A file that cannot be read or does not fit its type is one error and
-/// leaves its rules unchecked; the others are all checked.
+/// leaves its rules unchecked; the others are all checked. The
+/// translations are checked against a source without errors.
 pub fn load(
     root: &Path,
     dir: &str,
     base_url: String,
     last_modified: u64,
-) -> Result<Catalog, ContentErrors> {
+) -> Result<Editions, ContentErrors> {
     let content = Directory::open(root, dir)?;
     let mut errors = Vec::new();
-    let methods = catalog::read_methods(&content, dir, &mut errors);
-    catalog::check_links(&methods, dir, &mut errors);
+    let source = load_source(&content, dir, base_url, last_modified, &mut errors);
+    let Some(mut source) = source.filter(|_| errors.is_empty()) else {
+        return Err(in_file_order(errors));
+    };
+    let translations = translation::read_all(&content, dir, &source, &mut errors);
+    if !errors.is_empty() {
+        return Err(in_file_order(errors));
+    }
+    source.languages = std::iter::once(source.language.clone())
+        .chain(translations.iter().map(|t| t.language.clone()))
+        .collect();
+    let mut catalogs = vec![];
+    for translation in &translations {
+        catalogs.push(translation.localize(&source));
+    }
+    catalogs.insert(0, source);
+    Ok(Editions { catalogs })
+}
+
+/// `text`, a translated method file, with the fingerprints of `source`
+/// (the entry it translates, as it is now) in its `[source]` table; none
+/// if it has no front matter.
+pub fn mark(text: &str, source: &Entry) -> Option<String> {
+    fingerprint::mark(text, &fingerprint::of(source))
+}
+
+/// `errors` by file (each file's in the order found): a method's broken
+/// link, found once every file is read, beside its other errors.
+fn in_file_order(mut errors: Vec<ContentError>) -> ContentErrors {
+    errors.sort_by(|a, b| a.file.cmp(&b.file));
+    ContentErrors(errors)
+}
+
+/// The source language's catalog, its errors added to `errors`.
+fn load_source(
+    content: &Directory,
+    dir: &str,
+    base_url: String,
+    last_modified: u64,
+    errors: &mut Vec<ContentError>,
+) -> Option<Catalog> {
+    let methods = catalog::read_methods(content, dir, errors);
+    catalog::check_links(&methods, dir, errors);
     let errors_file = &format!("{dir}/errors.json");
     let texts = content.read_json::<IndexMap<String, ErrorText>>(errors_file);
-    let texts: Option<Vec<ErrorText>> = noted(texts, &mut errors).map(|texts| {
+    let texts: Option<Vec<ErrorText>> = noted(texts, errors).map(|texts| {
         texts
             .into_iter()
             .map(|(code, text)| ErrorText { code, ..text })
             .collect()
     });
     if let Some(texts) = &texts {
-        let mut check = Check::new(errors_file, &mut errors);
+        let mut check = Check::new(errors_file, errors);
         for text in texts {
             text.check(&mut check);
         }
         error_codes(texts, &mut check);
     }
-    let texts = texts.unwrap_or_default();
+    let language_file = &format!("{dir}/language.json");
+    let language = noted(content.read_json::<Language>(language_file), errors);
+    if let Some(language) = &language {
+        language.check_own(&mut Check::new(language_file, errors));
+    }
     let site_file = &format!("{dir}/site.json");
-    let mut site = noted(content.read_json::<Site>(site_file), &mut errors);
+    let mut site = noted(content.read_json::<Site>(site_file), errors);
     if let Some(site) = &mut site {
-        site.check(&mut Check::new(site_file, &mut errors));
-        catalog::group(site, dir, &methods, &mut errors);
+        site.check(&mut Check::new(site_file, errors));
+        catalog::group(site, dir, &methods, errors);
     }
-    match site {
-        Some(mut site) if errors.is_empty() => {
-            let (entries, removed) = catalog::in_order(methods);
-            // The number of methods, which no file states.
-            site.summary = site.summary.replace("{count}", &entries.len().to_string());
-            Ok(Catalog {
-                base_url,
-                last_modified,
-                site,
-                entries,
-                removed,
-                errors: texts,
-            })
-        }
-        _ => {
-            // By file (each file's in the order found): a method's broken
-            // link, found once every file is read, beside its other errors.
-            errors.sort_by(|a, b| a.file.cmp(&b.file));
-            Err(ContentErrors(errors))
-        }
+    let (mut site, language) = (site?, language?);
+    let (entries, removed) = catalog::in_order(methods);
+    // The number of methods, which no file states.
+    site.summary = site.summary.replace("{count}", &entries.len().to_string());
+    for group in &mut site.groups {
+        group.source_name.clone_from(&group.name);
     }
+    Some(Catalog {
+        base_url,
+        last_modified,
+        site,
+        entries,
+        removed,
+        errors: texts.unwrap_or_default(),
+        languages: vec![language.clone()],
+        language,
+    })
 }
 
 /// `errors.json` names every error code the server uses, and no other.

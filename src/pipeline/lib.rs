@@ -40,6 +40,7 @@ mod render_search;
 mod search;
 mod site;
 mod stored;
+pub mod translations;
 
 // The vocabulary the pipeline shares with the server (`src/core/`): the
 // error kinds, the headers every response has, content negotiation (which
@@ -49,7 +50,7 @@ mod stored;
 use refserve_core::{address, errors, escape, headers, mcp, media, negotiate, search_page, table};
 
 pub use compress::{Cache, Encoding};
-use content::Catalog;
+use content::Editions;
 pub use refserve_core::table::Table;
 
 /// Where the server links to when no base URL is given: itself.
@@ -58,7 +59,8 @@ pub const DEFAULT_BASE_URL: &str = "http://127.0.0.1:8080";
 /// Render, compress and store every response of `catalog`, as small as
 /// the encoders allow, reusing the outputs in `cache`; the HTML pages are
 /// also compressed against a dictionary chosen among them.
-pub fn build(catalog: &Catalog, cache: Option<Cache>) -> Table {
+pub fn build(editions: &Editions, cache: Option<Cache>) -> Table {
+    let catalog = editions.source();
     let mut pages = site::resources(catalog);
     let mut errors = site::errors(catalog);
     let dictionary = dictionary::attach(&mut pages, &mut errors);
@@ -69,7 +71,8 @@ pub fn build(catalog: &Catalog, cache: Option<Cache>) -> Table {
 /// Render and store every response of `catalog` for `refserve dev`:
 /// identity bodies, no dictionary, and HTML pages that reload after an
 /// edit (`preview.rs`).
-pub fn preview(catalog: &Catalog) -> Table {
+pub fn preview(editions: &Editions) -> Table {
+    let catalog = editions.source();
     let mut pages = site::resources(catalog);
     let mut errors = site::errors(catalog);
     preview::inject(&mut pages);

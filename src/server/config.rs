@@ -26,6 +26,19 @@ pub enum Command {
     Export(PathBuf),
     /// Preview a content directory, re-rendered on every edit.
     Dev(DevConfig),
+    /// List what each translation holds, or mark translations current.
+    Translations(TranslationsConfig),
+}
+
+/// What `refserve translations` does.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TranslationsConfig {
+    /// The content directory.
+    pub content: PathBuf,
+    /// Mark this language's translations as translating the source as it
+    /// is now: `(language, keys)`, every translated method when no key
+    /// is given.
+    pub mark: Option<(String, Vec<String>)>,
 }
 
 /// How `refserve dev` runs.
@@ -111,6 +124,14 @@ fn parse_with(
     Ok(match cli.command {
         None => Command::Serve(cli.serve.into_config()),
         Some(Sub::Export { dir }) => Command::Export(dir),
+        Some(Sub::Translations {
+            content,
+            mark,
+            keys,
+        }) => Command::Translations(TranslationsConfig {
+            content,
+            mark: mark.map(|language| (language, keys)),
+        }),
         Some(Sub::Dev(dev)) => Command::Dev(DevConfig {
             content: dev.content,
             addr: dev.addr,
@@ -199,7 +220,28 @@ enum Sub {
         #[arg(value_name = "DIR")]
         dir: PathBuf,
     },
+    /// List, per language, the methods translated, outdated and missing;
+    /// with --mark, record that translations are current
+    #[command(after_help = TRANSLATIONS_NOTES)]
+    Translations {
+        /// The content directory
+        #[arg(long, value_name = "DIR", default_value = "content")]
+        content: PathBuf,
+        /// Record the source's fingerprints in this language's
+        /// translations (its tag: zh-Hans), once they are up to date
+        #[arg(long, verbatim_doc_comment, value_name = "LANGUAGE")]
+        mark: Option<String>,
+        /// With --mark: only these methods' translations (every one without)
+        #[arg(value_name = "KEY", requires = "mark")]
+        keys: Vec<String>,
+    },
 }
+
+/// What `refserve translations --help` adds after the flags.
+const TRANSLATIONS_NOTES: &str = "\
+A translation records, field by field, a fingerprint of the source text it translates ([source]
+in its front matter). When the source changes, its pages say they may be out of date until the
+translation is brought up to date and marked again: refserve translations --mark zh-Hans select";
 
 // The help texts are wrapped by hand (`verbatim_doc_comment`), to fit 100
 // columns after the flags: clap wraps them only with a terminal-size crate.

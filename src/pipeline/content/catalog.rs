@@ -200,6 +200,6 @@ pub(super) fn in_order(methods: Methods) -> (Vec<Entry>, Vec<Entry>) {
 /// Whether `name` is a file an editor keeps beside the one edited (a swap,
 /// lock or backup file: Vim's `.x.swp` and `x~`, Emacs's `#x#` and `.#x`):
 /// not a method, and no error either.
-fn is_editor_file(name: &str) -> bool {
+pub(super) fn is_editor_file(name: &str) -> bool {
     name.starts_with('.') || name.ends_with('~') || (name.starts_with('#') && name.ends_with('#'))
 }

@@ -97,6 +97,10 @@ pub struct Entry {
     /// Short PHP snippets that call the method, each with a title.
     #[serde(skip)]
     pub examples: Vec<Example>,
+    /// How its text stands in its catalog's language: the source, a
+    /// translation (current or outdated) or the source's, untranslated.
+    #[serde(skip)]
+    pub translation: super::Status,
 }
 
 /// One example of a method's use.

@@ -99,17 +99,17 @@ pub(super) fn read(file: &str, text: &str, errors: &mut Vec<ContentError>) -> Op
 const FENCE: &str = "+++";
 
 /// A method file, cut at its `+++` lines.
-struct Parts<'a> {
+pub(super) struct Parts<'a> {
     /// The TOML between the two lines.
-    front: &'a str,
+    pub(super) front: &'a str,
     /// Everything after the closing line.
-    body: &'a str,
+    pub(super) body: &'a str,
     /// The line of the file the body starts on.
-    body_line: usize,
+    pub(super) body_line: usize,
 }
 
 /// `text`, the whole of `file`, cut into front matter and body.
-fn split<'a>(file: &str, text: &'a str) -> Result<Parts<'a>, ContentError> {
+pub(super) fn split<'a>(file: &str, text: &'a str) -> Result<Parts<'a>, ContentError> {
     let mut lines = text.split_inclusive('\n');
     let opening = lines.next().unwrap_or_default();
     if opening.trim_end() != FENCE {
@@ -139,7 +139,7 @@ fn split<'a>(file: &str, text: &'a str) -> Result<Parts<'a>, ContentError> {
 
 /// `T` read from `front`, the front matter of `file`; an error names the
 /// field whose value does not fit, and where it is in the file.
-fn read_front<T: DeserializeOwned>(file: &str, front: &str) -> Result<T, ContentError> {
+pub(super) fn read_front<T: DeserializeOwned>(file: &str, front: &str) -> Result<T, ContentError> {
     let document = toml::Deserializer::parse(front).map_err(|error| {
         let at = position(front, error.span());
         let problem = error.message().trim_end();

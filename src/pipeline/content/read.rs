@@ -71,6 +71,16 @@ impl Directory {
             .collect())
     }
 
+    /// Whether `path` (under the root) is a regular file, links followed.
+    pub(super) fn is_file(&self, path: &str) -> bool {
+        self.root.join(path).is_file()
+    }
+
+    /// Whether `path` (under the root) is a directory, links followed.
+    pub(super) fn is_dir(&self, path: &str) -> bool {
+        self.root.join(path).is_dir()
+    }
+
     /// The text of the content file `file`, if it is one.
     pub(super) fn read_text(&self, file: &str) -> Result<String, ContentError> {
         let path = self.resolve(file, "read")?;

@@ -1,0 +1,194 @@
+//! The page chrome of one language: every label the pages wear around
+//! the content (headings such as "Parameters", table heads, the search
+//! box, the notices of a translation), read from `chrome` in the
+//! language's `language.json`. Every label is required: a language whose
+//! file lacks one fails the build naming it. A label with places
+//! (`{version}`) must have the same places as the source language's.
+
+use super::fields::Check;
+use serde::{Deserialize, Serialize};
+
+/// The labels of one language, each documented by its English text.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Chrome {
+    /// "Skip to content"
+    pub skip_to_content: String,
+    /// "Site"
+    pub site_navigation: String,
+    /// "Languages"
+    pub languages: String,
+    /// "Methods"
+    pub methods: String,
+    /// "Search the methods"
+    pub search_label: String,
+    /// "e.g. count rows"
+    pub search_placeholder: String,
+    /// "Search"
+    pub search_button: String,
+    /// "Read-only documentation"
+    pub read_only: String,
+    /// "This page as Markdown"
+    pub as_markdown: String,
+    /// "Changes"
+    pub feed_title: String,
+    /// "Table"
+    pub table: String,
+    /// "Quick start"
+    pub quick_start: String,
+    /// "List every method as JSON, then fetch one, then read its page as Markdown:"
+    pub quick_start_text: String,
+    /// "Endpoints"
+    pub endpoints: String,
+    /// "Method and path"
+    pub endpoint_column: String,
+    /// "Answer"
+    pub answer_column: String,
+    /// "Every method reference, in catalog order, with `meta.count`"
+    pub endpoint_collection: String,
+    /// "One method reference; `name` is lowercase, like `select`"
+    pub endpoint_document: String,
+    /// "The method's page: HTML, or Markdown with `Accept: text/markdown`"
+    pub endpoint_page: String,
+    /// "The method's page as Markdown"
+    pub endpoint_twin: String,
+    /// "The Model Context Protocol endpoint for agents (below)"
+    pub endpoint_mcp: String,
+    /// "Responses are compressed with Brotli or gzip when the client allows it, carry an `ETag` for revalidation, and errors come back as JSON with a `code`, a `message` and a `hint`."
+    pub responses: String,
+    /// "For agents: MCP"
+    pub for_agents: String,
+    /// "Agents that speak the Model Context Protocol can use `{mcp}` (Streamable HTTP, no session, no sign-in). Its tools: `search` finds the methods for a task asked in plain words, `get_method` gives one method's whole reference, `list_methods` all of them at a glance; every method page and `llms.txt` are resources. Most clients take an entry like this in their MCP settings:"
+    pub mcp_text: String,
+    /// "Machine-readable resources"
+    pub machine_readable: String,
+    /// "OpenAPI 3.1 description of the JSON endpoints"
+    pub resource_openapi: String,
+    /// "the whole reference as JSON"
+    pub resource_collection: String,
+    /// "index for AI agents"
+    pub resource_llms: String,
+    /// "the whole reference as one Markdown document"
+    pub resource_llms_full: String,
+    /// "sitemap of every page"
+    pub resource_sitemap: String,
+    /// "crawler policy"
+    pub resource_robots: String,
+    /// "Atom feed of the methods that came in, were deprecated or were removed"
+    pub resource_feed: String,
+    /// "API catalog (RFC 9727)"
+    pub resource_api_catalog: String,
+    /// "Every documented method of the library, grouped by purpose, with a one-line description."
+    pub methods_description: String,
+    /// "All {count} documented methods, grouped by purpose. Each page has the call signatures, the parameters, the return value and examples; each is also [JSON]({json})."
+    pub methods_intro: String,
+    /// "Signature"
+    pub signature: String,
+    /// "Signatures"
+    pub signatures: String,
+    /// "Parameters"
+    pub parameters: String,
+    /// "Parameter"
+    pub parameter: String,
+    /// "Type"
+    pub type_column: String,
+    /// "Required"
+    pub required: String,
+    /// "Description"
+    pub description: String,
+    /// "yes"
+    pub required_yes: String,
+    /// "optional"
+    pub required_optional: String,
+    /// "Returns"
+    pub returns: String,
+    /// "Note"
+    pub note: String,
+    /// "Examples"
+    pub examples: String,
+    /// "See also"
+    pub see_also: String,
+    /// "JSON"
+    pub json: String,
+    /// "Previous"
+    pub previous: String,
+    /// "Next"
+    pub next: String,
+    /// "All methods"
+    pub all_methods: String,
+    /// "**Deprecated** since version {version} ({date})"
+    pub deprecated_since: String,
+    /// ": use {method} instead"
+    pub use_instead: String,
+    /// "Available since version {version} ({date})."
+    pub available_since: String,
+    /// "Deprecated in {version}"
+    pub deprecated_in: String,
+    /// ": use {method}"
+    pub use_successor: String,
+    /// "Did you mean {method}?"
+    pub did_you_mean: String,
+    /// "Go to {method}."
+    pub go_to: String,
+    /// "Error code: {code}."
+    pub error_code: String,
+    /// "Back to the method reference"
+    pub back_to_reference: String,
+    /// "This translation may be out of date: the English text has changed since it was written. [Read the English page]({url})."
+    pub outdated: String,
+    /// "This method is not translated yet: it is shown in English. [Read it on the English pages]({url})."
+    pub untranslated: String,
+}
+
+impl Chrome {
+    /// Each label `(name, text)`, in the file's order.
+    fn labels(&self) -> Vec<(String, String)> {
+        match serde_json::to_value(self) {
+            Ok(serde_json::Value::Object(map)) => map
+                .into_iter()
+                .map(|(name, text)| (name, text.as_str().unwrap_or_default().to_string()))
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// Every label filled, on one line.
+    pub(super) fn check(&self, check: &mut Check) {
+        for (name, text) in self.labels() {
+            check.line(&format!("chrome.{name}"), &text);
+        }
+    }
+
+    /// Each label of `ours` has the places (`{version}`) of the same label
+    /// of `source`, no more, no fewer.
+    pub(super) fn check_places(ours: &Chrome, source: &Chrome, check: &mut Check) {
+        for ((name, ours), (_, theirs)) in ours.labels().into_iter().zip(source.labels()) {
+            let (ours, theirs) = (places(&ours), places(&theirs));
+            if ours != theirs {
+                check.fail(
+                    &format!("chrome.{name}"),
+                    format!(
+                        "must have the places of the source's label: {}",
+                        theirs.join(" ")
+                    ),
+                );
+            }
+        }
+    }
+}
+
+/// The places of `text` (`{version}`, `{url}`), sorted.
+fn places(text: &str) -> Vec<&str> {
+    let mut places: Vec<&str> = text
+        .match_indices('{')
+        .filter_map(|(at, _)| {
+            let end = text[at..].find('}')?;
+            let name = &text[at + 1..at + end];
+            name.chars()
+                .all(|c| c.is_ascii_lowercase() || c == '_')
+                .then(|| &text[at..=at + end])
+        })
+        .collect();
+    places.sort_unstable();
+    places
+}

@@ -1,0 +1,586 @@
+//! A translation: a folder beside the source's files, `content/<tag>/`
+//! (the language's tag in lowercase), holding only what is text, checked
+//! against the source it translates.
+//!
+//! - `language.json`: the tag, the language's name in itself and its page
+//!   chrome (`language.rs`, `chrome.rs`);
+//! - `site.json`: the homepage's texts and each group's name and summary,
+//!   keyed by the group's source name;
+//! - `errors.json`: the message and hints of each error code (and, if it
+//!   likes, a `title` for its pages instead of the HTTP reason phrase);
+//! - `methods/<key>.md`: a method's text. Its front matter holds its
+//!   `synonyms` in the language, the text of `returns` after the `[type]`,
+//!   the `parameters` tables with the source's labels as keys and the
+//!   descriptions translated, and `[source]`: the fingerprint of each
+//!   source field it translates (`fingerprint.rs`). Its body is the
+//!   source's shape (description, `## Note`, `## Examples`), the titles
+//!   translated, the code the source's but for its comments.
+//!
+//! The facts (key, signatures, labels, types, optional marks, groups, the
+//! code, lifecycle marks) are the source's and cannot be restated: an
+//! unknown field is refused, a label that differs, a parameter described
+//! in one and not the other, an example whose PHP tokens differ from the
+//! source's beyond comments fail naming the file and field. A method
+//! without a translation file is served in the source language.
+
+use super::body;
+use super::chrome::Chrome;
+use super::fields::Check;
+use super::fingerprint;
+use super::language::Language;
+use super::method;
+use super::prose::Paragraph;
+use super::read::Directory;
+use super::shape::OneOrMany;
+use super::{is_key, noted, Catalog, ContentError, Entry, ErrorText, Example, Labels};
+use indexmap::IndexMap;
+use php_lexer::{Lexer, TokenKind};
+use serde::Deserialize;
+
+/// How a method's text stands in a language.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum Status {
+    /// Written in this language: the source.
+    #[default]
+    Source,
+    /// Translated from the source as it is now.
+    Current,
+    /// Translated from an older source: these fields have changed since
+    /// (or were never marked).
+    Outdated(Vec<&'static str>),
+    /// Not translated: the source's text, in the source's language.
+    Untranslated,
+}
+
+/// One language's folder, read and checked.
+#[derive(Debug)]
+pub(super) struct Translation {
+    /// The language.
+    pub(super) language: Language,
+    /// `site.json`.
+    site: SiteText,
+    /// `errors.json`, by code.
+    errors: IndexMap<String, ErrorText>,
+    /// The methods translated, by key.
+    methods: IndexMap<String, MethodText>,
+}
+
+/// A translated `site.json`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SiteText {
+    title: String,
+    summary: String,
+    about: String,
+    /// Each group's texts, by its name in the source.
+    groups: IndexMap<String, GroupText>,
+}
+
+/// A group's texts in a translated `site.json`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct GroupText {
+    name: String,
+    summary: String,
+}
+
+/// The front matter of a translated method file.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Front {
+    /// Words to search with in this language.
+    #[serde(default)]
+    synonyms: Vec<String>,
+    /// The text of the source's `returns` after its `[type]`.
+    returns: Option<String>,
+    /// The source's parameter tables, labels as keys, descriptions translated.
+    parameters: Option<OneOrMany<Labels>>,
+    /// The fingerprint of each source field translated.
+    #[serde(default)]
+    source: IndexMap<String, String>,
+}
+
+/// A translated method's text, checked against its source.
+#[derive(Debug)]
+struct MethodText {
+    synonyms: Vec<String>,
+    returns: Option<String>,
+    parameters: Option<OneOrMany<Labels>>,
+    source: IndexMap<String, String>,
+    description_md: Paragraph,
+    note_md: Option<Paragraph>,
+    /// Titles and code, in the source's order.
+    examples: Vec<Example>,
+}
+
+/// The translations in `dir` beside the source `catalog`: every folder
+/// holding a `language.json`, in the order of their tags; their errors
+/// added to `errors`.
+pub(super) fn read_all(
+    content: &Directory,
+    dir: &str,
+    source: &Catalog,
+    errors: &mut Vec<ContentError>,
+) -> Vec<Translation> {
+    let Some(mut names) = noted(content.names(dir), errors) else {
+        return Vec::new();
+    };
+    names.sort();
+    names
+        .iter()
+        .filter(|name| content.is_file(&format!("{dir}/{name}/language.json")))
+        .filter_map(|name| read(content, &format!("{dir}/{name}"), name, source, errors))
+        .collect()
+}
+
+/// The translation in `folder`, named `segment`.
+fn read(
+    content: &Directory,
+    folder: &str,
+    segment: &str,
+    source: &Catalog,
+    errors: &mut Vec<ContentError>,
+) -> Option<Translation> {
+    let language_file = &format!("{folder}/language.json");
+    let language = noted(content.read_json::<Language>(language_file), errors).filter(|language| {
+        language.check(
+            segment,
+            &source.language,
+            &mut Check::new(language_file, errors),
+        )
+    });
+    let site_file = &format!("{folder}/site.json");
+    let site = noted(content.read_json::<SiteText>(site_file), errors);
+    if let Some(site) = &site {
+        site.check(source, &mut Check::new(site_file, errors));
+    }
+    let errors_file = &format!("{folder}/errors.json");
+    let texts = noted(
+        content.read_json::<IndexMap<String, ErrorText>>(errors_file),
+        errors,
+    );
+    if let Some(texts) = &texts {
+        check_errors(texts, source, &mut Check::new(errors_file, errors));
+    }
+    let methods = read_methods(content, folder, source, errors);
+    Some(Translation {
+        language: language?,
+        site: site?,
+        errors: texts?,
+        methods,
+    })
+}
+
+impl SiteText {
+    /// One line each, and every source group's texts, no other.
+    fn check(&self, source: &Catalog, check: &mut Check) {
+        check.plain_line("title", &self.title);
+        check.plain_line("summary", &self.summary);
+        check.plain_line("about", &self.about);
+        for group in &source.site.groups {
+            match self.groups.get(&group.source_name) {
+                Some(text) => {
+                    let field = format!("groups.{}", group.source_name);
+                    check.plain_line(&format!("{field}.name"), &text.name);
+                    check.plain_line(&format!("{field}.summary"), &text.summary);
+                }
+                None => check.fail(
+                    "groups",
+                    format!("has no texts for the group `{}`", group.source_name),
+                ),
+            }
+        }
+        for name in self.groups.keys() {
+            if !source.site.groups.iter().any(|g| &g.source_name == name) {
+                check.fail(
+                    &format!("groups.{name}"),
+                    "is not a group of the source's site.json",
+                );
+            }
+        }
+    }
+}
+
+/// Every code of the source, with the same hints and the same places in them.
+fn check_errors(texts: &IndexMap<String, ErrorText>, source: &Catalog, check: &mut Check) {
+    for (code, text) in texts {
+        let Some(original) = source.errors.iter().find(|e| &e.code == code) else {
+            check.fail(code, "is not an error code of the source's errors.json");
+            continue;
+        };
+        let text = ErrorText {
+            code: code.clone(),
+            ..text.clone()
+        };
+        text.check(check);
+        let hints = [
+            (
+                "hint_suggesting",
+                &text.hint_suggesting,
+                &original.hint_suggesting,
+            ),
+            ("hint_removed", &text.hint_removed, &original.hint_removed),
+            (
+                "hint_replaced",
+                &text.hint_replaced,
+                &original.hint_replaced,
+            ),
+        ];
+        for (name, ours, theirs) in hints {
+            if ours.is_some() != theirs.is_some() {
+                let problem = if ours.is_some() {
+                    "is not in the source's errors.json"
+                } else {
+                    "is missing: the source's errors.json has it"
+                };
+                check.fail(&format!("{code}.{name}"), problem);
+            }
+        }
+    }
+    for original in &source.errors {
+        if !texts.contains_key(&original.code) {
+            check.fail(
+                &original.code,
+                "is missing: the source's errors.json has it",
+            );
+        }
+    }
+}
+
+/// Every file of `folder/methods`, each checked against the source's
+/// method of its key.
+fn read_methods(
+    content: &Directory,
+    folder: &str,
+    source: &Catalog,
+    errors: &mut Vec<ContentError>,
+) -> IndexMap<String, MethodText> {
+    let listing = format!("{folder}/methods");
+    let mut methods = IndexMap::new();
+    if !content.is_dir(&listing) {
+        return methods;
+    }
+    let Some(mut names) = noted(content.names(&listing), errors) else {
+        return methods;
+    };
+    names.retain(|name| !super::catalog::is_editor_file(name));
+    names.sort();
+    for name in names {
+        let file = &format!("{listing}/{name}");
+        let mut check = Check::new(file, errors);
+        let Some(key) = name.strip_suffix(".md").filter(|key| is_key(key)) else {
+            check.fail("", "is not a method file: a method is `<key>.md`");
+            continue;
+        };
+        let Some(original) = source.entry(key) else {
+            check.fail(
+                "",
+                format!("translates no method: the source has no `{key}.md`"),
+            );
+            continue;
+        };
+        let Some(text) = noted(content.read_text(file), errors) else {
+            continue;
+        };
+        if let Some(method) = read_method(file, &text, original, errors) {
+            methods.insert(key.to_string(), method);
+        }
+    }
+    methods
+}
+
+/// The translated method of `file` (its `text`), checked against `original`.
+fn read_method(
+    file: &str,
+    text: &str,
+    original: &Entry,
+    errors: &mut Vec<ContentError>,
+) -> Option<MethodText> {
+    let parts = noted(method::split(file, text), errors)?;
+    let front = noted(method::read_front::<Front>(file, parts.front), errors);
+    let body = body::read(parts.body, parts.body_line, &mut Check::new(file, errors));
+    let front = front?;
+    let mut check = Check::new(file, errors);
+    for (i, words) in front.synonyms.iter().enumerate() {
+        check.plain_line(&format!("synonyms[{i}]"), words);
+    }
+    match (&original.returns, &front.returns) {
+        (Some(_), None) => check.fail("returns", "is missing: the source has `returns`"),
+        (None, Some(_)) => check.fail("returns", "is not in the source: it has no `returns`"),
+        (Some(_), Some(text)) => {
+            if check.line("returns", text) && text.starts_with('[') {
+                check.fail(
+                    "returns",
+                    "holds only the text after the type: the `[type]` is the source's",
+                );
+            }
+        }
+        (None, None) => {}
+    }
+    check_parameters(
+        &mut check,
+        original.parameters.as_ref(),
+        front.parameters.as_ref(),
+    );
+    for field in front.source.keys() {
+        if !fingerprint::FIELDS.contains(&field.as_str()) {
+            check.fail(
+                &format!("source.{field}"),
+                format!(
+                    "is not a field of the source: {}",
+                    fingerprint::FIELDS.join(", ")
+                ),
+            );
+        }
+    }
+    let description_md = body.description.unwrap_or_default();
+    check.line("description", &description_md.plain());
+    match (&original.note_md, &body.note) {
+        (Some(_), None) => check.fail("note", "is missing: the source has a `## Note`"),
+        (None, Some(_)) => check.fail("note", "is not in the source: it has no `## Note`"),
+        _ => {}
+    }
+    let examples = check_examples(&mut check, &original.examples, body.examples);
+    Some(MethodText {
+        synonyms: front.synonyms,
+        returns: front.returns,
+        parameters: front.parameters,
+        source: front.source,
+        description_md,
+        note_md: body.note,
+        examples,
+    })
+}
+
+/// The same tables as the source's, the same labels in the same order,
+/// each described.
+fn check_parameters(
+    check: &mut Check,
+    original: Option<&OneOrMany<Labels>>,
+    ours: Option<&OneOrMany<Labels>>,
+) {
+    let (Some(original), Some(ours)) = (original, ours) else {
+        match (original, ours) {
+            (Some(_), None) => check.fail(
+                "parameters",
+                "is missing: the source describes its parameters",
+            ),
+            (None, Some(_)) => {
+                check.fail("parameters", "is not in the source: it has no parameters")
+            }
+            _ => {}
+        }
+        return;
+    };
+    let many = matches!(original, OneOrMany::Many(_));
+    if many != matches!(ours, OneOrMany::Many(_)) || original.len() != ours.len() {
+        check.fail(
+            "parameters",
+            format!(
+                "must mirror the source's: {}",
+                if many {
+                    format!("an array of {} tables ([[parameters]])", original.len())
+                } else {
+                    "one table ([parameters])".to_string()
+                }
+            ),
+        );
+        return;
+    }
+    for (i, (theirs, ours)) in original.iter().zip(ours.iter()).enumerate() {
+        let table = if many {
+            format!("parameters[{i}]")
+        } else {
+            "parameters".to_string()
+        };
+        for label in theirs.keys().filter(|label| !ours.contains_key(*label)) {
+            check.fail(
+                &format!("{table}.\"{label}\""),
+                "is described in the source but not here: copy its label as it is",
+            );
+        }
+        for (label, description) in ours {
+            let field = format!("{table}.\"{label}\"");
+            if !theirs.contains_key(label) {
+                check.fail(
+                    &field,
+                    "is not a label of the source: a label (name, type, optional mark) is copied as it is",
+                );
+            } else {
+                check.line(&field, description);
+            }
+        }
+        let same_order = theirs
+            .keys()
+            .filter(|l| ours.contains_key(*l))
+            .eq(ours.keys().filter(|l| theirs.contains_key(*l)));
+        if !same_order {
+            check.fail(&table, "lists the labels in another order than the source");
+        }
+    }
+}
+
+/// The source's examples, in its order: a title each, and code whose PHP
+/// tokens are the source's once comments are set aside.
+fn check_examples(
+    check: &mut Check,
+    original: &[Example],
+    ours: Vec<body::Example>,
+) -> Vec<Example> {
+    if ours.len() != original.len() {
+        check.fail(
+            "examples",
+            format!(
+                "has {} examples; the source has {}, in the same order",
+                ours.len(),
+                original.len()
+            ),
+        );
+    }
+    ours.into_iter()
+        .zip(original)
+        .enumerate()
+        .map(|(i, (example, theirs))| {
+            let field = body::example_field(&example.title, i);
+            check.line(&field, &example.title);
+            let code = match example.code {
+                Some((code, line)) => {
+                    if tokens(&code) != tokens(&theirs.code) {
+                        check.fail(
+                            &field,
+                            format!(
+                                "the code (line {line}) differs from the source's example \
+                                 \"{}\": only its comments may be translated",
+                                theirs.title
+                            ),
+                        );
+                    }
+                    code
+                }
+                None => theirs.code.clone(),
+            };
+            Example {
+                title: example.title,
+                code,
+            }
+        })
+        .collect()
+}
+
+/// The PHP tokens of `code`, comments and white space left out: what a
+/// translation may not change.
+fn tokens(code: &str) -> Vec<(TokenKind, String)> {
+    let source = format!("<?php {code}");
+    let mut lexer = Lexer::new(&source);
+    let mut tokens = Vec::new();
+    loop {
+        let token = lexer.next_token();
+        if token.kind == TokenKind::Eof {
+            return tokens;
+        }
+        if !token.kind.is_comment() {
+            tokens.push((token.kind, lexer.token_text(&token).to_string()));
+        }
+    }
+}
+
+impl Translation {
+    /// The catalog of `source` in this language: its texts where
+    /// translated, the source's where not, each entry saying which.
+    pub(super) fn localize(&self, source: &Catalog) -> Catalog {
+        let mut catalog = source.clone();
+        catalog.language = self.language.clone();
+        catalog.site.title = self.site.title.clone();
+        catalog.site.summary = self
+            .site
+            .summary
+            .replace("{count}", &source.entries.len().to_string());
+        catalog.site.about = self.site.about.clone();
+        for group in &mut catalog.site.groups {
+            if let Some(text) = self.site.groups.get(&group.source_name) {
+                group.name = text.name.clone();
+                group.summary = text.summary.clone();
+            }
+        }
+        for error in &mut catalog.errors {
+            if let Some(text) = self.errors.get(&error.code) {
+                *error = ErrorText {
+                    code: error.code.clone(),
+                    ..text.clone()
+                };
+            }
+        }
+        for entry in catalog.entries.iter_mut().chain(&mut catalog.removed) {
+            match self.methods.get(&entry.key) {
+                Some(text) => text.apply(entry),
+                None => entry.translation = Status::Untranslated,
+            }
+        }
+        catalog
+    }
+}
+
+impl MethodText {
+    /// `entry`, the source's, in this text.
+    fn apply(&self, entry: &mut Entry) {
+        let outdated = fingerprint::changed(entry, &self.source);
+        entry.translation = if outdated.is_empty() {
+            Status::Current
+        } else {
+            Status::Outdated(outdated)
+        };
+        // The source's words are searched too.
+        entry.synonyms.extend(self.synonyms.iter().cloned());
+        if let (Some(returns), Some(text)) = (&mut entry.returns, &self.returns) {
+            let ty = returns.split_once(']').map_or("", |(ty, _)| ty).to_string();
+            *returns = format!("{ty}] {text}");
+        }
+        if let (Some(theirs), Some(ours)) = (&mut entry.parameters, &self.parameters) {
+            let lists: Vec<&mut Labels> = match theirs {
+                OneOrMany::One(one) => vec![one],
+                OneOrMany::Many(many) => many.iter_mut().collect(),
+            };
+            for (list, translated) in lists.into_iter().zip(ours.iter()) {
+                for (label, description) in list.iter_mut() {
+                    if let Some(text) = translated.get(label) {
+                        description.clone_from(text);
+                    }
+                }
+            }
+        }
+        entry.description_md = self.description_md.clone();
+        entry.description = entry.description_md.plain();
+        if self.note_md.is_some() {
+            entry.note_md = self.note_md.clone();
+            entry.note = entry.note_md.as_ref().map(Paragraph::with_code_tags);
+        }
+        for (example, ours) in entry.examples.iter_mut().zip(&self.examples) {
+            example.title.clone_from(&ours.title);
+            example.code.clone_from(&ours.code);
+        }
+    }
+}
+
+impl Language {
+    /// Check a translation's language file, found in the folder `segment`,
+    /// against the source's: the tag's folder, the same places in each label.
+    fn check(&self, segment: &str, source: &Language, check: &mut Check) -> bool {
+        let before = check.count();
+        self.check_own(check);
+        if self.segment() != segment {
+            check.fail(
+                "tag",
+                format!(
+                    "`{}` is not the folder's: a language's folder is its tag in lowercase (`{}`)",
+                    self.tag,
+                    self.segment()
+                ),
+            );
+        }
+        if self.tag.eq_ignore_ascii_case(&source.tag) {
+            check.fail("tag", "is the source's language");
+        }
+        Chrome::check_places(&self.chrome, &source.chrome, check);
+        check.count() == before
+    }
+}
