@@ -30,7 +30,8 @@
 //! that the index's weights (BM25's idf) count little. A word of one
 //! character inside a run (`表` of `数据表`) is not found alone. Bigrams
 //! are neither stemmed nor stop words, but for those made only of a few
-//! function characters (`一个`, `的是`, [`FUNCTION_CHARACTERS`]). Japanese kana and Korean Hangul are
+//! function characters (`一个`, `的是`: `FUNCTION_CHARACTERS`); nor are
+//! they read as typos ([`typos`]). Japanese kana and Korean Hangul are
 //! words as any other script's letters: a run of kana is one word (the
 //! Han between kana is cut into bigrams), Hangul is spaced by words.
 
@@ -254,10 +255,12 @@ impl Index {
     /// The terms whose words are nearest `word` (a query word the index
     /// lacks) within `edits` edits: those at the least distance there is,
     /// each term once, in the order of their words. Empty when none is
-    /// that near.
+    /// that near, and for a word of Han ideographs (a bigram is right or
+    /// not at all).
     pub fn nearest(&self, word: &str, edits: usize) -> Vec<Near<'_>> {
         let mut nearest: Vec<Near> = Vec::new();
-        if edits == 0 {
+        // Edits on a bigram of ideographs (bytes of UTF-8) reach only noise.
+        if edits == 0 || has_ideograph(word) {
             return nearest;
         }
         // The spellings measured: one shares several keys with the word.
@@ -458,7 +461,7 @@ fn runs(text: &str) -> impl Iterator<Item = &str> {
 /// Extension A, the Compatibility Ideographs, or the supplementary
 /// ideographic planes (Extensions B on, the Compatibility Supplement).
 /// Kana, Hangul and the ideographic punctuation are not.
-fn is_ideograph(c: char) -> bool {
+pub(crate) fn is_ideograph(c: char) -> bool {
     matches!(
         c,
         '\u{3400}'..='\u{4DBF}'
@@ -466,6 +469,11 @@ fn is_ideograph(c: char) -> bool {
             | '\u{F900}'..='\u{FAFF}'
             | '\u{20000}'..='\u{3FFFF}'
     )
+}
+
+/// Whether `word` has a Han ideograph in it (at once for ASCII).
+pub(crate) fn has_ideograph(word: &str) -> bool {
+    !word.is_ascii() && word.chars().any(is_ideograph)
 }
 
 /// The pieces of one of [`runs`]' words: a word without ideographs as it
@@ -710,6 +718,45 @@ mod tests {
     fn the_chinese_of_code_is_not_its_terms() {
         let code = "// 插入一条记录\n$db->insert('account', ['ORDER' => '名字']);";
         assert_eq!(stems(code_terms(code)), ["order"]);
+    }
+
+    #[test]
+    fn ascii_words_have_no_ideograph() {
+        assert!(!has_ideograph("select"));
+        assert!(!has_ideograph("sélect"));
+        assert!(has_ideograph("select方法"));
+        assert!(!has_ideograph("データ"));
+    }
+
+    #[test]
+    fn words_of_ideographs_are_never_read_as_typos() {
+        let term = |stem: &str| Term {
+            stem: stem.into(),
+            postings: Vec::new(),
+        };
+        // U+6570 数 and U+6571 are one byte apart in UTF-8; U+9C00 and
+        // Hangul 가 (U+AC00) too.
+        let index = Index::new(
+            vec![term("数据"), term("가나")],
+            [("数据", "数据", true), ("가나", "가나", true)]
+                .map(|(word, stem, typos)| (word.to_string(), stem.to_string(), typos)),
+        );
+        let spelt: Vec<(&str, bool)> = index
+            .spellings
+            .iter()
+            .map(|s| (s.word.as_str(), s.typos))
+            .collect();
+        assert_eq!(spelt, [("数据", false), ("가나", true)]);
+        assert!(index.nearest("\u{6571}据", 1).is_empty(), "none of 数据");
+        assert!(
+            index.nearest("\u{9C00}나", 1).is_empty(),
+            "a Han query word"
+        );
+        assert_eq!(index.nearest("\u{AC01}나", 1)[0].spelling, "가나");
+        assert_eq!(
+            index.query_terms("数据"),
+            [("数据".to_string(), "数据".to_string())]
+        );
     }
 
     proptest::proptest! {
