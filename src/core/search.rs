@@ -13,6 +13,27 @@
 //! → `select`), or one of the library's bracketed operators as written
 //! (`[>]`, `[+]`, `[<>]`): the keys of a `where` or `data` array that
 //! people type as they are.
+//!
+//! Chinese is written without spaces, so a run of Han ideographs is cut
+//! into its overlapping bigrams (`插入一条记录` → `插入`, `入一`, `一条`,
+//! `条记`, `记录`), a run of one ideograph being that one character, and
+//! the letters of another script beside it are a word of their own
+//! (`select方法` → `select`, `方法`). Full-width punctuation (`，。？、「」`)
+//! is not a word's, so it parts words as a space does. Bigrams rather
+//! than a dictionary's words: there is no dictionary to keep, nor a
+//! segmenter to be wrong where the reference's words are not its words,
+//! and every Chinese word of two characters or more is found by its
+//! bigrams, in the reference and in a question cut the same way
+//! (`如何插入记录` and `向数据表插入一条或多条记录` share `插入` and `记录`).
+//! The cost is more terms and postings: a run of n ideographs makes n − 1
+//! bigrams, of which those across two words (`入一`, `条记`) are noise
+//! that the index's weights (BM25's idf) count little. A word of one
+//! character inside a run (`表` of `数据表`) is not found alone. Bigrams
+//! are neither stemmed nor stop words, but for those made only of a few
+//! function characters (`一个`, `的是`: `FUNCTION_CHARACTERS`); nor are
+//! they read as typos ([`typos`]). Japanese kana and Korean Hangul are
+//! words as any other script's letters: a run of kana is one word (the
+//! Han between kana is cut into bigrams), Hangul is spaced by words.
 
 pub mod typos;
 
@@ -234,10 +255,12 @@ impl Index {
     /// The terms whose words are nearest `word` (a query word the index
     /// lacks) within `edits` edits: those at the least distance there is,
     /// each term once, in the order of their words. Empty when none is
-    /// that near.
+    /// that near, and for a word of Han ideographs (a bigram is right or
+    /// not at all).
     pub fn nearest(&self, word: &str, edits: usize) -> Vec<Near<'_>> {
         let mut nearest: Vec<Near> = Vec::new();
-        if edits == 0 {
+        // Edits on a bigram of ideographs (bytes of UTF-8) reach only noise.
+        if edits == 0 || has_ideograph(word) {
             return nearest;
         }
         // The spellings measured: one shares several keys with the word.
@@ -294,12 +317,25 @@ const STOP_WORDS: [&str; 52] = [
     "this", "to", "up", "use", "want", "was", "what", "which", "with", "you", "your",
 ];
 
+/// The Han characters that, alone or two together, are left out: the
+/// particles and the "one" that join the words of nearly every Chinese
+/// sentence (`的`, `了`, `是`, `在`, `和`, and `一个`, "a"). A bigram made
+/// of them only (`的是`, `是一`, `一个`, `在一`) is no word: it would find
+/// every description, count among a query's [`MAX_QUERY_TERMS`], and show
+/// in the line that says why a method matched. Any bigram with another
+/// character in it is kept (`的数`, `存在`, `一条`). Kept tiny: the index
+/// already weighs a common term down (BM25's idf), so this list is only
+/// for what is never a word at all.
+const FUNCTION_CHARACTERS: [char; 7] = ['的', '了', '是', '在', '和', '一', '个'];
+
 /// The search terms of `text`, each with the word it came from: words of
 /// letters, digits and underscores (`insert_id` is one word, as
 /// `lastInsertId` is), accents folded, lower-cased, stop words left out
 /// (unless written in capitals: `LIKE` is SQL's), stemmed (Snowball
 /// English), and the library's bracketed operators (`[>]`) as they are;
-/// in order, repeats kept. Markup tags (`<code>`) are not words.
+/// in order, repeats kept. Markup tags (`<code>`) are not words. Han
+/// ideographs are cut into bigrams, apart from the letters around them
+/// (`PHP的数据库` → `php`, `的数`, `数据`, `据库`; the module's docs say why).
 pub fn terms(text: &str) -> Vec<(String, String)> {
     let stemmer = Stemmer::create(Algorithm::English);
     words(text)
@@ -328,6 +364,14 @@ fn term(word: &str, stem: impl FnOnce(&str) -> String) -> Option<(String, String
         return Some((word.to_string(), word.to_string()));
     }
     let folded = fold(word).to_lowercase();
+    // A bigram of ideographs (or one alone), from `pieces`: its own term,
+    // neither stemmed nor a stop word, unless made of function characters only.
+    if word.starts_with(is_ideograph) {
+        if folded.chars().all(|c| FUNCTION_CHARACTERS.contains(&c)) {
+            return None;
+        }
+        return Some((folded.clone(), folded));
+    }
     if !in_capitals(word) && STOP_WORDS.binary_search(&folded.as_str()).is_ok() {
         return None;
     }
@@ -345,9 +389,13 @@ fn fold(word: &str) -> Cow<'_, str> {
     }
 }
 
-/// Whether `word` is written in capitals: two letters or more, none lower-case.
+/// Whether `word` is written in capitals: two letters or more, none
+/// lower-case, some upper-case (letters without case, such as ideographs,
+/// are not capitals).
 fn in_capitals(word: &str) -> bool {
-    word.chars().filter(|c| c.is_alphabetic()).count() >= 2 && !word.chars().any(char::is_lowercase)
+    word.chars().filter(|c| c.is_alphabetic()).count() >= 2
+        && !word.chars().any(char::is_lowercase)
+        && word.chars().any(char::is_uppercase)
 }
 
 /// The characters of the library's bracketed operators (`[>]`, `[!~]`, `[+]`).
@@ -369,9 +417,15 @@ fn in_word(c: char) -> bool {
     c.is_alphanumeric() || c == '_' || is_combining_mark(c)
 }
 
-/// The words of `text` (runs of [`in_word`] characters) and its operators,
-/// tags (`<…>`) skipped.
+/// The words of `text` (runs of [`in_word`] characters, each cut into
+/// its [`pieces`]) and its operators, tags (`<…>`) skipped.
 fn words(text: &str) -> impl Iterator<Item = &str> {
+    runs(text).flat_map(pieces)
+}
+
+/// The runs of [`in_word`] characters of `text` and its operators, tags
+/// (`<…>`) skipped.
+fn runs(text: &str) -> impl Iterator<Item = &str> {
     let mut rest = text;
     std::iter::from_fn(move || loop {
         let start = rest.find(|c: char| in_word(c) || c == '<' || c == '[')?;
@@ -403,9 +457,95 @@ fn words(text: &str) -> impl Iterator<Item = &str> {
     })
 }
 
+/// Whether `c` is a Han ideograph: of the CJK Unified Ideographs, their
+/// Extension A, the Compatibility Ideographs, or the supplementary
+/// ideographic planes (Extensions B on, the Compatibility Supplement).
+/// Kana, Hangul and the ideographic punctuation are not.
+pub(crate) fn is_ideograph(c: char) -> bool {
+    matches!(
+        c,
+        '\u{3400}'..='\u{4DBF}'
+            | '\u{4E00}'..='\u{9FFF}'
+            | '\u{F900}'..='\u{FAFF}'
+            | '\u{20000}'..='\u{3FFFF}'
+    )
+}
+
+/// Whether `word` has a Han ideograph in it (at once for ASCII).
+pub(crate) fn has_ideograph(word: &str) -> bool {
+    !word.is_ascii() && word.chars().any(is_ideograph)
+}
+
+/// The pieces of one of [`runs`]' words: a word without ideographs as it
+/// is; in another, the letters of other scripts apart (`select方法` →
+/// `select`, `方法`), and each run of ideographs cut into its overlapping
+/// bigrams (`插入记录` → `插入`, `入记`, `记录`), a run of one being that
+/// one ideograph. An accent written apart stays with the character before it.
+fn pieces(word: &str) -> Pieces<'_> {
+    Pieces {
+        rest: word,
+        plain: word.is_ascii(),
+        after_bigram: false,
+    }
+}
+
+/// The iterator of [`pieces`].
+struct Pieces<'w> {
+    /// What is left of the word.
+    rest: &'w str,
+    /// Whether the word is ASCII, so one piece (the common case, found once).
+    plain: bool,
+    /// Whether the last piece was a bigram whose second ideograph begins `rest`.
+    after_bigram: bool,
+}
+
+impl<'w> Iterator for Pieces<'w> {
+    type Item = &'w str;
+
+    fn next(&mut self) -> Option<&'w str> {
+        loop {
+            let rest = self.rest;
+            if rest.is_empty() {
+                return None;
+            }
+            if self.plain || !rest.starts_with(is_ideograph) {
+                let end = if self.plain {
+                    rest.len()
+                } else {
+                    rest.find(is_ideograph).unwrap_or(rest.len())
+                };
+                self.rest = &rest[end..];
+                self.after_bigram = false;
+                return Some(&rest[..end]);
+            }
+            let first = character_end(rest);
+            let after = &rest[first..];
+            if after.starts_with(is_ideograph) {
+                self.rest = after;
+                self.after_bigram = true;
+                return Some(&rest[..first + character_end(after)]);
+            }
+            // The last ideograph of a run: a piece of its own only if alone.
+            self.rest = after;
+            if !std::mem::take(&mut self.after_bigram) {
+                return Some(&rest[..first]);
+            }
+        }
+    }
+}
+
+/// The length of `text`'s first character with the combining marks after it.
+fn character_end(text: &str) -> usize {
+    text.char_indices()
+        .skip(1)
+        .find(|&(_, c)| !is_combining_mark(c))
+        .map_or(text.len(), |(at, _)| at)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::collections::BTreeSet;
 
     fn stems(terms: Vec<(String, String)>) -> Vec<String> {
         terms.into_iter().map(|(_, stem)| stem).collect()
@@ -479,6 +619,187 @@ mod tests {
         let code = "$rows = $db->select('account', ['id'], [\n    'score[>]' => 10,\n    \
                     'ORDER' => ['created_at' => 'DESC'],\n    'LIMIT' => [20, 10]\n]);";
         assert_eq!(stems(code_terms(code)), ["[>]", "order", "desc", "limit"]);
+    }
+
+    #[test]
+    fn a_run_of_ideographs_is_cut_into_overlapping_bigrams() {
+        assert_eq!(
+            stems(terms("插入一条记录")),
+            ["插入", "入一", "一条", "条记", "记录"]
+        );
+        assert_eq!(stems(terms("插入")), ["插入"]);
+        assert_eq!(
+            terms("记录"),
+            [("记录".to_string(), "记录".to_string())],
+            "neither stemmed nor folded away"
+        );
+    }
+
+    #[test]
+    fn a_run_of_one_ideograph_is_that_ideograph() {
+        assert_eq!(stems(terms("表")), ["表"]);
+        assert_eq!(stems(terms("用 表 查询")), ["用", "表", "查询"]);
+        assert_eq!(stems(terms("row表id")), ["row", "表", "id"]);
+    }
+
+    #[test]
+    fn letters_of_other_scripts_beside_ideographs_are_words_of_their_own() {
+        assert_eq!(stems(terms("select方法")), ["select", "方法"]);
+        assert_eq!(stems(terms("PHP的数据库")), ["php", "的数", "数据", "据库"]);
+        assert_eq!(
+            stems(terms("用 where 数组过滤记录")),
+            ["用", "where", "数组", "组过", "过滤", "滤记", "记录"]
+        );
+        assert_eq!(
+            stems(terms("用insert插入，返回lastInsertId。")),
+            ["用", "insert", "插入", "返回", "lastinsertid"]
+        );
+        assert_eq!(stems(terms("score[>]大于")), ["score", "[>]", "大于"]);
+    }
+
+    #[test]
+    fn full_width_punctuation_parts_words() {
+        assert_eq!(
+            stems(terms(
+                "如何插入？插入，更新。删除！查询、计数：求和；「数据」（表）《手册》“记录”\u{3000}结束"
+            )),
+            [
+                "如何", "何插", "插入", "插入", "更新", "删除", "查询", "计数", "求和", "数据",
+                "表", "手册", "记录", "结束"
+            ]
+        );
+        assert!(terms("，。？！、：；「」（）《》“”").is_empty());
+    }
+
+    #[test]
+    fn bigrams_of_function_characters_only_are_left_out() {
+        assert_eq!(stems(terms("这是一个表")), ["这是", "个表"]);
+        assert_eq!(stems(terms("的")), Vec::<String>::new());
+        assert_eq!(stems(terms("存在的表")), ["存在", "的表"]);
+        assert!(FUNCTION_CHARACTERS.iter().all(|c| is_ideograph(*c)));
+    }
+
+    #[test]
+    fn every_block_of_ideographs_is_cut_and_compatibility_ones_folded() {
+        // Extension A, Extension B, and a compatibility ideograph (U+F900,
+        // the same character as U+8C48 by its canonical decomposition).
+        assert_eq!(stems(terms("\u{3400}\u{3401}")), ["\u{3400}\u{3401}"]);
+        assert_eq!(stems(terms("\u{20000}\u{20001}")), ["\u{20000}\u{20001}"]);
+        assert_eq!(stems(terms("\u{F900}语")), ["\u{8C48}语"]);
+        // An accent written apart stays with its character and is folded away.
+        assert_eq!(stems(terms("插\u{301}入")), ["插入"]);
+    }
+
+    #[test]
+    fn a_chinese_question_shares_the_bigrams_of_the_words_it_names() {
+        let question: BTreeSet<String> = stems(terms("如何插入记录")).into_iter().collect();
+        let description: BTreeSet<String> = stems(terms("向数据表插入一条或多条记录"))
+            .into_iter()
+            .collect();
+        let shared: Vec<&String> = question.intersection(&description).collect();
+        assert_eq!(shared, ["插入", "记录"]);
+    }
+
+    #[test]
+    fn kana_and_hangul_are_words_as_before() {
+        assert_eq!(
+            stems(terms("かな接続するカナ")),
+            ["かな", "接続", "するカナ"]
+        );
+        // Hangul syllables come out decomposed (the folding's NFD), as before.
+        let hangul: Vec<String> = stems(terms("데이터베이스 연결"))
+            .iter()
+            .map(|stem| stem.nfc().collect())
+            .collect();
+        assert_eq!(hangul, ["데이터베이스", "연결"]);
+    }
+
+    #[test]
+    fn the_chinese_of_code_is_not_its_terms() {
+        let code = "// 插入一条记录\n$db->insert('account', ['ORDER' => '名字']);";
+        assert_eq!(stems(code_terms(code)), ["order"]);
+    }
+
+    #[test]
+    fn ascii_words_have_no_ideograph() {
+        assert!(!has_ideograph("select"));
+        assert!(!has_ideograph("sélect"));
+        assert!(has_ideograph("select方法"));
+        assert!(!has_ideograph("データ"));
+    }
+
+    #[test]
+    fn words_of_ideographs_are_never_read_as_typos() {
+        let term = |stem: &str| Term {
+            stem: stem.into(),
+            postings: Vec::new(),
+        };
+        // U+6570 数 and U+6571 are one byte apart in UTF-8; U+9C00 and
+        // Hangul 가 (U+AC00) too.
+        let index = Index::new(
+            vec![term("数据"), term("가나")],
+            [("数据", "数据", true), ("가나", "가나", true)]
+                .map(|(word, stem, typos)| (word.to_string(), stem.to_string(), typos)),
+        );
+        let spelt: Vec<(&str, bool)> = index
+            .spellings
+            .iter()
+            .map(|s| (s.word.as_str(), s.typos))
+            .collect();
+        assert_eq!(spelt, [("数据", false), ("가나", true)]);
+        assert!(index.nearest("\u{6571}据", 1).is_empty(), "none of 数据");
+        assert!(
+            index.nearest("\u{9C00}나", 1).is_empty(),
+            "a Han query word"
+        );
+        assert_eq!(index.nearest("\u{AC01}나", 1)[0].spelling, "가나");
+        assert_eq!(
+            index.query_terms("数据"),
+            [("数据".to_string(), "数据".to_string())]
+        );
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn pieces_are_bigrams_of_ideographs_or_words_without_any(
+            text in "[a-z_1 ，\u{301}一-丑插入记录데のカ\u{3400}\u{F900}\u{20000}]{0,24}"
+        ) {
+            let mut han = 0;
+            for word in words(&text) {
+                let ideographs = word.chars().filter(|c| is_ideograph(*c)).count();
+                let marks = word.chars().filter(|c| is_combining_mark(*c)).count();
+                proptest::prop_assert!(!word.is_empty());
+                proptest::prop_assert!(
+                    ideographs == 0
+                        || (ideographs <= 2 && ideographs + marks == word.chars().count()),
+                    "{:?}",
+                    word
+                );
+                han += usize::from(ideographs > 0);
+            }
+            // A run of n ideographs makes n − 1 bigrams, a run of one itself.
+            let expected: usize = ideograph_runs(&text).iter().map(|&n| (n - 1).max(1)).sum();
+            proptest::prop_assert_eq!(han, expected, "{:?}", text);
+        }
+    }
+
+    /// The lengths of `text`'s runs of ideographs (an accent written apart
+    /// inside one continuing it).
+    fn ideograph_runs(text: &str) -> Vec<usize> {
+        let mut runs = Vec::new();
+        let mut inside = false;
+        for c in text.chars() {
+            if is_ideograph(c) {
+                if !inside {
+                    runs.push(0);
+                }
+                *runs.last_mut().expect("a run was begun") += 1;
+                inside = true;
+            } else if !is_combining_mark(c) {
+                inside = false;
+            }
+        }
+        runs
     }
 
     #[test]

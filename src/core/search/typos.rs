@@ -12,6 +12,10 @@
 //! letters swapped) always share a deletion, so none is missed; within
 //! two, nearly always. A key is a 64-bit FNV-1a hash of the string, the
 //! same at build time and at run time.
+//!
+//! Words of Han ideographs (Chinese bigrams, `super::terms`) have no
+//! neighbours, and a query's are not measured: two characters are a
+//! word or another, and an edit to their bytes is a third character.
 
 /// The most edits between a query word and the word of the reference it
 /// is read as: none under five letters (`user` is not `used`, nor `mix`
@@ -30,9 +34,12 @@ const MAX_TYPO_BYTES: usize = 16;
 
 /// Whether a word of the reference may be what a typo meant: letters
 /// only, four to [`MAX_TYPO_BYTES`] bytes (one edit from a five-letter
-/// query word).
+/// query word), and no Han ideograph: a bigram of Chinese is six bytes,
+/// and bytes edited in it make other characters, not a typo of it.
 pub(crate) fn may_be_misspelt(word: &str) -> bool {
-    (4..=MAX_TYPO_BYTES).contains(&word.len()) && word.chars().all(char::is_alphabetic)
+    (4..=MAX_TYPO_BYTES).contains(&word.len())
+        && word.chars().all(char::is_alphabetic)
+        && !super::has_ideograph(word)
 }
 
 /// One deletion key of one spelling.
