@@ -3,8 +3,11 @@
 //! server reads a request path back into one with [`Address::parse`]. No
 //! other file spells a path.
 //!
-//! A language, when pages get one, is the next part of an address: a
-//! field of the pages' variants, written as a prefix here and nowhere else.
+//! A page for people and agents (the homepage, the index, a method's page
+//! and their Markdown twins, the search, `llms.txt`) has an address in each
+//! language, `/zh-hans/api/select`, beside the one that negotiates it,
+//! `/api/select`: a [`Localized`] address, whose language is written as a
+//! prefix here and nowhere else.
 
 use std::fmt;
 
@@ -68,6 +71,98 @@ pub enum Address<'k> {
     Skill(&'k str),
     /// A compression dictionary (RFC 9842): `/dictionaries/{name}`.
     Dictionary(&'k str),
+}
+
+/// An address in one language's pages, `/zh-hans/api/select`, or, without
+/// a language, the address that negotiates it, `/api/select`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Localized<'k> {
+    /// The address.
+    pub address: Address<'k>,
+    /// The language's tag in lowercase (`zh-hans`), the first segment of
+    /// the path; `None` for the negotiated address.
+    pub language: Option<&'k str>,
+}
+
+impl<'k> Address<'k> {
+    /// Whether the address has one in each language: the pages for
+    /// people and agents, not the documents for programs.
+    pub const fn is_localized(&self) -> bool {
+        matches!(
+            self,
+            Address::Home(_)
+                | Address::Methods(_)
+                | Address::Method(..)
+                | Address::Search
+                | Address::Llms
+                | Address::LlmsFull
+        )
+    }
+
+    /// This address in the pages of `language` (a lowercase tag), or the
+    /// negotiated one for `None`; an address that is not localized stays
+    /// as it is.
+    pub const fn localized(self, language: Option<&'k str>) -> Localized<'k> {
+        Localized {
+            language: if self.is_localized() { language } else { None },
+            address: self,
+        }
+    }
+}
+
+impl<'k> Localized<'k> {
+    /// The address `path` names, in a language's pages or not: a path
+    /// whose first segment has a language tag's shape (`zh-hans`, lower
+    /// case) and whose rest is a localized address. The router checks the
+    /// language against the site's.
+    pub fn parse(path: &'k str) -> Option<Localized<'k>> {
+        if let Some(address) = Address::parse(path) {
+            return Some(Localized {
+                address,
+                language: None,
+            });
+        }
+        let rest = path.strip_prefix('/')?;
+        let (language, rest) = rest.split_at(rest.find('/')?);
+        if !is_segment(language) {
+            return None;
+        }
+        Address::parse(rest)
+            .filter(Address::is_localized)
+            .map(|address| Localized {
+                address,
+                language: Some(language),
+            })
+    }
+
+    /// The absolute URL of this address on the site at `base`.
+    pub fn url(&self, base: &str) -> String {
+        format!("{base}{self}")
+    }
+}
+
+/// Whether `segment` has the shape of a language's segment: a lower-case
+/// BCP 47 tag, two or three letters then subtags of two to eight letters
+/// or digits (`en`, `zh-hans`, `pt-br`).
+pub fn is_segment(segment: &str) -> bool {
+    let mut subtags = segment.split('-');
+    let language = subtags.next().unwrap_or_default();
+    (2..=3).contains(&language.len())
+        && language.bytes().all(|b| b.is_ascii_lowercase())
+        && subtags.all(|s| {
+            (2..=8).contains(&s.len())
+                && s.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+        })
+}
+
+impl fmt::Display for Localized<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(language) = self.language {
+            f.write_str("/")?;
+            f.write_str(language)?;
+        }
+        self.address.fmt(f)
+    }
 }
 
 /// The pages of methods, the index, and the JSON API.
@@ -306,7 +401,41 @@ mod tests {
         assert!(!is_for_programs(&Address::Robots.to_string()));
     }
 
+    #[test]
+    fn localized_addresses_carry_their_language_as_a_prefix() {
+        let select = Address::Method("select", View::Page);
+        assert_eq!(select.localized(Some("zh-hans")).to_string(), "/zh-hans/api/select");
+        assert_eq!(select.localized(None).to_string(), "/api/select");
+        assert_eq!(Address::Home(View::Page).localized(Some("en")).to_string(), "/en/");
+        assert_eq!(
+            Address::Methods(View::Markdown).localized(Some("zh-hans")).to_string(),
+            "/zh-hans/api/index.md"
+        );
+        // A document for programs has one address.
+        assert_eq!(Address::Collection.localized(Some("zh-hans")).to_string(), "/api/reference.json");
+        for (path, language) in [("/zh-hans/api/select.md", Some("zh-hans")), ("/api/select.md", None)] {
+            let parsed = Localized::parse(path).expect(path);
+            assert_eq!(parsed.language, language);
+            assert_eq!(parsed.address, Address::Method("select", View::Markdown));
+        }
+        for path in ["/zh-hans", "/zh-hans/api/reference.json", "/ZH-hans/", "/x/api/select", "/zh-hans/zh-hans/"] {
+            assert_eq!(Localized::parse(path), None, "{path}");
+        }
+    }
+
     proptest! {
+        #[test]
+        fn localized_addresses_round_trip(key in "[a-z]{1,12}", language in "[a-z]{2,3}(-[a-z0-9]{2,8}){0,2}") {
+            prop_assume!(key != "index");
+            let mut every = FIXED.to_vec();
+            every.extend([Address::Method(&key, View::Page), Address::Method(&key, View::Markdown)]);
+            for address in every.into_iter().filter(Address::is_localized) {
+                let localized = address.localized(Some(&language));
+                let path = localized.to_string();
+                prop_assert_eq!(Localized::parse(&path), Some(localized), "{}", path);
+            }
+        }
+
         #[test]
         fn every_address_round_trips(key in "[a-z]{1,12}", name in "[a-z0-9-]{1,20}") {
             prop_assume!(key != "index");

@@ -354,11 +354,17 @@ pub fn load(
     Ok(Editions { catalogs })
 }
 
-/// `text`, a translated method file, with the fingerprints of `source`
-/// (the entry it translates, as it is now) in its `[source]` table; none
-/// if it has no front matter.
-pub fn mark(text: &str, source: &Entry) -> Option<String> {
+/// `text`, the translated method file `file`, with the fingerprints of
+/// `source` (the entry it translates, as it is now) in its `[source]`
+/// table; or why it cannot be marked: it restates a fact of the source
+/// otherwise (checked as if every field were current).
+pub fn mark(file: &str, text: &str, source: &Entry) -> Result<String, ContentErrors> {
+    let errors = translation::check_against(file, text, source);
+    if !errors.is_empty() {
+        return Err(ContentErrors(errors));
+    }
     fingerprint::mark(text, &fingerprint::of(source))
+        .ok_or_else(|| ContentError::new(file, "", "has no front matter between `+++` lines").into())
 }
 
 /// `errors` by file (each file's in the order found): a method's broken

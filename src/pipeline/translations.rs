@@ -93,8 +93,7 @@ pub fn mark(
         let path = root.join(&file);
         let text = std::fs::read_to_string(&path)
             .map_err(|e| format!("{file}: cannot read: {e} (is `{key}` translated?)"))?;
-        let marked = content::mark(&text, entry)
-            .ok_or_else(|| format!("{file}: has no front matter between `+++` lines"))?;
+        let marked = content::mark(&file, &text, entry).map_err(|errors| errors.to_string())?;
         if marked != text {
             std::fs::write(&path, marked).map_err(|e| format!("{file}: cannot write: {e}"))?;
             written.push(file);

@@ -272,42 +272,50 @@ fn read_methods(
             check.fail("", "is not a method file: a method is `<key>.md`");
             continue;
         };
-        let Some(original) = source.entry(key) else {
-            check.fail(
-                "",
-                format!("translates no method: the source has no `{key}.md`"),
-            );
+        // A translation whose source is gone is left unread: a change to
+        // the source never fails the build (`refserve translations` lists it).
+        let Some(original) = source.entries.iter().chain(&source.removed).find(|e| e.key == key)
+        else {
             continue;
         };
         let Some(text) = noted(content.read_text(file), errors) else {
             continue;
         };
-        if let Some(method) = read_method(file, &text, original, errors) {
+        if let Some(method) = read_method(file, &text, original, None, errors) {
             methods.insert(key.to_string(), method);
         }
     }
     methods
 }
 
-/// The translated method of `file` (its `text`), checked against `original`.
+/// The translated method of `file` (its `text`), checked against
+/// `original`: its shape always; against the facts of the source (labels,
+/// code, which fields there are) only where the source has not changed
+/// since the translation was marked, or for every field when `strict`
+/// (`--mark`). Where the source has changed, the source's facts stand
+/// and the translation is outdated: a change to the source never fails the
+/// build, a translation that restates a fact differently does.
 fn read_method(
     file: &str,
     text: &str,
     original: &Entry,
+    strict: Option<bool>,
     errors: &mut Vec<ContentError>,
 ) -> Option<MethodText> {
     let parts = noted(method::split(file, text), errors)?;
     let front = noted(method::read_front::<Front>(file, parts.front), errors);
     let body = body::read(parts.body, parts.body_line, &mut Check::new(file, errors));
     let front = front?;
-    let mut check = Check::new(file, errors);
-    for (i, words) in front.synonyms.iter().enumerate() {
-        check.plain_line(&format!("synonyms[{i}]"), words);
-    }
-    match (&original.returns, &front.returns) {
-        (Some(_), None) => check.fail("returns", "is missing: the source has `returns`"),
-        (None, Some(_)) => check.fail("returns", "is not in the source: it has no `returns`"),
-        (Some(_), Some(text)) => {
+    let changed = fingerprint::changed(original, &front.source);
+    // The errors of a fact are kept where the source's field is current.
+    let current = |field: &str| strict.unwrap_or(!changed.contains(&field));
+    let mut set_aside = Vec::new();
+    {
+        let mut check = Check::new(file, errors);
+        for (i, words) in front.synonyms.iter().enumerate() {
+            check.plain_line(&format!("synonyms[{i}]"), words);
+        }
+        if let Some(text) = &front.returns {
             if check.line("returns", text) && text.starts_with('[') {
                 check.fail(
                     "returns",
@@ -315,32 +323,44 @@ fn read_method(
                 );
             }
         }
-        (None, None) => {}
+        for field in front.source.keys() {
+            if !fingerprint::FIELDS.contains(&field.as_str()) {
+                check.fail(
+                    &format!("source.{field}"),
+                    format!("is not a field of the source: {}", fingerprint::FIELDS.join(", ")),
+                );
+            }
+        }
+        let description = body.description.as_ref().map(Paragraph::plain).unwrap_or_default();
+        check.line("description", &description);
     }
-    check_parameters(
-        &mut check,
-        original.parameters.as_ref(),
-        front.parameters.as_ref(),
-    );
-    for field in front.source.keys() {
-        if !fingerprint::FIELDS.contains(&field.as_str()) {
-            check.fail(
-                &format!("source.{field}"),
-                format!(
-                    "is not a field of the source: {}",
-                    fingerprint::FIELDS.join(", ")
-                ),
-            );
+    let which = |field: &str| if current(field) { 0 } else { 1 };
+    let sinks = [errors, &mut set_aside];
+    {
+        let mut check = Check::new(file, sinks[which("returns")]);
+        match (&original.returns, &front.returns) {
+            (Some(_), None) => check.fail("returns", "is missing: the source has `returns`"),
+            (None, Some(_)) => check.fail("returns", "is not in the source: it has no `returns`"),
+            _ => {}
         }
     }
-    let description_md = body.description.unwrap_or_default();
-    check.line("description", &description_md.plain());
-    match (&original.note_md, &body.note) {
-        (Some(_), None) => check.fail("note", "is missing: the source has a `## Note`"),
-        (None, Some(_)) => check.fail("note", "is not in the source: it has no `## Note`"),
-        _ => {}
+    {
+        let mut check = Check::new(file, sinks[which("parameters")]);
+        check_parameters(&mut check, original.parameters.as_ref(), front.parameters.as_ref());
     }
-    let examples = check_examples(&mut check, &original.examples, body.examples);
+    {
+        let mut check = Check::new(file, sinks[which("note")]);
+        match (&original.note_md, &body.note) {
+            (Some(_), None) => check.fail("note", "is missing: the source has a `## Note`"),
+            (None, Some(_)) => check.fail("note", "is not in the source: it has no `## Note`"),
+            _ => {}
+        }
+    }
+    let examples = {
+        let mut check = Check::new(file, sinks[which("examples")]);
+        check_examples(&mut check, &original.examples, body.examples)
+    };
+    let description_md = body.description.unwrap_or_default();
     Some(MethodText {
         synonyms: front.synonyms,
         returns: front.returns,
@@ -350,6 +370,14 @@ fn read_method(
         note_md: body.note,
         examples,
     })
+}
+
+/// Check `text`, the translated method file `file`, against every fact of
+/// `original` as it is now: what a translation must pass to be marked.
+pub(super) fn check_against(file: &str, text: &str, original: &Entry) -> Vec<ContentError> {
+    let mut errors = Vec::new();
+    read_method(file, text, original, Some(true), &mut errors);
+    errors
 }
 
 /// The same tables as the source's, the same labels in the same order,
@@ -444,9 +472,10 @@ fn check_examples(
             let field = body::example_field(&example.title, i);
             check.line(&field, &example.title);
             let code = match example.code {
-                Some((code, line)) => {
-                    if tokens(&code) != tokens(&theirs.code) {
-                        check.fail(
+                // Code that is not the source's is the source's (and an
+                // error, where the source has not changed).
+                Some((code, line)) if tokens(&code) != tokens(&theirs.code) => {
+                    check.fail(
                             &field,
                             format!(
                                 "the code (line {line}) differs from the source's example \
@@ -454,9 +483,9 @@ fn check_examples(
                                 theirs.title
                             ),
                         );
-                    }
-                    code
+                    theirs.code.clone()
                 }
+                Some((code, _)) => code,
                 None => theirs.code.clone(),
             };
             Example {
@@ -550,7 +579,7 @@ impl MethodText {
         }
         entry.description_md = self.description_md.clone();
         entry.description = entry.description_md.plain();
-        if self.note_md.is_some() {
+        if self.note_md.is_some() && entry.note_md.is_some() {
             entry.note_md = self.note_md.clone();
             entry.note = entry.note_md.as_ref().map(Paragraph::with_code_tags);
         }
