@@ -7,8 +7,8 @@
 //! - [`media`]: the media types served, defined once.
 //! - [`errors`]: the error kinds, their statuses and codes.
 //! - [`headers`]: header values every response of a kind carries.
-//! - [`negotiate`]: `Accept`, `Accept-Encoding` and `Available-Dictionary`
-//!   (RFC 9110 §12, RFC 9842).
+//! - [`negotiate`]: `Accept`, `Accept-Language`, `Accept-Encoding` and
+//!   `Available-Dictionary` (RFC 9110 §12, RFC 9842).
 //! - [`table`]: the response table, filled by the pipeline, stored by
 //!   build.rs and answered from by the server.
 //! - [`mcp`]: what `/mcp` answers from: the stored answers and hits, the

@@ -1,30 +1,37 @@
-//! Proactive content negotiation (RFC 9110 §12): which representation and
-//! which content coding a request gets, and which compression dictionary
-//! (RFC 9842) it holds for the codings that need one.
+//! Proactive content negotiation (RFC 9110 §12): which representation,
+//! which language and which content coding a request gets, and which
+//! compression dictionary (RFC 9842) it holds for the codings that need one.
 //!
 //! Everything here is a pure function over the values of a field's lines
 //! (a list field may be split over several, §5.3), read in place:
 //!
 //! - `list.rs` reads a weighted list (§12.4.2) into `Member`s, each a
 //!   name with its parameters and weight, and [`best`] chooses among
-//!   weights; `Accept` and `Accept-Encoding` are read with it.
+//!   weights; `Accept`, `Accept-Encoding` and `Accept-Language` are read
+//!   with it.
 //! - [`negotiate_media_type`] reads `Accept` (§12.5.1) and chooses among
 //!   the server's media types, in its order of preference.
+//! - [`negotiate_language`] reads `Accept-Language` (§12.5.4) and chooses
+//!   among the server's [`Language`]s by RFC 4647 lookup, matching language
+//!   and script through CLDR's likely subtags (`zh-TW` is Traditional).
 //! - [`AcceptEncoding`] reads `Accept-Encoding` (§12.5.3): the weight of
 //!   each [`Coding`]; [`negotiate_encoding`] chooses among offered codings.
 //! - [`held_dictionary`] reads `Available-Dictionary` (RFC 9842 §2.2).
 //!
 //! A choice is the index of the chosen offer, or `None` when the client
-//! accepts none of them (a 406).
+//! accepts none of them (a 406); a language is always chosen, the first
+//! offer by default.
 
 mod accept;
 mod accept_encoding;
 mod dictionary;
+mod language;
 mod list;
 
 pub use accept::{negotiate_media_type, MediaType, MAX_MEDIA_OFFERS};
 pub use accept_encoding::{negotiate_encoding, AcceptEncoding};
 pub use dictionary::held_dictionary;
+pub use language::{negotiate_language, Language, MAX_LANGUAGE_OFFERS, MAX_LANGUAGE_RANGES};
 pub use list::{best, Quality};
 
 /// A content coding the server can send (RFC 9110 §8.4.1).
