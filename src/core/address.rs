@@ -151,7 +151,8 @@ pub fn is_segment(segment: &str) -> bool {
         && language.bytes().all(|b| b.is_ascii_lowercase())
         && subtags.all(|s| {
             (2..=8).contains(&s.len())
-                && s.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+                && s.bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
         })
 }
 
@@ -404,21 +405,41 @@ mod tests {
     #[test]
     fn localized_addresses_carry_their_language_as_a_prefix() {
         let select = Address::Method("select", View::Page);
-        assert_eq!(select.localized(Some("zh-hans")).to_string(), "/zh-hans/api/select");
-        assert_eq!(select.localized(None).to_string(), "/api/select");
-        assert_eq!(Address::Home(View::Page).localized(Some("en")).to_string(), "/en/");
         assert_eq!(
-            Address::Methods(View::Markdown).localized(Some("zh-hans")).to_string(),
+            select.localized(Some("zh-hans")).to_string(),
+            "/zh-hans/api/select"
+        );
+        assert_eq!(select.localized(None).to_string(), "/api/select");
+        assert_eq!(
+            Address::Home(View::Page).localized(Some("en")).to_string(),
+            "/en/"
+        );
+        assert_eq!(
+            Address::Methods(View::Markdown)
+                .localized(Some("zh-hans"))
+                .to_string(),
             "/zh-hans/api/index.md"
         );
         // A document for programs has one address.
-        assert_eq!(Address::Collection.localized(Some("zh-hans")).to_string(), "/api/reference.json");
-        for (path, language) in [("/zh-hans/api/select.md", Some("zh-hans")), ("/api/select.md", None)] {
+        assert_eq!(
+            Address::Collection.localized(Some("zh-hans")).to_string(),
+            "/api/reference.json"
+        );
+        for (path, language) in [
+            ("/zh-hans/api/select.md", Some("zh-hans")),
+            ("/api/select.md", None),
+        ] {
             let parsed = Localized::parse(path).expect(path);
             assert_eq!(parsed.language, language);
             assert_eq!(parsed.address, Address::Method("select", View::Markdown));
         }
-        for path in ["/zh-hans", "/zh-hans/api/reference.json", "/ZH-hans/", "/x/api/select", "/zh-hans/zh-hans/"] {
+        for path in [
+            "/zh-hans",
+            "/zh-hans/api/reference.json",
+            "/ZH-hans/",
+            "/x/api/select",
+            "/zh-hans/zh-hans/",
+        ] {
             assert_eq!(Localized::parse(path), None, "{path}");
         }
     }

@@ -30,7 +30,7 @@ mod wire;
 
 use crate::errors::ErrorKind;
 use crate::mcp::Mcp;
-use crate::negotiate::{Coding, MediaType};
+use crate::negotiate::{Coding, Language, MediaType};
 use crate::search_page::SearchPage;
 use bytes::Bytes;
 use http::{HeaderMap, HeaderValue};
@@ -57,6 +57,9 @@ pub struct Table {
     pub last_modified_unix: u64,
     /// The catalog keys, in catalog order.
     pub keys: Vec<String>,
+    /// The languages of the pages, the source's first: what a resource
+    /// that negotiates its language offers, in this order.
+    pub languages: Vec<Language>,
     /// The public address the bodies link to.
     pub base_url: String,
     /// The start of a SHA-256 over every path and identity body: a name for
@@ -82,8 +85,14 @@ pub struct Resource {
     /// The media types of [`Resource::representations`], in the same order
     /// (kept apart so negotiation can borrow them as a slice).
     pub media_types: Vec<MediaType>,
-    /// The representations, in the server's order of preference.
+    /// The representations, in the server's order of preference; at an
+    /// address that negotiates its language, those of each of the table's
+    /// [`Table::languages`] in turn, each language's
+    /// [`Resource::media_types`] in the same order.
     pub representations: Vec<Representation>,
+    /// Whether it negotiates its language (`Accept-Language`) among the
+    /// table's languages.
+    pub negotiates_language: bool,
     /// The error its bodies explain, `None` for a document (200). At a
     /// path, `Some` is what is left at a removed method's addresses: they
     /// answer with this error, one lookup as for any path.

@@ -47,8 +47,9 @@ mod shape;
 mod site;
 mod translation;
 
+use crate::address::{Address, Localized, View};
 use crate::errors::ErrorKind;
-pub use chrome::Chrome;
+pub use chrome::{fill, Chrome};
 pub(crate) use entry::is_key;
 pub use entry::{Entry, Example, Labels, Membership};
 use fields::Check;
@@ -113,6 +114,17 @@ pub struct Catalog {
 }
 
 impl Catalog {
+    /// `address` in this catalog's pages: `/zh-hans/api/select` (an
+    /// address that is not localized stays as it is).
+    pub fn at<'a>(&'a self, address: Address<'a>) -> Localized<'a> {
+        address.localized(Some(&self.language.segment))
+    }
+
+    /// The address of the page of the method `key` in this catalog's pages.
+    pub fn page_of(&self, key: &str) -> String {
+        self.at(Address::Method(key, View::Page)).to_string()
+    }
+
     /// The entry (not removed) of `key`, if any.
     pub fn entry(&self, key: &str) -> Option<&Entry> {
         self.entries.iter().find(|entry| entry.key == key)
@@ -363,8 +375,9 @@ pub fn mark(file: &str, text: &str, source: &Entry) -> Result<String, ContentErr
     if !errors.is_empty() {
         return Err(ContentErrors(errors));
     }
-    fingerprint::mark(text, &fingerprint::of(source))
-        .ok_or_else(|| ContentError::new(file, "", "has no front matter between `+++` lines").into())
+    fingerprint::mark(text, &fingerprint::of(source)).ok_or_else(|| {
+        ContentError::new(file, "", "has no front matter between `+++` lines").into()
+    })
 }
 
 /// `errors` by file (each file's in the order found): a method's broken
@@ -400,7 +413,8 @@ fn load_source(
         error_codes(texts, &mut check);
     }
     let language_file = &format!("{dir}/language.json");
-    let language = noted(content.read_json::<Language>(language_file), errors);
+    let language =
+        noted(content.read_json::<Language>(language_file), errors).map(Language::with_segment);
     if let Some(language) = &language {
         language.check_own(&mut Check::new(language_file, errors));
     }

@@ -90,6 +90,7 @@ pub(crate) fn attach(
         }],
         cache_control: CACHE_CONTROL,
         error: None,
+        languages: 1,
     });
     Some(Dictionary { bytes, hash, path })
 }

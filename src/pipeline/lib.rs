@@ -61,11 +61,31 @@ pub const DEFAULT_BASE_URL: &str = "http://127.0.0.1:8080";
 /// also compressed against a dictionary chosen among them.
 pub fn build(editions: &Editions, cache: Option<Cache>) -> Table {
     let catalog = editions.source();
-    let mut pages = site::resources(catalog);
+    let mut pages = site::resources(editions);
     let mut errors = site::errors(catalog);
     let dictionary = dictionary::attach(&mut pages, &mut errors);
     let encoding = Encoding::Smallest { cache };
-    stored::table(catalog, &pages, &errors, dictionary.as_ref(), &encoding)
+    stored::table(
+        catalog,
+        offers(editions),
+        &pages,
+        &errors,
+        dictionary.as_ref(),
+        &encoding,
+    )
+}
+
+/// The languages of `editions`, as the server negotiates among them.
+fn offers(editions: &Editions) -> Vec<negotiate::Language> {
+    editions
+        .catalogs
+        .iter()
+        .map(|catalog| {
+            let tag: &'static str = Box::leak(catalog.language.tag.clone().into_boxed_str());
+            negotiate::Language::offered(tag)
+                .expect("content::load checks that a language's tag is one CLDR knows")
+        })
+        .collect()
 }
 
 /// Render and store every response of `catalog` for `refserve dev`:
@@ -73,9 +93,16 @@ pub fn build(editions: &Editions, cache: Option<Cache>) -> Table {
 /// edit (`preview.rs`).
 pub fn preview(editions: &Editions) -> Table {
     let catalog = editions.source();
-    let mut pages = site::resources(catalog);
+    let mut pages = site::resources(editions);
     let mut errors = site::errors(catalog);
     preview::inject(&mut pages);
     preview::inject(errors.iter_mut().flat_map(|bodies| bodies.iter_mut()));
-    stored::table(catalog, &pages, &errors, None, &Encoding::Identity)
+    stored::table(
+        catalog,
+        offers(editions),
+        &pages,
+        &errors,
+        None,
+        &Encoding::Identity,
+    )
 }

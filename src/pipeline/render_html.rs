@@ -7,7 +7,7 @@
 //! or dark scheme, and has landmarks, a skip link and visible focus.
 
 use crate::address::{Address, View};
-use crate::content::Catalog;
+use crate::content::{Catalog, Language};
 use crate::highlight;
 use crate::search_page::{MAX_QUERY_CHARS, PARAMETER};
 use base64::engine::general_purpose::STANDARD;
@@ -24,9 +24,19 @@ pub(crate) struct Page<'a> {
     pub title: &'a str,
     /// `<meta name="description">`.
     pub description: &'a str,
-    /// The page's own path (`/api/select`), for the canonical link; `None` for error pages.
-    pub path: Option<&'a str>,
-    /// The path of its Markdown twin (`/api/select.md`), if it has one.
+    /// The page's address, in no language (`/api/select`): its canonical
+    /// link is it in the catalog's language, its alternates are it in the
+    /// others' and, for `x-default`, the negotiated one; `None` for error
+    /// pages.
+    pub address: Option<Address<'a>>,
+    /// The languages it is written in, each at its own address (hreflang);
+    /// the others show it untranslated.
+    pub written_in: &'a [&'a Language],
+    /// The language of its content, when it is not the catalog's (a
+    /// method not translated yet): marked on `main`, and its canonical
+    /// page is the one in that language.
+    pub content_language: Option<&'a Language>,
+    /// The path of its Markdown twin (`/zh-hans/api/select.md`), if it has one.
     pub markdown_path: Option<&'a str>,
     /// On a method's page, its key: the page then lists every method,
     /// this one marked as current.
@@ -91,6 +101,7 @@ li{margin:.25rem 0}\
 .with-nav main{grid-column:2;grid-row:1;max-width:none;margin:0;min-width:0}\
 .methods{grid-column:1;grid-row:1;border-top:0;padding:1rem 0;margin:0;position:sticky;top:0;align-self:start;max-height:100vh;overflow-y:auto}\
 .methods li li{display:block;margin:.1rem 0}}\
+.languages{display:flex;gap:.9rem;font-size:.9rem}.languages [aria-current]{color:inherit;text-decoration:none;font-weight:600}\
 .skip{position:absolute;left:-999rem}\
 .skip:focus{left:1rem;top:.5rem;background:var(--bg);padding:.25rem .5rem}\
 ";
@@ -110,12 +121,20 @@ pub(crate) fn content_security_policy() -> String {
 
 /// A page: its Markdown rendered as HTML inside the layout.
 pub(crate) fn page(catalog: &Catalog, page: &Page, markdown: &str) -> String {
-    layout(catalog, page, &body(markdown), None)
+    let mut main = body(markdown);
+    // A page shown in another language than its catalog's: its notice
+    // (the first quote) is in the catalog's.
+    if page.content_language.is_some() {
+        let notice = format!("<blockquote lang=\"{}\">", catalog.language.tag);
+        main = main.replacen("<blockquote>", &notice, 1);
+    }
+    layout(catalog, page, &main, None)
 }
 
 /// A page whose main content is the HTML `main`, in the layout; the
 /// header's search box holds `query`, if any.
 pub(crate) fn layout(catalog: &Catalog, page: &Page, main: &str, query: Option<&str>) -> String {
+    let words = &catalog.language.chrome;
     let site = &catalog.site.title;
     let title = if page.title == site {
         escape(site)
@@ -123,17 +142,15 @@ pub(crate) fn layout(catalog: &Catalog, page: &Page, main: &str, query: Option<&
         format!("{} · {}", escape(page.title), escape(site))
     };
     let mut head = format!(
-        "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+        "<!doctype html>\n<html lang=\"{}\">\n<head>\n<meta charset=\"utf-8\">\n\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
          <title>{title}</title>\n<meta name=\"description\" content=\"{}\">\n\
          <link rel=\"icon\" href=\"/favicon.svg\" type=\"image/svg+xml\">\n",
+        catalog.language.tag,
         escape(page.description)
     );
-    match page.path {
-        Some(path) => head.push_str(&format!(
-            "<link rel=\"canonical\" href=\"{}{path}\">\n",
-            escape(&catalog.base_url)
-        )),
+    match page.address {
+        Some(address) => head.push_str(&alternates(catalog, page, address)),
         None => head.push_str("<meta name=\"robots\" content=\"noindex\">\n"),
     }
     if let Some(twin) = page.markdown_path {
@@ -143,7 +160,8 @@ pub(crate) fn layout(catalog: &Catalog, page: &Page, main: &str, query: Option<&
     }
     if let Some(feed) = page.feed {
         head.push_str(&format!(
-            "<link rel=\"alternate\" type=\"application/atom+xml\" title=\"Changes\" href=\"{feed}\">\n"
+            "<link rel=\"alternate\" type=\"application/atom+xml\" title=\"{}\" href=\"{feed}\">\n",
+            escape(&words.feed_title)
         ));
     }
     // The header's search form: a plain GET of `/search` (no script), its
@@ -153,17 +171,24 @@ pub(crate) fn layout(catalog: &Catalog, page: &Page, main: &str, query: Option<&
         .unwrap_or_default();
     let search_form = format!(
         "<form class=\"search\" role=\"search\" method=\"get\" action=\"{search}\">\
-         <label class=\"hidden\" for=\"search-query\">Search the methods</label>\
+         <label class=\"hidden\" for=\"search-query\">{label}</label>\
          <input id=\"search-query\" type=\"search\" name=\"{PARAMETER}\" required \
-         maxlength=\"{MAX_QUERY_CHARS}\" placeholder=\"e.g. count rows\" enterkeyhint=\"search\"{value}>\
-         <button type=\"submit\">Search</button></form>\n",
-        search = Address::Search,
+         maxlength=\"{MAX_QUERY_CHARS}\" placeholder=\"{placeholder}\" enterkeyhint=\"search\"{value}>\
+         <button type=\"submit\">{button}</button></form>\n",
+        search = catalog.at(Address::Search),
+        label = escape(&words.search_label),
+        placeholder = escape(&words.search_placeholder),
+        button = escape(&words.search_button),
     );
     let footer_twin = page
         .markdown_path
-        .map(|twin| format!(" · <a href=\"{twin}\">This page as Markdown</a>"))
+        .map(|twin| format!(" · <a href=\"{twin}\">{}</a>", escape(&words.as_markdown)))
         .unwrap_or_default();
-    let main = format!("<main id=\"main\">\n{main}</main>\n");
+    let main_lang = page
+        .content_language
+        .map(|language| format!(" lang=\"{}\"", language.tag))
+        .unwrap_or_default();
+    let main = format!("<main id=\"main\"{main_lang}>\n{main}</main>\n");
     let content = match page.method {
         Some(key) => format!(
             "<div class=\"with-nav\">\n{main}{}</div>\n",
@@ -172,21 +197,85 @@ pub(crate) fn layout(catalog: &Catalog, page: &Page, main: &str, query: Option<&
         None => main,
     };
     format!(
-        "{head}<style>{STYLE}</style>\n</head>\n<body>\n<a class=\"skip\" href=\"#main\">Skip to content</a>\n\
-         <header>\n<nav aria-label=\"Site\"><a href=\"/\">{}</a><a href=\"{methods}\">Methods</a><a href=\"{collection}\">JSON</a>\
-         <a href=\"/openapi.json\">OpenAPI</a><a href=\"/llms.txt\">llms.txt</a></nav>\n{}</header>\n\
-         {content}<footer>\n<p>Read-only documentation{footer_twin}</p>\n</footer>\n</body>\n</html>\n",
+        "{head}<style>{STYLE}</style>\n</head>\n<body>\n<a class=\"skip\" href=\"#main\">{skip}</a>\n\
+         <header>\n<nav aria-label=\"{site_nav}\"><a href=\"{home}\">{}</a><a href=\"{methods}\">{methods_label}</a><a href=\"{collection}\">JSON</a>\
+         <a href=\"/openapi.json\">OpenAPI</a><a href=\"/llms.txt\">llms.txt</a></nav>\n{}{}</header>\n\
+         {content}<footer>\n<p>{read_only}{footer_twin}</p>\n</footer>\n</body>\n</html>\n",
         escape(site),
         search_form,
-        methods = Address::Methods(View::Page),
+        switcher(catalog, page),
+        skip = escape(&words.skip_to_content),
+        site_nav = escape(&words.site_navigation),
+        home = catalog.at(Address::Home(View::Page)),
+        methods = catalog.at(Address::Methods(View::Page)),
+        methods_label = escape(&words.methods),
         collection = Address::Collection,
+        read_only = escape(&words.read_only),
     )
+}
+
+/// The links of a page's head to its own versions: `canonical` (its
+/// address in its catalog's language, or in its content's when that is
+/// another), and, when it is written in more than one language, an
+/// `alternate` for each with its `hreflang`, and `x-default`: the address
+/// that negotiates (Google's rules for localized versions).
+fn alternates(catalog: &Catalog, page: &Page, address: Address) -> String {
+    let base = escape(&catalog.base_url);
+    let own = page.content_language.unwrap_or(&catalog.language);
+    let canonical = address.localized(Some(&own.segment));
+    let mut links = format!("<link rel=\"canonical\" href=\"{base}{canonical}\">\n");
+    let listed = page.content_language.is_none() && page.written_in.len() > 1;
+    if listed {
+        for language in page.written_in {
+            let at = address.localized(Some(&language.segment));
+            links.push_str(&format!(
+                "<link rel=\"alternate\" hreflang=\"{}\" href=\"{base}{at}\">\n",
+                language.tag
+            ));
+        }
+        links.push_str(&format!(
+            "<link rel=\"alternate\" hreflang=\"x-default\" href=\"{base}{}\">\n",
+            address.localized(None)
+        ));
+    }
+    links
+}
+
+/// The language switcher: the same page in every language of the site,
+/// the current one marked; nothing on a site of one language or a page
+/// without an address.
+fn switcher(catalog: &Catalog, page: &Page) -> String {
+    let Some(address) = page.address.filter(|_| catalog.languages.len() > 1) else {
+        return String::new();
+    };
+    let mut html = format!(
+        "<nav class=\"languages\" aria-label=\"{}\">",
+        escape(&catalog.language.chrome.languages)
+    );
+    for language in &catalog.languages {
+        let current = if language.tag == catalog.language.tag {
+            " aria-current=\"page\""
+        } else {
+            ""
+        };
+        html.push_str(&format!(
+            "<a href=\"{}\" hreflang=\"{tag}\" lang=\"{tag}\"{current}>{}</a>",
+            address.localized(Some(&language.segment)),
+            escape(&language.name),
+            tag = language.tag,
+        ));
+    }
+    html.push_str("</nav>\n");
+    html
 }
 
 /// Every method, grouped as on the homepage, `current` marked: after the
 /// content in the document (first on a wide screen, beside it).
 fn methods_nav(catalog: &Catalog, current: &str) -> String {
-    let mut html = String::from("<nav class=\"methods\" aria-label=\"Methods\">\n<ul>\n");
+    let mut html = format!(
+        "<nav class=\"methods\" aria-label=\"{}\">\n<ul>\n",
+        escape(&catalog.language.chrome.methods)
+    );
     for group in &catalog.site.groups {
         html.push_str(&format!("<li>{}<ul>\n", escape(&group.name)));
         for key in &group.keys {
@@ -197,7 +286,7 @@ fn methods_nav(catalog: &Catalog, current: &str) -> String {
             };
             html.push_str(&format!(
                 "<li><a href=\"{}\"{mark}>{key}</a></li>\n",
-                Address::Method(key, View::Page)
+                catalog.page_of(key)
             ));
         }
         html.push_str("</ul></li>\n");
@@ -346,8 +435,8 @@ fn text_of<'e>(event: &'e Event) -> Option<&'e str> {
 fn slug(text: &str) -> String {
     let mut slug = String::with_capacity(text.len());
     for c in text.chars() {
-        if c.is_ascii_alphanumeric() {
-            slug.push(c.to_ascii_lowercase());
+        if c.is_alphanumeric() {
+            slug.extend(c.to_lowercase());
         } else if !slug.is_empty() && !slug.ends_with('-') {
             slug.push('-');
         }

@@ -8,77 +8,65 @@
 //! except where a caller asks for absolute ones (`llms.txt`, `render_llms.rs`).
 
 use crate::address::{Address, View};
-use crate::content::{Catalog, Entry, Group, Inline, Paragraph};
+use crate::content::{fill, Catalog, Chrome, Entry, Group, Inline, Paragraph, Status};
 use std::fmt::Write as _;
 
-/// The homepage `/` (and `/index.md`).
+/// The homepage `/` (and `/index.md`), in `catalog`'s language.
 pub(crate) fn home(catalog: &Catalog) -> String {
     let site = &catalog.site;
+    let words = &catalog.language.chrome;
     let base = &catalog.base_url;
     let mut md = format!(
-        "# {}\n\n{}\n\n{}\n\n\
-         ## Quick start\n\n\
-         List every method as JSON, then fetch one, then read its page as Markdown:\n\n\
+        "# {}\n\n{}\n\n{}\n\n## {}\n\n{}\n\n\
          ```sh\ncurl --compressed {}\ncurl --compressed {}\n\
          curl -H 'Accept: text/markdown' {}\n```\n\n",
         escape(&site.title),
         escape(&site.summary),
         escape(&site.about),
+        words.quick_start,
+        words.quick_start_text,
         Address::Collection.url(base),
         Address::Document("select").url(base),
-        Address::Method("select", View::Page).url(base),
+        catalog.at(Address::Method("select", View::Page)).url(base),
     );
-    md.push_str("## Endpoints\n\n| Method and path | Answer |\n| --- | --- |\n");
+    let _ = write!(
+        md,
+        "## {}\n\n| {} | {} |\n| --- | --- |\n",
+        words.endpoints, words.endpoint_column, words.answer_column
+    );
     let endpoints = [
-        (
-            "GET",
-            Address::Collection,
-            "Every method reference, in catalog order, with `meta.count`",
-        ),
-        (
-            "GET",
-            Address::Document("{name}"),
-            "One method reference; `name` is lowercase, like `select`",
-        ),
+        ("GET", Address::Collection, &words.endpoint_collection),
+        ("GET", Address::Document("{name}"), &words.endpoint_document),
         (
             "GET",
             Address::Method("{name}", View::Page),
-            "The method's page: HTML, or Markdown with `Accept: text/markdown`",
+            &words.endpoint_page,
         ),
         (
             "GET",
             Address::Method("{name}", View::Markdown),
-            "The method's page as Markdown",
+            &words.endpoint_twin,
         ),
-        (
-            "POST",
-            Address::Mcp,
-            "The Model Context Protocol endpoint for agents (below)",
-        ),
+        ("POST", Address::Mcp, &words.endpoint_mcp),
     ];
     for (method, address, answer) in endpoints {
         let _ = writeln!(md, "| `{method} {address}` | {answer} |");
     }
     // How an agent reaches `/mcp`: what it offers and a client's entry for it.
+    let mcp = Address::Mcp.url(base);
     let _ = write!(
         md,
-        "\nResponses are compressed with Brotli or gzip when the client allows it, carry an \
-         `ETag` for revalidation, and errors come back as JSON with a `code`, a `message` and a \
-         `hint`.\n\n\
-         ## For agents: MCP\n\n\
-         Agents that speak the Model Context Protocol can use `{mcp}` (Streamable HTTP, \
-         no session, no sign-in). Its tools: `search` finds the methods for a task asked in \
-         plain words, `get_method` gives one method's whole reference, `list_methods` all of \
-         them at a glance; every method page and `llms.txt` are resources. Most clients take \
-         an entry like this in their MCP settings:\n\n\
+        "\n{}\n\n## {}\n\n{}\n\n\
          ```json\n{{\n  \"mcpServers\": {{\n    \"method-reference\": {{ \"type\": \"http\", \"url\": \"{mcp}\" }}\n  }}\n}}\n```\n\n",
-        mcp = Address::Mcp.url(base),
+        words.responses,
+        words.for_agents,
+        fill(&words.mcp_text, &[("mcp", &mcp)]),
     );
-    md.push_str("## Methods\n\n");
+    let _ = write!(md, "## {}\n\n", words.methods);
     md.push_str(&groups(catalog, "###"));
-    md.push_str("## Machine-readable resources\n\n");
-    for (path, what) in RESOURCES {
-        let _ = writeln!(md, "- [`{path}`]({path}): {what}");
+    let _ = write!(md, "## {}\n\n", words.machine_readable);
+    for (address, what) in resources(words) {
+        let _ = writeln!(md, "- [`{address}`]({address}): {what}");
     }
     md
 }
@@ -86,11 +74,13 @@ pub(crate) fn home(catalog: &Catalog) -> String {
 /// The index of methods `/api/` (and `/api/index.md`): every method with
 /// its one-line description, grouped as on the homepage.
 pub(crate) fn methods(catalog: &Catalog) -> String {
+    let words = &catalog.language.chrome;
+    let count = catalog.entries.len().to_string();
+    let json = Address::Collection.to_string();
     let mut md = format!(
-        "# Methods\n\nAll {} documented methods, grouped by purpose. Each page has the call \
-         signatures, the parameters, the return value and examples; each is also \
-         [JSON](/api/reference.json).\n\n",
-        catalog.entries.len()
+        "# {}\n\n{}\n\n",
+        words.methods,
+        fill(&words.methods_intro, &[("count", &count), ("json", &json)])
     );
     md.push_str(groups(catalog, "##").trim_end());
     md.push('\n');
@@ -100,6 +90,7 @@ pub(crate) fn methods(catalog: &Catalog) -> String {
 /// Every group of methods under a heading of `level` (`##`), with its
 /// summary and its methods linked to their pages.
 pub(crate) fn groups(catalog: &Catalog, level: &str) -> String {
+    let page_of = |key: &str| catalog.page_of(key);
     let mut md = String::new();
     for group in &catalog.site.groups {
         let _ = write!(
@@ -116,39 +107,37 @@ pub(crate) fn groups(catalog: &Catalog, level: &str) -> String {
     md
 }
 
-/// The machine-readable resources, as listed on the homepage and in `llms.txt`.
-const RESOURCES: [(Address, &str); 8] = [
-    (
-        Address::OpenApi,
-        "OpenAPI 3.1 description of the JSON endpoints",
-    ),
-    (Address::Collection, "the whole reference as JSON"),
-    (Address::Llms, "index for AI agents"),
-    (
-        Address::LlmsFull,
-        "the whole reference as one Markdown document",
-    ),
-    (Address::Sitemap, "sitemap of every page"),
-    (Address::Robots, "crawler policy"),
-    (
-        Address::Feed,
-        "Atom feed of the methods that came in, were deprecated or were removed",
-    ),
-    (Address::ApiCatalog, "API catalog (RFC 9727)"),
-];
+/// The machine-readable resources, as listed on the homepage and in
+/// `llms.txt`, each said in `words`' language.
+pub(crate) fn resources(words: &Chrome) -> [(Address<'static>, &str); 8] {
+    [
+        (Address::OpenApi, &words.resource_openapi),
+        (Address::Collection, &words.resource_collection),
+        (Address::Llms, &words.resource_llms),
+        (Address::LlmsFull, &words.resource_llms_full),
+        (Address::Sitemap, &words.resource_sitemap),
+        (Address::Robots, &words.resource_robots),
+        (Address::Feed, &words.resource_feed),
+        (Address::ApiCatalog, &words.resource_api_catalog),
+    ]
+}
 
-/// One method's page `/api/<key>` (and `/api/<key>.md`).
+/// One method's page `/api/<key>` (and `/api/<key>.md`), in `catalog`'s
+/// language.
 pub(crate) fn method(catalog: &Catalog, entry: &Entry) -> String {
+    let words = &catalog.language.chrome;
+    let page_of = |key: &str| catalog.page_of(key);
     let mut md = format!(
         "# {}\n\n{}\n\n",
         entry.key,
         paragraph(&entry.description_md, &page_of)
     );
-    md.push_str(&lifecycle(entry));
+    md.push_str(&notice(catalog, entry));
+    md.push_str(&lifecycle(catalog, entry));
     let heading = if entry.signatures.len() == 1 {
-        "Signature"
+        &words.signature
     } else {
-        "Signatures"
+        &words.signatures
     };
     let _ = write!(
         md,
@@ -156,17 +145,23 @@ pub(crate) fn method(catalog: &Catalog, entry: &Entry) -> String {
         entry.signatures.join("\n")
     );
     if let Some(lists) = &entry.parameters {
-        md.push_str("## Parameters\n\n");
+        let _ = write!(md, "## {}\n\n", words.parameters);
         for (signature, list) in entry.signatures.iter().zip(lists) {
             if lists.len() > 1 {
                 let _ = write!(md, "### `{signature}`\n\n");
             }
-            md.push_str(
-                "| Parameter | Type | Required | Description |\n| --- | --- | --- | --- |\n",
+            let _ = write!(
+                md,
+                "| {} | {} | {} | {} |\n| --- | --- | --- | --- |\n",
+                words.parameter, words.type_column, words.required, words.description
             );
             for (label, description) in list {
                 let (name, ty, optional) = split_label(label);
-                let required = if optional { "optional" } else { "yes" };
+                let required = if optional {
+                    &words.required_optional
+                } else {
+                    &words.required_yes
+                };
                 let _ = writeln!(
                     md,
                     "| `${name}` | `{ty}` | {required} | {} |",
@@ -178,13 +173,18 @@ pub(crate) fn method(catalog: &Catalog, entry: &Entry) -> String {
     }
     if let Some(returns) = &entry.returns {
         let (ty, meaning) = split_returns(returns);
-        let _ = write!(md, "## Returns\n\n`{ty}`: {}\n\n", escape(meaning));
+        let _ = write!(
+            md,
+            "## {}\n\n`{ty}`: {}\n\n",
+            words.returns,
+            escape(meaning)
+        );
     }
     if let Some(note) = &entry.note_md {
-        let _ = write!(md, "## Note\n\n{}\n\n", paragraph(note, &page_of));
+        let _ = write!(md, "## {}\n\n{}\n\n", words.note, paragraph(note, &page_of));
     }
     if !entry.examples.is_empty() {
-        md.push_str("## Examples\n\n");
+        let _ = write!(md, "## {}\n\n", words.examples);
         for example in &entry.examples {
             let _ = write!(
                 md,
@@ -194,11 +194,12 @@ pub(crate) fn method(catalog: &Catalog, entry: &Entry) -> String {
             );
         }
     }
-    md.push_str("## See also\n\n");
+    let _ = write!(md, "## {}\n\n", words.see_also);
     let _ = writeln!(
         md,
-        "- JSON: [`/api/reference/{0}.json`](/api/reference/{0}.json)",
-        entry.key
+        "- {}: [`{1}`]({1})",
+        words.json,
+        Address::Document(&entry.key)
     );
     let index = catalog
         .entries
@@ -210,55 +211,93 @@ pub(crate) fn method(catalog: &Catalog, entry: &Entry) -> String {
     let next = &catalog.entries[(index + 1) % count];
     let _ = writeln!(
         md,
-        "- Previous: [`{}`]({})",
+        "- {}: [`{}`]({})",
+        words.previous,
         previous.key,
         page_of(&previous.key)
     );
-    let _ = writeln!(md, "- Next: [`{}`]({})", next.key, page_of(&next.key));
-    md.push_str("- [All methods](/api/)\n");
+    let _ = writeln!(
+        md,
+        "- {}: [`{}`]({})",
+        words.next,
+        next.key,
+        page_of(&next.key)
+    );
+    let _ = writeln!(
+        md,
+        "- [{}]({})",
+        words.all_methods,
+        catalog.at(Address::Methods(View::Page))
+    );
     md
+}
+
+/// What a method's page in a translation says of its text, under its
+/// description: that it may be out of date, or that it is not translated,
+/// each linking the source language's page; nothing for a current
+/// translation or the source.
+fn notice(catalog: &Catalog, entry: &Entry) -> String {
+    let words = &catalog.language.chrome;
+    let label = match entry.translation {
+        Status::Outdated(_) => &words.outdated,
+        Status::Untranslated => &words.untranslated,
+        Status::Current | Status::Source => return String::new(),
+    };
+    let source = catalog.languages.first().map_or("", |l| l.segment.as_str());
+    let url = Address::Method(&entry.key, View::Page)
+        .localized(Some(source))
+        .to_string();
+    format!("> {}\n\n", fill(label, &[("url", &url)]))
 }
 
 /// What a method's page says of its lifecycle, under its description: a
 /// notice when it is deprecated (the version, the day and what to use
 /// instead), and the version it came in.
-fn lifecycle(entry: &Entry) -> String {
+fn lifecycle(catalog: &Catalog, entry: &Entry) -> String {
+    let words = &catalog.language.chrome;
     let mut md = String::new();
     if let Some(mark) = &entry.deprecated {
         let instead = match &mark.successor {
-            Some(key) => format!(": use [`{key}`]({}) instead", page_of(key)),
+            Some(key) => {
+                let link = format!("[`{key}`]({})", catalog.page_of(key));
+                fill(&words.use_instead, &[("method", &link)])
+            }
             None => String::new(),
         };
-        let _ = write!(
-            md,
-            "> **Deprecated** since version {} ({}){instead}.\n\n",
-            escape(&mark.version),
-            mark.date
+        let date = mark.date.to_string();
+        let since = fill(
+            &words.deprecated_since,
+            &[("version", &escape(&mark.version)), ("date", &date)],
         );
+        let _ = write!(md, "> {since}{instead}.\n\n");
     }
     if let Some(mark) = &entry.since {
-        let _ = write!(
-            md,
-            "Available since version {} ({}).\n\n",
-            escape(&mark.version),
-            mark.date
+        let date = mark.date.to_string();
+        let since = fill(
+            &words.available_since,
+            &[("version", &escape(&mark.version)), ("date", &date)],
         );
+        let _ = write!(md, "{since}\n\n");
     }
     md
 }
 
-/// In a list of methods: `Deprecated in 2.0: use select.`, its link where
-/// `links` says, after a method's description; nothing for a method that
-/// is not deprecated.
-pub(crate) fn deprecation(entry: &Entry, links: &dyn Fn(&str) -> String) -> String {
+/// In a list of methods: `Deprecated in 2.0: use select.`, in `words`'
+/// language, its link where `links` says, after a method's description;
+/// nothing for a method that is not deprecated.
+pub(crate) fn deprecation(words: &Chrome, entry: &Entry, links: &dyn Fn(&str) -> String) -> String {
     let Some(mark) = &entry.deprecated else {
         return String::new();
     };
     let instead = match &mark.successor {
-        Some(key) => format!(": use [`{key}`]({})", links(key)),
+        Some(key) => {
+            let link = format!("[`{key}`]({})", links(key));
+            fill(&words.use_successor, &[("method", &link)])
+        }
         None => String::new(),
     };
-    format!(" *Deprecated in {}{instead}.*", escape(&mark.version))
+    let deprecated = fill(&words.deprecated_in, &[("version", &escape(&mark.version))]);
+    format!(" *{deprecated}{instead}.*")
 }
 
 /// The method an error page links to, by its key.
@@ -270,33 +309,43 @@ pub(crate) enum Pointer<'a> {
     Successor(&'a str),
 }
 
-/// An error page: the same code, message and hint as the ErrorResponse,
-/// and a link to the method the reader probably meant, or to the one to
-/// use instead.
+/// An error page in `catalog`'s language: the same code, message and hint
+/// as the ErrorResponse, and a link to the method the reader probably
+/// meant, or to the one to use instead.
 pub(crate) fn error(
-    reason: &str,
+    catalog: &Catalog,
+    title: &str,
     code: &str,
-    message: &str,
-    hint: &str,
+    (message, hint): (&str, &str),
     pointer: Option<Pointer>,
 ) -> String {
+    let words = &catalog.language.chrome;
+    let link = |key: &str| format!("[`{key}`]({})", catalog.page_of(key));
     // The method meant comes before the hint, the successor (which the
     // hint names) after it.
     let (meant, successor) = match pointer {
         Some(Pointer::Meant(key)) => (
-            format!("Did you mean [`{key}`]({})?\n\n", page_of(key)),
+            format!(
+                "{}\n\n",
+                fill(&words.did_you_mean, &[("method", &link(key))])
+            ),
             String::new(),
         ),
         Some(Pointer::Successor(key)) => (
             String::new(),
-            format!("Go to [`{key}`]({}).\n\n", page_of(key)),
+            format!("{}\n\n", fill(&words.go_to, &[("method", &link(key))])),
         ),
         None => (String::new(), String::new()),
     };
+    let code = format!("`{code}`");
     format!(
-        "# {reason}\n\n{}\n\n{meant}{}\n\n{successor}Error code: `{code}`.\n\n[Back to the method reference](/)\n",
+        "# {}\n\n{}\n\n{meant}{}\n\n{successor}{}\n\n[{}]({})\n",
+        escape(title),
         escape(message),
-        escape(hint)
+        escape(hint),
+        fill(&words.error_code, &[("code", &code)]),
+        words.back_to_reference,
+        catalog.at(Address::Home(View::Page)),
     )
 }
 
@@ -320,7 +369,7 @@ pub(crate) fn method_list(
             "- {}: {}{}",
             link(entry),
             paragraph(&entry.description_md, links),
-            deprecation(entry, links)
+            deprecation(&catalog.language.chrome, entry, links)
         );
     }
     list

@@ -49,7 +49,7 @@ pub(crate) fn render(catalog: &Catalog) -> Mcp {
                 "**{}**: {}{}\n   {} — {}\n",
                 entry.key,
                 render_markdown::paragraph(&entry.description_md, &markdown_of),
-                render_markdown::deprecation(entry, &markdown_of),
+                render_markdown::deprecation(&catalog.language.chrome, entry, &markdown_of),
                 signatures.join(", "),
                 render_json::documentation_url(catalog, entry),
             );

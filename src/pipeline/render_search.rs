@@ -60,10 +60,7 @@ pub(crate) fn exported(catalog: &Catalog) -> Resource {
     let page = Page {
         title: "Search",
         description: "Search needs the reference's own server; the index lists every method.",
-        path: None,
-        markdown_path: None,
-        method: None,
-        feed: None,
+        ..Page::default()
     };
     Resource {
         id: Address::Search.to_string(),
@@ -76,6 +73,7 @@ pub(crate) fn exported(catalog: &Catalog) -> Resource {
         }],
         cache_control: crate::site::CACHE_CONTROL,
         error: None,
+        languages: 1,
     }
 }
 
@@ -97,10 +95,7 @@ fn html(catalog: &Catalog, headers: Headers) -> Layout {
     let page = Page {
         title: &format!("Search: {HOLE}"),
         description: "The methods of the reference that match a query, best first.",
-        path: None,
-        markdown_path: None,
-        method: None,
-        feed: None,
+        ..Page::default()
     };
     // The query in the title and in the search box, then the results.
     let whole = render_html::layout(catalog, &page, &hole, Some(&hole));
@@ -159,7 +154,7 @@ fn method(catalog: &Catalog, entry: &Entry) -> Method {
     let description = format!(
         "{}{}",
         render_markdown::paragraph(&entry.description_md, &page_of),
-        render_markdown::deprecation(entry, &page_of)
+        render_markdown::deprecation(&catalog.language.chrome, entry, &page_of)
     );
     let signatures = format!("```php\n{}\n```\n", entry.signatures.join("\n"));
     let html = [

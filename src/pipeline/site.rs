@@ -10,8 +10,8 @@
 
 mod discovery;
 
-use crate::address::{Address, View};
-use crate::content::{Catalog, ErrorText};
+use crate::address::{Address, Localized, View};
+use crate::content::{Catalog, Editions, ErrorText, Language, Status};
 use crate::errors::ErrorKind;
 use crate::media::MediaType;
 use crate::render_html::{self, Page};
@@ -28,7 +28,7 @@ use crate::{
 pub(crate) const CACHE_CONTROL: &str = "public, max-age=3600, stale-while-revalidate=86400";
 
 /// One representation before compression.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub(crate) struct Body {
     /// Its media type.
     pub media: MediaType,
@@ -66,6 +66,10 @@ pub(crate) struct Resource {
     /// The error this resource explains; `None` for a document (served
     /// with 200 and validators).
     pub error: Option<ErrorKind>,
+    /// How many languages its representations are in: more than one at an
+    /// address that negotiates the language, each language's the same
+    /// media types in the same order, the languages in the site's.
+    pub languages: usize,
 }
 
 /// `Link` to the OpenAPI description, sent with every JSON API response (RFC 8631).
@@ -97,11 +101,12 @@ fn document(address: Address, representations: Vec<Body>) -> Resource {
         representations,
         cache_control: CACHE_CONTROL,
         error: None,
+        languages: 1,
     }
 }
 
 /// `Link` to `address` as an alternate representation of type `media`.
-fn alternate(address: Address, media: MediaType) -> String {
+fn alternate(address: Localized, media: MediaType) -> String {
     format!(
         "<{address}>; rel=\"alternate\"; type=\"{}\"",
         media.essence()
@@ -109,33 +114,55 @@ fn alternate(address: Address, media: MediaType) -> String {
 }
 
 /// A page at `at(View::Page)` (HTML, then Markdown) and its Markdown twin
-/// at `at(View::Markdown)`, both sending `links`.
+/// at `at(View::Markdown)`, in `catalog`'s pages, both sending `links`;
+/// each with the address that negotiates it.
 fn page_and_twin<'k>(
     catalog: &Catalog,
     at: impl Fn(View) -> Address<'k>,
     page: &Page,
     markdown: String,
     links: &[String],
-) -> [Resource; 2] {
-    let (path, twin) = (at(View::Page).to_string(), at(View::Markdown).to_string());
+) -> [(String, Resource); 2] {
+    let twin = catalog.at(at(View::Markdown)).to_string();
     let page = Page {
-        path: Some(&path),
+        address: Some(at(View::Page)),
         markdown_path: Some(&twin),
         ..*page
     };
     let pair = page_pair(catalog, &page, markdown.clone(), links);
+    let mut twin = markdown_body(MediaType::MARKDOWN, markdown);
+    twin.headers.push(content_language(catalog));
     [
-        document(at(View::Page), pair),
-        document(
-            at(View::Markdown),
-            vec![markdown_body(MediaType::MARKDOWN, markdown)],
+        (
+            at(View::Page).to_string(),
+            localized_document(catalog, at(View::Page), pair),
+        ),
+        (
+            at(View::Markdown).to_string(),
+            localized_document(catalog, at(View::Markdown), vec![twin]),
         ),
     ]
 }
 
+/// A document at `address` in `catalog`'s pages.
+fn localized_document(catalog: &Catalog, address: Address, representations: Vec<Body>) -> Resource {
+    Resource {
+        id: catalog.at(address).to_string(),
+        ..document(address, representations)
+    }
+}
+
+/// `Content-Language` of `catalog`'s pages.
+fn content_language(catalog: &Catalog) -> (&'static str, String) {
+    ("content-language", catalog.language.tag.clone())
+}
+
 /// An HTML page and its Markdown source, in that order of preference.
 fn page_pair(catalog: &Catalog, page: &Page, markdown: String, links: &[String]) -> Vec<Body> {
-    let links = links.iter().map(|link| ("link", link.clone()));
+    let links = links
+        .iter()
+        .map(|link| ("link", link.clone()))
+        .chain([content_language(catalog)]);
     let html = render_html::page(catalog, page, &markdown);
     let mut html = Body {
         headers: html_headers(),
@@ -157,9 +184,155 @@ fn markdown_body(media: MediaType, markdown: String) -> Body {
     }
 }
 
-/// Every resource, keyed by path: the documents served with 200, then a
-/// removed method's addresses ([`removed`]).
-pub(crate) fn resources(catalog: &Catalog) -> Vec<Resource> {
+/// Every resource, keyed by path: the documents for programs and the
+/// discovery files, the pages at the addresses that negotiate their
+/// language, each language's pages at its own, then a removed method's
+/// addresses ([`removed`]).
+pub(crate) fn resources(editions: &Editions) -> Vec<Resource> {
+    let source = editions.source();
+    let mut all = documents(source);
+    let languages: Vec<Vec<(String, Resource)>> = editions
+        .catalogs
+        .iter()
+        .map(|catalog| pages(editions, catalog))
+        .collect();
+    all.extend(negotiated(&languages));
+    all.extend(languages.into_iter().flatten().map(|(_, page)| page));
+    all.extend(removed(source));
+    all
+}
+
+/// The pages at the addresses that negotiate their language: of each page
+/// (the same in every language's list, at the same place), every
+/// language's representations, each saying where it stands on its own
+/// (`Content-Location`).
+fn negotiated(languages: &[Vec<(String, Resource)>]) -> Vec<Resource> {
+    let Some(first) = languages.first() else {
+        return Vec::new();
+    };
+    first
+        .iter()
+        .enumerate()
+        .map(|(i, (path, page))| {
+            let mut representations = Vec::new();
+            for pages in languages {
+                let fixed = &pages[i].1;
+                for body in &fixed.representations {
+                    let mut body = body.clone();
+                    body.headers.push(("content-location", fixed.id.clone()));
+                    representations.push(body);
+                }
+            }
+            Resource {
+                id: path.clone(),
+                representations,
+                cache_control: page.cache_control,
+                error: None,
+                languages: languages.len(),
+            }
+        })
+        .collect()
+}
+
+/// The languages the page of the method `key` is written in: the
+/// source's, and each translation's that translates it.
+fn written_in<'e>(editions: &'e Editions, key: &str) -> Vec<&'e Language> {
+    editions
+        .catalogs
+        .iter()
+        .filter(|c| {
+            c.entry(key)
+                .is_some_and(|e| e.translation != Status::Untranslated)
+        })
+        .map(|c| &c.language)
+        .collect()
+}
+
+/// `catalog`'s pages at its own addresses (`/zh-hans/api/select`), each
+/// with the address that negotiates it: the homepage, the index and each
+/// method's page, each with its Markdown twin.
+fn pages(editions: &Editions, catalog: &Catalog) -> Vec<(String, Resource)> {
+    let words = &catalog.language.chrome;
+    let every: Vec<&Language> = editions.catalogs.iter().map(|c| &c.language).collect();
+    let mut all = Vec::new();
+    let feed = Address::Feed.to_string();
+    let home = Page {
+        title: &catalog.site.title,
+        description: &catalog.site.summary,
+        feed: Some(&feed),
+        written_in: &every,
+        ..Page::default()
+    };
+    let home_links = [
+        alternate(
+            catalog.at(Address::Home(View::Markdown)),
+            MediaType::MARKDOWN,
+        ),
+        format!(
+            "<{}>; rel=\"describedby\"; type=\"text/plain\"",
+            Address::Llms
+        ),
+        format!("<{}>; rel=\"api-catalog\"", Address::ApiCatalog),
+        alternate(Address::Feed.localized(None), MediaType::ATOM),
+    ];
+    let markdown = render_markdown::home(catalog);
+    all.extend(page_and_twin(
+        catalog,
+        Address::Home,
+        &home,
+        markdown,
+        &home_links,
+    ));
+    let index = Page {
+        title: &words.methods,
+        description: &words.methods_description,
+        written_in: &every,
+        ..Page::default()
+    };
+    let index_links = [alternate(
+        catalog.at(Address::Methods(View::Markdown)),
+        MediaType::MARKDOWN,
+    )];
+    let markdown = render_markdown::methods(catalog);
+    all.extend(page_and_twin(
+        catalog,
+        Address::Methods,
+        &index,
+        markdown,
+        &index_links,
+    ));
+    let source = editions.source();
+    for entry in &catalog.entries {
+        let key = entry.key.as_str();
+        let written_in = written_in(editions, key);
+        let page = Page {
+            title: key,
+            description: &entry.description,
+            method: Some(key),
+            written_in: &written_in,
+            content_language: (entry.translation == Status::Untranslated)
+                .then_some(&source.language),
+            ..Page::default()
+        };
+        let links = [
+            alternate(
+                catalog.at(Address::Method(key, View::Markdown)),
+                MediaType::MARKDOWN,
+            ),
+            alternate(Address::Document(key).localized(None), MediaType::JSON),
+        ];
+        let markdown = render_markdown::method(catalog, entry);
+        let at = |form| Address::Method(key, form);
+        all.extend(page_and_twin(catalog, at, &page, markdown, &links));
+    }
+    all
+}
+
+/// The documents for programs and crawlers, one address each, from the
+/// source's catalog: the JSON reference, OpenAPI, the agent index, the
+/// feed, the sitemap, robots.txt, the icons, the health check, the API
+/// catalog and the discovery files.
+fn documents(catalog: &Catalog) -> Vec<Resource> {
     let api = |text: String| Body {
         headers: vec![service_desc(catalog)],
         ..Body::new(MediaType::JSON, text)
@@ -173,64 +346,6 @@ pub(crate) fn resources(catalog: &Catalog) -> Vec<Resource> {
             Address::Document(&entry.key),
             vec![api(render_json::single(catalog, entry))],
         ));
-    }
-
-    let feed = Address::Feed.to_string();
-    let home = Page {
-        title: &catalog.site.title,
-        description: &catalog.site.summary,
-        feed: Some(&feed),
-        ..Page::default()
-    };
-    let home_links = [
-        alternate(Address::Home(View::Markdown), MediaType::MARKDOWN),
-        format!(
-            "<{}>; rel=\"describedby\"; type=\"text/plain\"",
-            Address::Llms
-        ),
-        format!("<{}>; rel=\"api-catalog\"", Address::ApiCatalog),
-        alternate(Address::Feed, MediaType::ATOM),
-    ];
-    let markdown = render_markdown::home(catalog);
-    all.extend(page_and_twin(
-        catalog,
-        Address::Home,
-        &home,
-        markdown,
-        &home_links,
-    ));
-    let index = Page {
-        title: "Methods",
-        description: "Every documented method of the library, grouped by purpose, with a one-line description.",
-        ..Page::default()
-    };
-    let index_links = [alternate(
-        Address::Methods(View::Markdown),
-        MediaType::MARKDOWN,
-    )];
-    let markdown = render_markdown::methods(catalog);
-    all.extend(page_and_twin(
-        catalog,
-        Address::Methods,
-        &index,
-        markdown,
-        &index_links,
-    ));
-    for entry in &catalog.entries {
-        let key = entry.key.as_str();
-        let page = Page {
-            title: key,
-            description: &entry.description,
-            method: Some(key),
-            ..Page::default()
-        };
-        let links = [
-            alternate(Address::Method(key, View::Markdown), MediaType::MARKDOWN),
-            alternate(Address::Document(key), MediaType::JSON),
-        ];
-        let markdown = render_markdown::method(catalog, entry);
-        let at = |form| Address::Method(key, form);
-        all.extend(page_and_twin(catalog, at, &page, markdown, &links));
     }
 
     let catalog_link = (
@@ -294,7 +409,6 @@ pub(crate) fn resources(catalog: &Catalog) -> Vec<Resource> {
         });
     }
     all.extend(discovery::resources(catalog));
-    all.extend(removed(catalog));
     all
 }
 
@@ -322,6 +436,7 @@ fn error_resource(id: String, kind: ErrorKind, representations: Vec<Body>) -> Re
         representations,
         cache_control: kind.cache_control(),
         error: Some(kind),
+        languages: 1,
     }
 }
 
@@ -405,9 +520,13 @@ fn page_error(
     pointer: Option<Pointer>,
     id: String,
 ) -> Resource {
-    let markdown = render_markdown::error(kind.reason(), kind.code(), message, hint, pointer);
+    let title = text(catalog, kind)
+        .title
+        .as_deref()
+        .unwrap_or(kind.reason());
+    let markdown = render_markdown::error(catalog, title, kind.code(), (message, hint), pointer);
     let page = Page {
-        title: kind.reason(),
+        title,
         description: message,
         ..Page::default()
     };

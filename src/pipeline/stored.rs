@@ -13,7 +13,7 @@ use crate::dictionary::Dictionary;
 use crate::errors::ErrorKind;
 use crate::headers;
 use crate::media::MediaType;
-use crate::negotiate::Coding;
+use crate::negotiate::{Coding, Language};
 use crate::render_mcp;
 use crate::render_search;
 use crate::search_page::{Form, Headers as SearchHeaders, SearchPage, MEDIA_TYPES};
@@ -26,6 +26,7 @@ use http::{HeaderMap, HeaderName, HeaderValue};
 /// `dictionary` where a body asks for it) and give each its headers.
 pub(crate) fn table(
     catalog: &Catalog,
+    languages: Vec<Language>,
     pages: &[Resource],
     errors: &[ErrorBodies<Resource>],
     dictionary: Option<&Dictionary>,
@@ -67,6 +68,7 @@ pub(crate) fn table(
             .collect(),
         last_modified_unix: catalog.last_modified,
         keys: catalog.entries.iter().map(|e| e.key.clone()).collect(),
+        languages,
         base_url: catalog.base_url.clone(),
         content_hash,
         mcp: render_mcp::render(catalog),
@@ -91,14 +93,24 @@ fn stored_resource(
         .iter()
         .flatten()
         .any(|(coding, _)| coding.needs_dictionary());
+    let media_types: Vec<MediaType> = resource.representations
+        [..resource.representations.len() / resource.languages]
+        .iter()
+        .map(|b| b.media)
+        .collect();
     let vary = match (
-        resource.representations.len() > 1,
+        media_types.len() > 1,
+        resource.languages > 1,
         compressed_against_dictionary,
     ) {
-        (true, true) => "Accept, Accept-Encoding, Available-Dictionary",
-        (true, false) => "Accept, Accept-Encoding",
-        (false, true) => "Accept-Encoding, Available-Dictionary",
-        (false, false) => "Accept-Encoding",
+        (true, true, true) => "Accept, Accept-Encoding, Accept-Language, Available-Dictionary",
+        (true, true, false) => "Accept, Accept-Encoding, Accept-Language",
+        (true, false, true) => "Accept, Accept-Encoding, Available-Dictionary",
+        (true, false, false) => "Accept, Accept-Encoding",
+        (false, true, true) => "Accept-Encoding, Accept-Language, Available-Dictionary",
+        (false, true, false) => "Accept-Encoding, Accept-Language",
+        (false, false, true) => "Accept-Encoding, Available-Dictionary",
+        (false, false, false) => "Accept-Encoding",
     };
     let representations: Vec<Representation> = resource
         .representations
@@ -111,12 +123,12 @@ fn stored_resource(
                 .collect(),
         })
         .collect();
-    let media_types: Vec<MediaType> = resource.representations.iter().map(|b| b.media).collect();
     table::Resource {
         id: resource.id.clone(),
         location: value(resource.id.clone()),
         media_types,
         representations,
+        negotiates_language: resource.languages > 1,
         error: resource.error,
     }
 }

@@ -72,7 +72,7 @@ pub fn mark(
                 tags.join(", ")
             )
         })?;
-    let segment = catalog.language.segment();
+    let segment = &catalog.language.segment;
     let source = editions.source();
     let chosen: Vec<&str> = if keys.is_empty() {
         catalog

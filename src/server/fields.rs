@@ -1,6 +1,6 @@
 //! The request's header fields that negotiation and preconditions read,
 //! found in one pass over its headers, and what they decide: the media
-//! type `Accept` chooses, the weights `Accept-Encoding` gives each coding,
+//! type `Accept` chooses, the language `Accept-Language` chooses, the weights `Accept-Encoding` gives each coding,
 //! the dictionary `Available-Dictionary` names, and what the
 //! preconditions decide: `If-Match` fails (412), or `If-None-Match` or
 //! `If-Modified-Since` makes an answer fresh (304). The table's routes
@@ -12,7 +12,9 @@
 //! lacks costs no lookup.
 
 use crate::conditional::{self, Precondition};
-use crate::negotiate::{held_dictionary, negotiate_media_type, AcceptEncoding, MediaType};
+use crate::negotiate::{
+    held_dictionary, negotiate_language, negotiate_media_type, AcceptEncoding, Language, MediaType,
+};
 use crate::table::{Dictionary, Table};
 use http::header::{self, HeaderMap, HeaderName, HeaderValue};
 
@@ -24,6 +26,7 @@ pub(crate) struct Fields<'h> {
     headers: &'h HeaderMap,
     accept: Field<'h>,
     accept_encoding: Field<'h>,
+    accept_language: Field<'h>,
     if_match: Field<'h>,
     if_none_match: Field<'h>,
     if_modified_since: Field<'h>,
@@ -47,6 +50,7 @@ impl<'h> Fields<'h> {
             headers,
             accept: Field::Absent,
             accept_encoding: Field::Absent,
+            accept_language: Field::Absent,
             if_match: Field::Absent,
             if_none_match: Field::Absent,
             if_modified_since: Field::Absent,
@@ -57,6 +61,8 @@ impl<'h> Fields<'h> {
                 &mut fields.accept
             } else if name == header::ACCEPT_ENCODING {
                 &mut fields.accept_encoding
+            } else if name == header::ACCEPT_LANGUAGE {
+                &mut fields.accept_language
             } else if name == header::IF_MATCH {
                 &mut fields.if_match
             } else if name == header::IF_NONE_MATCH {
@@ -79,6 +85,15 @@ impl<'h> Fields<'h> {
     /// Which of `offered` `Accept` chooses, `None` if it takes none.
     pub(crate) fn media_type(&self, offered: &[MediaType]) -> Option<usize> {
         negotiate_media_type(self.lines(self.accept, header::ACCEPT), offered)
+    }
+
+    /// Which of `offered` `Accept-Language` chooses (the first when it
+    /// chooses none).
+    pub(crate) fn language(&self, offered: &[Language]) -> usize {
+        negotiate_language(
+            self.lines(self.accept_language, header::ACCEPT_LANGUAGE),
+            offered,
+        )
     }
 
     /// What `Accept-Encoding` says of each coding.

@@ -135,7 +135,7 @@ fn found<'t>(
             head,
         )
     };
-    let Some(chosen) = choose_media_type(resource, fields) else {
+    let Some(chosen) = choose_representation(table, resource, fields) else {
         return not_acceptable();
     };
     let representation = &resource.representations[chosen];
@@ -170,7 +170,7 @@ fn failure<'t>(
     fields: &Fields,
     head: bool,
 ) -> Selection<'t> {
-    let chosen = choose_media_type(resource, fields).unwrap_or(0);
+    let chosen = choose_representation(table, resource, fields).unwrap_or(0);
     let representation = &resource.representations[chosen];
     let variant =
         choose_variant(table, representation, fields).unwrap_or_else(|| representation.identity());
@@ -195,9 +195,16 @@ fn options<'t>(table: &'t Table, path: &str, fields: &Fields) -> Selection<'t> {
     Selection::Options
 }
 
-/// The representation `Accept` chooses, `None` if it accepts none.
-fn choose_media_type(resource: &Resource, fields: &Fields) -> Option<usize> {
-    fields.media_type(&resource.media_types)
+/// The representation `Accept` chooses, in the language `Accept-Language`
+/// chooses when the resource negotiates it; `None` if `Accept` accepts no
+/// media type.
+fn choose_representation(table: &Table, resource: &Resource, fields: &Fields) -> Option<usize> {
+    let media_type = fields.media_type(&resource.media_types)?;
+    if !resource.negotiates_language {
+        return Some(media_type);
+    }
+    let language = fields.language(&table.languages);
+    Some(language * resource.media_types.len() + media_type)
 }
 
 /// The variant `Accept-Encoding` weighs highest (the smallest of equal

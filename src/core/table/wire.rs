@@ -74,8 +74,13 @@ impl Table {
         }
         for resource in self.stored() {
             let count = resource.representations.len();
+            let languages = if resource.negotiates_language {
+                self.languages.len()
+            } else {
+                1
+            };
             let sound = count > 0
-                && resource.media_types.len() == count
+                && resource.media_types.len() * languages == count
                 && resource
                     .representations
                     .iter()

@@ -192,3 +192,12 @@ fn places(text: &str) -> Vec<&str> {
     places.sort_unstable();
     places
 }
+
+/// `label` with each place `{name}` of `values` filled in.
+pub fn fill(label: &str, values: &[(&str, &str)]) -> String {
+    values
+        .iter()
+        .fold(label.to_string(), |text, (name, value)| {
+            text.replace(&format!("{{{name}}}"), value)
+        })
+}

@@ -18,13 +18,24 @@ pub struct Language {
     pub name: String,
     /// The labels of its pages.
     pub chrome: Chrome,
+    /// Its tag in lowercase: the folder of its translation and the first
+    /// segment of its addresses (`zh-hans`).
+    #[serde(skip)]
+    pub segment: String,
 }
 
 impl Language {
-    /// Its tag in lowercase: the folder of its translation and the first
-    /// segment of its addresses (`zh-hans`).
-    pub fn segment(&self) -> String {
+    /// Its tag in lowercase (what [`Language::segment`] holds once read).
+    pub(super) fn segment(&self) -> String {
         self.tag.to_ascii_lowercase()
+    }
+
+    /// The language as read, its segment filled in.
+    pub(super) fn with_segment(self) -> Language {
+        Language {
+            segment: self.segment(),
+            ..self
+        }
     }
 
     /// The rules of any language's file: a well-formed tag, a name, every

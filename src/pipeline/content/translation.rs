@@ -142,13 +142,15 @@ fn read(
     errors: &mut Vec<ContentError>,
 ) -> Option<Translation> {
     let language_file = &format!("{folder}/language.json");
-    let language = noted(content.read_json::<Language>(language_file), errors).filter(|language| {
-        language.check(
-            segment,
-            &source.language,
-            &mut Check::new(language_file, errors),
-        )
-    });
+    let language = noted(content.read_json::<Language>(language_file), errors)
+        .map(Language::with_segment)
+        .filter(|language| {
+            language.check(
+                segment,
+                &source.language,
+                &mut Check::new(language_file, errors),
+            )
+        });
     let site_file = &format!("{folder}/site.json");
     let site = noted(content.read_json::<SiteText>(site_file), errors);
     if let Some(site) = &site {
@@ -274,7 +276,11 @@ fn read_methods(
         };
         // A translation whose source is gone is left unread: a change to
         // the source never fails the build (`refserve translations` lists it).
-        let Some(original) = source.entries.iter().chain(&source.removed).find(|e| e.key == key)
+        let Some(original) = source
+            .entries
+            .iter()
+            .chain(&source.removed)
+            .find(|e| e.key == key)
         else {
             continue;
         };
@@ -327,11 +333,18 @@ fn read_method(
             if !fingerprint::FIELDS.contains(&field.as_str()) {
                 check.fail(
                     &format!("source.{field}"),
-                    format!("is not a field of the source: {}", fingerprint::FIELDS.join(", ")),
+                    format!(
+                        "is not a field of the source: {}",
+                        fingerprint::FIELDS.join(", ")
+                    ),
                 );
             }
         }
-        let description = body.description.as_ref().map(Paragraph::plain).unwrap_or_default();
+        let description = body
+            .description
+            .as_ref()
+            .map(Paragraph::plain)
+            .unwrap_or_default();
         check.line("description", &description);
     }
     let which = |field: &str| if current(field) { 0 } else { 1 };
@@ -346,7 +359,11 @@ fn read_method(
     }
     {
         let mut check = Check::new(file, sinks[which("parameters")]);
-        check_parameters(&mut check, original.parameters.as_ref(), front.parameters.as_ref());
+        check_parameters(
+            &mut check,
+            original.parameters.as_ref(),
+            front.parameters.as_ref(),
+        );
     }
     {
         let mut check = Check::new(file, sinks[which("note")]);
@@ -476,13 +493,13 @@ fn check_examples(
                 // error, where the source has not changed).
                 Some((code, line)) if tokens(&code) != tokens(&theirs.code) => {
                     check.fail(
-                            &field,
-                            format!(
-                                "the code (line {line}) differs from the source's example \
+                        &field,
+                        format!(
+                            "the code (line {line}) differs from the source's example \
                                  \"{}\": only its comments may be translated",
-                                theirs.title
-                            ),
-                        );
+                            theirs.title
+                        ),
+                    );
                     theirs.code.clone()
                 }
                 Some((code, _)) => code,

@@ -251,6 +251,7 @@ mod tests {
                 media_types: Vec::new(),
                 representations: Vec::new(),
                 error: None,
+                negotiates_language: false,
             },
         }
     }
