@@ -15,23 +15,25 @@
 //! region only decides between offers of the same language and script.
 //!
 //! [`Language::offered`] reads and maximizes the server's tags at build
-//! time, with ICU4X; [`negotiate_language`] runs on the request path and
-//! asks ICU only about a range whose language is one the server offers.
+//! time, with ICU4X, and asks it besides the likely script of each offer's
+//! language in every region, keeping the regions where it differs from the
+//! language's own (for `zh`: TW, HK, MO and a dozen more, Hant). On the
+//! request path [`negotiate_language`] only compares bytes: a range's
+//! script is the one it names, else its region's among its offers', else
+//! its language's. ICU is never asked there.
 //!
 //! What it costs, measured in a release build with offers `[en, zh-Hans]`
-//! (instructions counted by callgrind, time by `cost_per_call` below on a
-//! shared, loaded machine): `en-US,en;q=0.9` and `zh-CN,zh;q=0.9,en;q=0.8`
-//! about 580 instructions, 45 to 70 ns, as the first range reaches an offer
-//! at full weight and the rest of the line is not read; `de-DE,de;q=0.9`
-//! about 770, 50 to 90 ns, every range read and ICU never asked;
-//! `zh-TW,zh;q=0.8,en-US;q=0.5,en;q=0.3` about 2,200, 150 ns, most of it
-//! `list.rs` reading four weights (some 400 instructions a `;q=`). Asking
-//! ICU the likely script of a language and region costs some 750
-//! instructions, so each thread remembers its last 16 answers and asks
-//! again only about a range that is not among them. No call allocates.
+//! (instructions per call counted by callgrind over 10,000 calls:
+//! `instructions_per_call` below): `en-US,en;q=0.9` about 320 and
+//! `zh-CN,zh;q=0.9,en;q=0.8` about 390 (the scripts of 3 of `zh`'s regions
+//! compared), as the first range, read by hand up to its comma, reaches an
+//! offer at full weight and the rest of the line is not read;
+//! `de-DE,de;q=0.9` about 800, every range read, most of it `list.rs`
+//! reading `de;q=0.9` (some 400 instructions a `;q=`);
+//! `zh-TW,zh;q=0.8,en-US;q=0.5,en;q=0.3` about 2,200. No call allocates.
 
-use std::cell::Cell;
-use std::collections::BTreeSet;
+use std::cmp::Ordering;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::{Mutex, PoisonError};
 
 use icu_locale::subtags::{self, Region, Variants};
@@ -47,8 +49,10 @@ pub const MAX_LANGUAGE_RANGES: usize = 16;
 pub const MAX_LANGUAGE_OFFERS: usize = 64;
 
 /// A language the server offers, as the pipeline stores it in the table:
-/// its tag as written and the language, script and region it means after
-/// CLDR's likely subtags (`zh-Hans` is `zh`, `Hans`, `CN`).
+/// its tag as written, the language, script and region it means after
+/// CLDR's likely subtags (`zh-Hans` is `zh`, `Hans`, `CN`), and the likely
+/// script of its language in each region (`zh-TW` is Hant), which is all
+/// a range needs of CLDR.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Language {
     /// The BCP 47 tag as written, as `Content-Language` sends it: `en`,
@@ -60,12 +64,24 @@ pub struct Language {
     pub script: &'static str,
     /// Its region, explicit or likely: `US`, `CN`.
     pub region: &'static str,
+    /// The likely script of its language alone, which a range of the
+    /// language gets unless it names a script or a region of
+    /// `region_scripts`: `Latn`, `Hans` (for a `zh-Hant` offer too).
+    pub language_script: &'static str,
+    /// The regions where its language is likely written in another script
+    /// than `language_script`, each with that script, in order of region:
+    /// the region (two uppercase letters and a space, or three digits), a
+    /// space and the script, 8 bytes, joined by commas, so that entry `i`
+    /// starts at byte `9 * i`. `"AU  Hant,…,HK  Hant,…,TW  Hant,…"` for
+    /// `zh`, empty for `en`.
+    pub region_scripts: &'static str,
 }
 
 impl Language {
-    /// The offer `tag` names, with its likely script and region filled in
-    /// (at build time); the error names the tag, which must be a Unicode
-    /// language identifier whose script and region CLDR knows.
+    /// The offer `tag` names, with its likely script and region filled in,
+    /// and its language's likely script by region (at build time, with
+    /// ICU4X); the error names the tag, which must be a Unicode language
+    /// identifier whose script and region CLDR knows.
     pub fn offered(tag: &'static str) -> Result<Language, String> {
         let mut id = LanguageIdentifier::try_from_str(tag)
             .map_err(|e| format!("language tag {tag:?} is not a language identifier: {e}"))?;
@@ -75,24 +91,112 @@ impl Language {
                 "language tag {tag:?}: CLDR's likely subtags give it no script and region"
             ));
         };
+        let (language_script, region_scripts) =
+            scripts_by_region(id.language).ok_or_else(|| {
+                format!("language tag {tag:?}: CLDR's likely subtags give its language no script")
+            })?;
         Ok(Language {
             tag,
             language: interned(id.language.as_str()),
             script: interned(script.as_str()),
             region: interned(region.as_str()),
+            language_script,
+            region_scripts,
         })
+    }
+
+    /// The script a range of this offer's language is likely written in,
+    /// by CLDR, when it names no script: that of `region` if it names one
+    /// with a script of its own, else its language's.
+    fn likely_script(&self, region: Option<&[u8]>) -> &'static [u8] {
+        let entries: &'static [u8] = self.region_scripts.as_bytes();
+        if let Some(region) = region {
+            // The region as the entries spell it (a range's is 2 or 3 bytes).
+            let mut key = [b' '; 3];
+            for (k, b) in key.iter_mut().zip(region) {
+                *k = b.to_ascii_uppercase();
+            }
+            for entry in entries.chunks(REGION_SCRIPT + 1) {
+                let (Some(named), Some(script)) = (entry.get(..3), entry.get(4..REGION_SCRIPT))
+                else {
+                    break;
+                };
+                match named.cmp(&key) {
+                    Ordering::Less => {}
+                    Ordering::Equal => return script,
+                    Ordering::Greater => break,
+                }
+            }
+        }
+        self.language_script.as_bytes()
     }
 }
 
-/// `subtag` as a `&'static str`: each distinct one is leaked once, so a
+/// The likely script of `language` ([`Language::language_script`]) and the
+/// regions where it differs ([`Language::region_scripts`]), from ICU4X's
+/// compiled CLDR data: every region asked about, each two letters `AA` to
+/// `ZZ` and each three digits `000` to `999` (those CLDR does not know
+/// give the language's script). Worked out once per language and kept, so
+/// a pipeline run again leaks nothing more; `None` if CLDR gives the
+/// language no script.
+fn scripts_by_region(language: subtags::Language) -> Option<(&'static str, &'static str)> {
+    static KNOWN: Mutex<BTreeMap<subtags::Language, (&'static str, &'static str)>> =
+        Mutex::new(BTreeMap::new());
+    if let Some(&known) = KNOWN
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .get(&language)
+    {
+        return Some(known);
+    }
+    let expander = LocaleExpander::new_common();
+    let script = |region: Option<Region>| {
+        let mut id = LanguageIdentifier {
+            language,
+            script: None,
+            region,
+            variants: Variants::new(),
+        };
+        expander.maximize(&mut id);
+        id.script
+    };
+    let language_script = script(None)?;
+    let letters = (b'A'..=b'Z').flat_map(|a| (b'A'..=b'Z').map(move |b| vec![a, b]));
+    let digits = (0..1000).map(|n: u32| format!("{n:03}").into_bytes());
+    let mut region_scripts = Vec::new();
+    for code in letters.chain(digits) {
+        let Ok(region) = Region::try_from_utf8(&code) else {
+            continue;
+        };
+        if let Some(script) = script(Some(region)).filter(|&s| s != language_script) {
+            region_scripts.push(format!("{:3} {}", region.as_str(), script.as_str()));
+        }
+    }
+    region_scripts.sort();
+    let known = (
+        interned(language_script.as_str()),
+        interned(&region_scripts.join(",")),
+    );
+    KNOWN
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .insert(language, known);
+    Some(known)
+}
+
+/// The bytes of an entry of [`Language::region_scripts`], the comma after
+/// it aside.
+const REGION_SCRIPT: usize = 8;
+
+/// `text` as a `&'static str`: each distinct one is leaked once, so a
 /// pipeline run again (`refserve dev`) leaks nothing more.
-fn interned(subtag: &str) -> &'static str {
+fn interned(text: &str) -> &'static str {
     static INTERNED: Mutex<BTreeSet<&'static str>> = Mutex::new(BTreeSet::new());
     let mut interned = INTERNED.lock().unwrap_or_else(PoisonError::into_inner);
-    if let Some(&known) = interned.get(subtag) {
+    if let Some(&known) = interned.get(text) {
         return known;
     }
-    let leaked: &'static str = Box::leak(subtag.into());
+    let leaked: &'static str = Box::leak(text.into());
     interned.insert(leaked);
     leaked
 }
@@ -128,8 +232,35 @@ where
     // The offers a range of weight 0 reaches, which `*` does not reach.
     let mut excluded: u64 = 0;
     let mut position = 0;
-    'lines: for line in lines {
-        for member in members(line.as_ref()) {
+    let mut lines = lines.into_iter();
+    let Some(first) = lines.next() else {
+        return 0;
+    };
+    // Most often the first range, of full weight, reaches an offer and
+    // nothing else need be read: up to its comma, unless a `;` comes first,
+    // it is the first member as `members` reads it (a name followed by
+    // anything else is no range). If it reaches none, it is not read again.
+    let line = first.as_ref();
+    let end = line
+        .iter()
+        .position(|&b| b == b',' || b == b';')
+        .unwrap_or(line.len());
+    let mut read_first = false;
+    if line.get(end) != Some(&b';') {
+        if let Some(range) = line.get(..end).and_then(Range::read) {
+            let offers = range.reach(offered);
+            if offers != 0 {
+                return offers.trailing_zeros() as usize;
+            }
+            (read_first, position) = (true, 1);
+        }
+    }
+    'lines: for (n, line) in std::iter::once(first).chain(lines).enumerate() {
+        let mut line = line.as_ref();
+        if n == 0 && read_first {
+            line = line.get(end..).unwrap_or_default();
+        }
+        for member in members(line) {
             if !member.is_bare() {
                 continue;
             }
@@ -192,55 +323,36 @@ struct Choice {
 /// The offers `range` reaches, as bits (bit `i` is `offered[i]`): those of
 /// its language and script, only those of its region if it names one that
 /// some of them have. A range that is not one (RFC 4647 §2.1: letters,
-/// then `-` and letters or digits, 1 to 8 each) reaches none; nor does one
-/// in a language not offered, which is passed over before anything else
-/// is read.
+/// then `-` and letters or digits, 1 to 8 each) reaches none.
 fn reach(range: &[u8], offered: &[Language]) -> u64 {
-    let primary = range
-        .iter()
-        .position(|&b| b == b'-')
-        .map_or(range, |at| &range[..at]);
-    let mut offers: u64 = 0;
-    for (i, offer) in offered.iter().enumerate() {
-        if is_subtag(primary, offer.language) {
+    Range::read(range).map_or(0, |range| range.reach(offered))
+}
+
+impl Range<'_> {
+    /// The offers this range reaches, as [`reach`] gives them.
+    fn reach(&self, offered: &[Language]) -> u64 {
+        // The range's script, once an offer of its language gives the likely
+        // one (every offer of a language has its scripts by region).
+        let mut script = self.script;
+        let (mut offers, mut in_region): (u64, u64) = (0, 0);
+        for (i, offer) in offered.iter().enumerate() {
+            if !is_subtag(self.language, offer.language) {
+                continue;
+            }
+            let written = *script.get_or_insert_with(|| offer.likely_script(self.region));
+            if !is_subtag(written, offer.script) {
+                continue;
+            }
             offers |= 1 << i;
+            if self.region.is_some_and(|r| is_subtag(r, offer.region)) {
+                in_region |= 1 << i;
+            }
         }
-    }
-    if offers == 0 {
-        return 0;
-    }
-    let Some(range) = Range::read(range) else {
-        return 0;
-    };
-    let likely;
-    let script: &[u8] = match range.script {
-        Some(script) => script,
-        None => {
-            let Some(script) = likely_script(range.language, range.region) else {
-                return 0;
-            };
-            likely = script;
-            &likely
+        if in_region != 0 {
+            in_region
+        } else {
+            offers
         }
-    };
-    let mut in_region: u64 = 0;
-    let mut unread = offers;
-    while unread != 0 {
-        let i = unread.trailing_zeros();
-        unread &= unread - 1;
-        let Some(offer) = offered.get(i as usize) else {
-            break;
-        };
-        if !is_subtag(script, offer.script) {
-            offers &= !(1 << i);
-        } else if range.region.is_some_and(|r| is_subtag(r, offer.region)) {
-            in_region |= 1 << i;
-        }
-    }
-    if in_region != 0 {
-        in_region
-    } else {
-        offers
     }
 }
 
@@ -250,11 +362,16 @@ fn reach(range: &[u8], offered: &[Language]) -> u64 {
 /// the same digit, sets to the same byte (besides control bytes, which a
 /// range never has).
 fn is_subtag(bytes: &[u8], subtag: &str) -> bool {
-    bytes.len() == subtag.len()
-        && bytes
-            .iter()
-            .zip(subtag.as_bytes())
-            .all(|(&b, &s)| b | 0x20 == s | 0x20)
+    let subtag = subtag.as_bytes();
+    if bytes.len() != subtag.len() {
+        return false;
+    }
+    for i in 0..bytes.len() {
+        if bytes[i] | 0x20 != subtag[i] | 0x20 {
+            return false;
+        }
+    }
+    true
 }
 
 /// A language range read as far as it names a language, a script and a
@@ -273,36 +390,47 @@ struct Range<'a> {
 impl<'a> Range<'a> {
     /// `range` read, if it is a language range (RFC 4647 §2.1: letters,
     /// then any number of `-` and letters or digits, 1 to 8 each) of such
-    /// a language. One pass over its bytes.
+    /// a language.
     fn read(range: &'a [u8]) -> Option<Range<'a>> {
+        // The commonest shapes, `en` and `en-US`, at a glance.
+        let letter = |b: u8| b.is_ascii_alphabetic();
+        match *range {
+            [a, b] if letter(a) && letter(b) => {
+                return Some(Range {
+                    language: range,
+                    script: None,
+                    region: None,
+                })
+            }
+            [a, b, b'-', c, d] if letter(a) && letter(b) && letter(c) && letter(d) => {
+                return Some(Range {
+                    language: range.get(..2)?,
+                    script: None,
+                    region: range.get(3..),
+                })
+            }
+            _ => {}
+        }
+        let mut subtags = range.split(|&b| b == b'-');
+        let language = subtags.next().unwrap_or_default();
+        if !(2..=3).contains(&language.len()) || kinds(language) != LETTER {
+            return None;
+        }
         let mut read = Range {
-            language: &[],
+            language,
             script: None,
             region: None,
         };
-        // Which subtag is being read (0 is the language), where it
-        // started, and which kinds of byte it has.
-        let (mut subtag, mut start, mut kinds) = (0, 0, 0);
         // Whether the subtags read so far are a language, script and region.
         let mut reading = true;
-        for end in 0..=range.len() {
-            let kind = range.get(end).map_or(HYPHEN, |&b| KINDS[usize::from(b)]);
-            if kind != HYPHEN {
-                if kind == 0 {
-                    return None;
-                }
-                kinds |= kind;
-                continue;
-            }
-            let (text, length) = (&range[start..end], end - start);
-            let (letters, digits) = (kinds == LETTER, kinds == DIGIT);
-            if !(1..=8).contains(&length) || (subtag == 0 && !letters) {
+        for (i, text) in subtags.enumerate() {
+            let (kinds, length) = (kinds(text), text.len());
+            if !(1..=8).contains(&length) || kinds & OTHER != 0 {
                 return None;
             }
-            if subtag == 0 {
-                read.language = text;
-            } else if !reading {
-            } else if subtag == 1 && length == 4 && letters {
+            let (letters, digits) = (kinds == LETTER, kinds == DIGIT);
+            if !reading {
+            } else if i == 0 && length == 4 && letters {
                 read.script = (!text.eq_ignore_ascii_case(b"Zzzz")).then_some(text);
             } else if read.region.is_none() && ((length == 2 && letters) || (length == 3 && digits))
             {
@@ -310,94 +438,40 @@ impl<'a> Range<'a> {
             } else {
                 reading = false;
             }
-            (subtag, start, kinds) = (subtag + 1, end + 1, 0);
         }
-        (2..=3).contains(&read.language.len()).then_some(read)
+        Some(read)
     }
+}
+
+/// The kinds of byte `subtag` has ([`KINDS`]), together.
+fn kinds(subtag: &[u8]) -> u8 {
+    subtag
+        .iter()
+        .fold(0, |kinds, &b| kinds | KINDS[usize::from(b)])
 }
 
 /// A letter, in [`KINDS`].
 const LETTER: u8 = 1;
 /// A digit, in [`KINDS`].
 const DIGIT: u8 = 2;
-/// The `-` between subtags, in [`KINDS`].
-const HYPHEN: u8 = 4;
+/// Anything else, which a subtag does not have, in [`KINDS`].
+const OTHER: u8 = 4;
 
-/// What each byte may be in a language range, as a table (0: nothing).
+/// What each byte is, in a subtag of a language range, as a table.
 const KINDS: [u8; 256] = {
-    let mut table = [0; 256];
+    let mut table = [OTHER; 256];
     let mut b = 0;
     while b < 256 {
         let c = b as u8;
-        table[b] = if c.is_ascii_alphabetic() {
-            LETTER
+        if c.is_ascii_alphabetic() {
+            table[b] = LETTER;
         } else if c.is_ascii_digit() {
-            DIGIT
-        } else if c == b'-' {
-            HYPHEN
-        } else {
-            0
-        };
+            table[b] = DIGIT;
+        }
         b += 1;
     }
     table
 };
-
-/// The script a language is written in, in a region if one is named, by
-/// CLDR's likely subtags (`zh` and `zh-CN` Hans, `zh-TW` Hant); `None` if
-/// CLDR does not know the language. Remembered per thread, a few answers
-/// at a time: the same few ranges come again and again, and asking ICU
-/// costs several times the rest of a negotiation.
-fn likely_script(language: &[u8], region: Option<&[u8]>) -> Option<[u8; 4]> {
-    /// How many answers a thread remembers, as a power of 2: 16, in which
-    /// `en`, `en-US`, `en-GB`, `zh`, `zh-CN`, `zh-TW`, `zh-HK`, `zh-SG`,
-    /// `ja` and `ja-JP` each have a place of their own.
-    const SLOT_BITS: u32 = 4;
-    /// That many.
-    const REMEMBERED: usize = 1 << SLOT_BITS;
-    /// A language and region, lowercase, as a key; and its script, or
-    /// zeros for none.
-    type Remembered = Cell<(u64, [u8; 4])>;
-    thread_local! {
-        static LIKELY_SCRIPTS: [Remembered; REMEMBERED] =
-            const { [const { Cell::new((0, [0; 4])) }; REMEMBERED] };
-    }
-    // Letters and digits both keep their code with bit 5 set: lowercase.
-    let packed = |subtag: &[u8]| {
-        subtag
-            .iter()
-            .fold(0, |packed, &b| packed << 8 | u64::from(b | 0x20))
-    };
-    let key = packed(language) | packed(region.unwrap_or_default()) << 24;
-    // Fibonacci hashing: the top bits of the key times 2⁶⁴/φ.
-    let slot = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - SLOT_BITS)) as usize;
-    let script = LIKELY_SCRIPTS.with(|remembered| {
-        let (known, script) = remembered[slot].get();
-        if known == key {
-            return script;
-        }
-        let script = ask_icu(language, region).unwrap_or([0; 4]);
-        remembered[slot].set((key, script));
-        script
-    });
-    (script != [0; 4]).then_some(script)
-}
-
-/// The likely script of `language` in `region`, from ICU4X's compiled
-/// CLDR data.
-fn ask_icu(language: &[u8], region: Option<&[u8]>) -> Option<[u8; 4]> {
-    let mut id = LanguageIdentifier {
-        language: subtags::Language::try_from_utf8(language).ok()?,
-        script: None,
-        region: match region {
-            Some(region) => Some(Region::try_from_utf8(region).ok()?),
-            None => None,
-        },
-        variants: Variants::new(),
-    };
-    LocaleExpander::new_common().maximize(&mut id);
-    id.script?.as_str().as_bytes().try_into().ok()
-}
 
 #[cfg(test)]
 mod tests {
@@ -508,44 +582,89 @@ mod tests {
     }
 
     #[test]
-    fn likely_scripts_are_remembered_by_language_and_region() {
-        let offered = ["en", "zh-Hans", "ja", "zh-Hant"];
-        let regions = [
-            "US", "GB", "AU", "CA", "JP", "DE", "FR", "IN", "NZ", "IE", "419", "001", "",
+    fn scripts_by_region_are_worked_out_when_offered() {
+        let [hans, hant] = ["zh-Hans", "zh-Hant"].map(|tag| offers(&[tag])[0]);
+        for chinese in [hans, hant] {
+            assert_eq!(chinese.language_script, "Hans");
+            let regions: Vec<&str> = chinese.region_scripts.split(',').collect();
+            for traditional in ["HK  Hant", "MO  Hant", "TW  Hant"] {
+                assert!(regions.contains(&traditional), "{regions:?}");
+            }
+            for simplified in ["CN", "SG", "MY"] {
+                assert!(!regions.iter().any(|r| r.starts_with(simplified)));
+            }
+        }
+        assert_eq!((hans.script, hant.script), ("Hans", "Hant"));
+        let [en, en_gb, ja, sr] = ["en", "en-GB", "ja", "sr-Latn"].map(|tag| offers(&[tag])[0]);
+        assert_eq!((en.language_script, en.region_scripts), ("Latn", ""));
+        assert_eq!(en_gb.region_scripts, "");
+        assert_eq!((ja.language_script, ja.region_scripts), ("Jpan", ""));
+        assert_eq!(sr.language_script, "Cyrl");
+        assert!(
+            sr.region_scripts.contains("ME  Latn"),
+            "{}",
+            sr.region_scripts
+        );
+        assert_eq!(hans.likely_script(Some(b"tw")), b"Hant");
+        assert_eq!(hans.likely_script(Some(b"CN")), b"Hans");
+        assert_eq!(hans.likely_script(Some(b"419")), b"Hans");
+        assert_eq!(hans.likely_script(Some(b"ZZ")), b"Hans");
+        assert_eq!(hans.likely_script(None), b"Hans");
+        // Entries of 8 bytes, in order; three digits read as two letters are.
+        for offer in [hans, sr] {
+            let entries: Vec<&str> = offer.region_scripts.split(',').collect();
+            assert!(entries.iter().all(|e| e.len() == REGION_SCRIPT));
+            assert!(entries.windows(2).all(|pair| pair[0] < pair[1]));
+        }
+        let made_up = Language {
+            region_scripts: "001 Latn,419 Cyrl,AU  Hant,TW  Hant",
+            ..hans
+        };
+        let scripts = [&b"001"[..], b"419", b"au", b"TW", b"AA", b"999", b"ZZ"]
+            .map(|region| made_up.likely_script(Some(region)));
+        let expected = [
+            &b"Latn"[..],
+            b"Cyrl",
+            b"Hant",
+            b"Hant",
+            b"Hans",
+            b"Hans",
+            b"Hans",
         ];
-        let chinese = [
+        assert_eq!(scripts, expected);
+        // A language CLDR gives no script is not offered.
+        assert!(Language::offered("und").is_err());
+    }
+
+    #[test]
+    fn chinese_ranges_reach_the_offer_of_their_script() {
+        let offered = ["en", "zh-Hans", "ja", "zh-Hant"];
+        for (range, expected) in [
             ("zh-CN", "zh-Hans"),
             ("zh-TW", "zh-Hant"),
             ("ZH-sg", "zh-Hans"),
             ("zh-HK", "zh-Hant"),
+            ("zh-hk", "zh-Hant"),
             ("zh-MY", "zh-Hans"),
             ("zh-MO", "zh-Hant"),
             ("zh", "zh-Hans"),
             ("zh-US", "zh-Hant"),
-        ];
-        // Three rounds, more ranges than are remembered: answers asked,
-        // remembered, and asked again where a later one took their place.
-        for _ in 0..3 {
-            for region in regions {
-                for language in ["en", "ja", "JA"] {
-                    let range = match region {
-                        "" => language.to_string(),
-                        _ => format!("{language}-{region}"),
-                    };
-                    let expected = language.to_ascii_lowercase();
-                    assert_eq!(choose(&range, &offered), expected, "{range}");
-                }
-            }
-            for (range, expected) in chinese {
-                assert_eq!(choose(range, &offered), expected, "{range}");
-            }
+            ("zh-419", "zh-Hans"),
+            ("zh-Hant-CN", "zh-Hant"),
+            ("zh-Hans-TW", "zh-Hans"),
+            ("zh-Hans-HK-x-private", "zh-Hans"),
+        ] {
+            assert_eq!(choose(range, &offered), expected, "{range}");
         }
-        assert_eq!(likely_script(b"zh", Some(b"TW")), Some(*b"Hant"));
-        assert_eq!(likely_script(b"ZH", Some(b"tw")), Some(*b"Hant"));
-        assert_eq!(likely_script(b"zh", None), Some(*b"Hans"));
-        assert_eq!(likely_script(b"sr", None), Some(*b"Cyrl"));
-        assert_eq!(likely_script(b"qaa", None), None);
-        assert_eq!(likely_script(b"qaa", None), None);
+        for range in ["zh-TW", "zh-HK", "zh-MO", "zh-Hant-CN"] {
+            assert_eq!(choose(range, EN_ZH), "en", "{range}");
+        }
+        for range in ["zh-SG", "zh-CN", "zh", "zh-Hans-TW"] {
+            assert_eq!(choose(range, EN_ZH), "zh-Hans", "{range}");
+        }
+        // Only Chinese offered, Traditional first: `zh` is Simplified all the same.
+        assert_eq!(choose("zh", &["zh-Hant", "zh-Hans"]), "zh-Hans");
+        assert_eq!(choose("zh-TW", &["zh-Hans", "zh-Hant"]), "zh-Hant");
     }
 
     #[test]
@@ -560,6 +679,34 @@ mod tests {
         // The whole tag is compared, not only its first subtag (negotiator's).
         assert_eq!(choose("zh-TW, zh-CN;q=0.5", EN_HANS_HANT), "zh-Hant");
         assert_eq!(choose("zh-TW;q=0.5, zh-CN", EN_HANS_HANT), "zh-Hans");
+    }
+
+    #[test]
+    fn the_first_range_is_read_as_any_other() {
+        for header in [
+            "zh,en",
+            "zh;q=0.5,en",
+            "zh;q=1,en",
+            " zh,en",
+            "zh ,en",
+            "zh\t, en",
+            "zh;,en",
+            "zh=1,en",
+            "zh-TW,,zh",
+            ",zh",
+            "*,zh",
+            "de,zh",
+            "zh-;q=0.5,en",
+        ] {
+            for tags in [EN_ZH, &["zh-Hant", "zh-Hans"][..]] {
+                let offered = offers(tags);
+                assert_eq!(
+                    negotiate_language([header.as_bytes()], &offered),
+                    oracle_language(header, &offered),
+                    "{header:?} for {tags:?}"
+                );
+            }
+        }
     }
 
     #[test]
@@ -779,6 +926,18 @@ mod tests {
         prop::collection::vec(member, 0..20).prop_map(|members| members.join(","))
     }
 
+    /// The likely script of `language` in `region` (if any), as ICU4X
+    /// gives it.
+    fn icu_script(language: &str, region: Option<&str>) -> String {
+        let tag = match region {
+            Some(region) => format!("{language}-{region}"),
+            None => language.to_string(),
+        };
+        let mut id = LanguageIdentifier::try_from_str(&tag).expect("a language identifier");
+        LocaleExpander::new_common().maximize(&mut id);
+        id.script.expect("a known language").as_str().to_string()
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(2048))]
 
@@ -795,12 +954,59 @@ mod tests {
         }
 
         #[test]
+        fn offers_know_the_script_of_each_region_as_icu_does(
+            tag in prop::sample::select(&[
+                "en", "zh-Hans", "zh-Hant", "ja", "sr", "sr-Latn", "pa", "uz", "az",
+                "ku", "yue", "ms", "ha", "es-419", "pt-PT",
+            ][..]),
+            region in prop_oneof![
+                "[A-Za-z]{2}|[0-9]{3}|",
+                prop::sample::select(&["TW", "hk", "ME", "PK", "IQ", "CN", "AF", "RU", "US", "419"][..])
+                    .prop_map(String::from),
+            ],
+        ) {
+            let offer = Language::offered(tag).expect("a known tag");
+            let region = (!region.is_empty()).then_some(region.as_str());
+            let icu = icu_script(offer.language, region);
+            prop_assert_eq!(
+                offer.likely_script(region.map(str::as_bytes)),
+                icu.as_bytes(),
+                "{:?} in {:?}", tag, region
+            );
+        }
+
+        #[test]
         fn any_bytes_choose_an_offer(bytes in prop::collection::vec(any::<u8>(), 0..96)) {
             for tags in [EN_ZH, EN_ZH_JA, EN_HANS_HANT] {
                 let offered = offers(tags);
                 prop_assert!(negotiate_language([bytes.as_slice()], &offered) < offered.len());
             }
         }
+    }
+
+    /// What a call costs in instructions, in a release build: its test
+    /// binary run under `valgrind --tool=callgrind
+    /// --toggle-collect='*language*calls_of*'` with `--ignored --exact
+    /// negotiate::language::tests::instructions_per_call` and the header in
+    /// `LANGUAGE_HEADER`; the instructions collected, over 10,000.
+    #[test]
+    #[ignore = "a measurement: run it under callgrind"]
+    fn instructions_per_call() {
+        let header = std::env::var("LANGUAGE_HEADER").unwrap_or_else(|_| "en-US,en;q=0.9".into());
+        let offered = offers(EN_ZH);
+        let chosen = calls_of(header.as_bytes(), &offered, 10_000);
+        println!("{header}: {}", offered[chosen].tag);
+    }
+
+    /// `negotiate_language` called `calls` times over `header`.
+    #[inline(never)]
+    fn calls_of(header: &[u8], offered: &[Language], calls: u32) -> usize {
+        let mut chosen = 0;
+        for _ in 0..calls {
+            let line = std::hint::black_box(header);
+            chosen = negotiate_language([line], std::hint::black_box(offered));
+        }
+        chosen
     }
 
     /// What a call costs, in a release build: `cargo test --release -p
