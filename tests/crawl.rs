@@ -71,18 +71,28 @@ async fn every_link_answers_200() {
             queue.extend(links(&body).iter().filter_map(|link| local(&server, link)));
         }
     }
-    for path in ["/api/", "/api/index.md", "/favicon.svg"] {
-        assert!(seen.contains(path), "the crawl reaches {path}");
+    assert!(seen.contains("/favicon.svg"), "the crawl reaches /favicon.svg");
+    // Every page in every language: the pages link in their own language,
+    // and each page's language switcher to the others.
+    let table = refserve::table::production();
+    let languages: Vec<String> = table
+        .languages
+        .iter()
+        .map(|l| l.tag.to_ascii_lowercase())
+        .collect();
+    assert!(languages.len() > 1, "{languages:?}");
+    for language in &languages {
+        for path in ["/", "/api/", "/api/index.md"] {
+            let path = format!("/{language}{path}");
+            assert!(seen.contains(&path), "the crawl reaches {path}");
+        }
+        for key in &table.keys {
+            for path in [format!("/{language}/api/{key}"), format!("/{language}/api/{key}.md")] {
+                assert!(seen.contains(&path), "the crawl reaches {path}");
+            }
+        }
     }
-    for key in refserve::table::production().keys.iter() {
-        assert!(
-            seen.contains(&format!("/api/{key}")),
-            "the crawl reaches /api/{key}"
-        );
-        assert!(
-            seen.contains(&format!("/api/{key}.md")),
-            "the crawl reaches /api/{key}.md"
-        );
+    for key in table.keys.iter() {
         assert!(
             seen.contains(&format!("/api/reference/{key}.json")),
             "the crawl reaches the JSON of {key}"

@@ -59,13 +59,13 @@ async fn deprecated_methods_say_so_and_removed_ones_are_gone() {
     let markdown = text(&client, "/api/rand.md", "text/markdown").await;
     assert!(
         markdown.contains(
-            "> **Deprecated** since version 2.0 (2026-03-01): use [`select`](/api/select) instead."
+            "> **Deprecated** since version 2.0 (2026-03-01): use [`select`](/en/api/select) instead."
         ),
         "{markdown}"
     );
     let html = text(&client, "/api/rand", "text/html").await;
     assert!(
-        html.contains("<strong>Deprecated</strong> since version 2.0 (2026-03-01): use <a href=\"/api/select\">"),
+        html.contains("<strong>Deprecated</strong> since version 2.0 (2026-03-01): use <a href=\"/en/api/select\">"),
         "{html}"
     );
     let select_page = text(&client, "/api/select.md", "text/markdown").await;
@@ -74,7 +74,7 @@ async fn deprecated_methods_say_so_and_removed_ones_are_gone() {
     // The lists: deprecated marked, removed gone.
     let home = text(&client, "/index.md", "text/markdown").await;
     assert!(
-        home.contains("*Deprecated in 2.0: use [`select`](/api/select).*"),
+        home.contains("*Deprecated in 2.0: use [`select`](/en/api/select).*"),
         "{home}"
     );
     let llms = text(&client, "/llms.txt", "text/plain").await;
@@ -97,7 +97,7 @@ async fn deprecated_methods_say_so_and_removed_ones_are_gone() {
     assert_eq!(gone.status, 410);
     let page = String::from_utf8(gone.decoded()).expect("UTF-8");
     assert!(
-        page.contains("<p>Go to <a href=\"/api/log\"><code>log</code></a>.</p>"),
+        page.contains("<p>Go to <a href=\"/en/api/log\"><code>log</code></a>.</p>"),
         "{page}"
     );
     assert!(page.contains("removed in version 3.0"), "{page}");
@@ -117,7 +117,7 @@ async fn deprecated_methods_say_so_and_removed_ones_are_gone() {
         .get("/api/last.md", &[("accept", "text/markdown")])
         .await;
     assert_eq!(markdown.status, 410);
-    assert!(String::from_utf8_lossy(&markdown.decoded()).contains("[`log`](/api/log)"));
+    assert!(String::from_utf8_lossy(&markdown.decoded()).contains("[`log`](/en/api/log)"));
     let orphan = client.get("/api/info", &[]).await;
     assert_eq!(orphan.status, 410);
     assert!(

@@ -98,7 +98,7 @@ async fn markdown_twins_equal_the_negotiated_markdown() {
 #[tokio::test]
 async fn html_pages_link_their_markdown_twin_and_carry_security_headers() {
     let server = start_server().await;
-    for (page, twin) in [("/", "/index.md"), ("/api/update", "/api/update.md")] {
+    for (page, twin) in [("/", "/en/index.md"), ("/api/update", "/en/api/update.md")] {
         let reply = server.get(page, &[]).await;
         let html = String::from_utf8(reply.decoded()).expect("UTF-8");
         assert!(
@@ -162,7 +162,7 @@ async fn errors_on_page_urls_negotiate_like_the_page() {
     assert_eq!(browser.header("content-type"), "text/html; charset=utf-8");
     let html = String::from_utf8(browser.decoded()).expect("UTF-8");
     assert!(
-        html.contains("not_found") && html.contains("href=\"/\""),
+        html.contains("not_found") && html.contains("href=\"/en/\""),
         "{html}"
     );
 

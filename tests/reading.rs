@@ -150,12 +150,12 @@ async fn method_pages_list_every_method_and_mark_their_own() {
         let nav = &nav[..nav.find("</nav>").expect("closed")];
         for other in &keys {
             assert!(
-                nav.contains(&format!("href=\"/api/{other}\"")),
+                nav.contains(&format!("href=\"/en/api/{other}\"")),
                 "{key}: {other}"
             );
         }
         assert_eq!(nav.matches("aria-current").count(), 1);
-        assert!(nav.contains(&format!("href=\"/api/{key}\" aria-current=\"page\"")));
+        assert!(nav.contains(&format!("href=\"/en/api/{key}\" aria-current=\"page\"")));
         // The list comes after the content, so a phone shows the content first.
         assert!(
             html.find("<main").expect("main") < html.find("<nav class=\"methods\"").expect("nav")
@@ -203,15 +203,15 @@ async fn the_method_index_lists_every_method() {
         String::from_utf8(server.get("/api/index.md", &[]).await.decoded()).expect("UTF-8");
     for key in keys(&server).await {
         assert!(
-            html.contains(&format!("<a href=\"/api/{key}\"><code>{key}</code></a>: ")),
+            html.contains(&format!("<a href=\"/en/api/{key}\"><code>{key}</code></a>: ")),
             "{key}"
         );
         assert!(
-            markdown.contains(&format!("- [`{key}`](/api/{key}): ")),
+            markdown.contains(&format!("- [`{key}`](/en/api/{key}): ")),
             "{key}"
         );
     }
-    assert!(html.contains("<link rel=\"alternate\" type=\"text/markdown\" href=\"/api/index.md\">"));
+    assert!(html.contains("<link rel=\"alternate\" type=\"text/markdown\" href=\"/en/api/index.md\">"));
 }
 
 #[tokio::test]
@@ -245,7 +245,7 @@ async fn a_mistyped_method_page_links_the_method_meant() {
     assert_eq!(html.status, 404);
     let text = String::from_utf8(html.decoded()).expect("UTF-8");
     assert!(
-        text.contains("Did you mean <a href=\"/api/select\"><code>select</code></a>?"),
+        text.contains("Did you mean <a href=\"/en/api/select\"><code>select</code></a>?"),
         "{text}"
     );
     let markdown = server
@@ -254,7 +254,7 @@ async fn a_mistyped_method_page_links_the_method_meant() {
     assert_eq!(markdown.status, 404);
     let text = String::from_utf8(markdown.decoded()).expect("UTF-8");
     assert!(
-        text.contains("Did you mean [`update`](/api/update)?"),
+        text.contains("Did you mean [`update`](/en/api/update)?"),
         "{text}"
     );
     // Programs get the ErrorResponse, its hint as for any unknown path.

@@ -276,9 +276,14 @@ impl Reply {
     }
 }
 
-/// `Vary` of every page URL: it negotiates the media type, the coding and,
-/// for a client holding the compression dictionary, dcb or dcz.
-pub const PAGE_VARY: &str = "Accept, Accept-Encoding, Available-Dictionary";
+/// `Vary` of every page URL that negotiates its language (`/api/select`):
+/// it negotiates the media type, the coding, the language and, for a
+/// client holding the compression dictionary, dcb or dcz.
+pub const PAGE_VARY: &str = "Accept, Accept-Encoding, Accept-Language, Available-Dictionary";
+
+/// `Vary` of a page URL in one language (`/en/api/select`), and of an
+/// error page: the same but the language.
+pub const FIXED_PAGE_VARY: &str = "Accept, Accept-Encoding, Available-Dictionary";
 
 /// `time` as bodies write a date: an HTTP date (`Sun, 22 Nov 2026
 /// 00:00:00 GMT`, as `Last-Modified`) and an ISO date (`2026-11-22`, as

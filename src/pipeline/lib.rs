@@ -81,8 +81,7 @@ fn offers(editions: &Editions) -> Vec<negotiate::Language> {
         .catalogs
         .iter()
         .map(|catalog| {
-            let tag: &'static str = Box::leak(catalog.language.tag.clone().into_boxed_str());
-            negotiate::Language::offered(tag)
+            negotiate::Language::offered(&catalog.language.tag)
                 .expect("content::load checks that a language's tag is one CLDR knows")
         })
         .collect()

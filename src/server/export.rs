@@ -58,7 +58,7 @@ fn own_file_name(path: &str, resource: &Resource, index: usize) -> Option<String
             Some(format!("{relative}index.html"))
         }
         ("text", "html") => Some(format!("{relative}.html")),
-        ("text", "markdown") if resource.representations.len() > 1 => None,
+        ("text", "markdown") if resource.media_types.len() > 1 => None,
         _ => Some(relative.to_string()),
     }
 }

@@ -187,7 +187,7 @@ mod stored {
                     let content_type = map[http::header::CONTENT_TYPE].to_str().expect("ASCII");
                     assert!(content_type.starts_with(&format!("{}/{}", media.kind, media.subtype)));
                     let vary = map[http::header::VARY].to_str().expect("ASCII");
-                    assert_eq!(vary.contains("Accept,"), resource.representations.len() > 1);
+                    assert_eq!(vary.contains("Accept,"), resource.media_types.len() > 1);
                     assert_eq!(
                         map.get(http::header::CONTENT_ENCODING).is_some(),
                         variant.coding != Coding::Identity

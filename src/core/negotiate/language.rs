@@ -82,7 +82,7 @@ impl Language {
     /// and its language's likely script by region (at build time, with
     /// ICU4X); the error names the tag, which must be a Unicode language
     /// identifier whose script and region CLDR knows.
-    pub fn offered(tag: &'static str) -> Result<Language, String> {
+    pub fn offered(tag: &str) -> Result<Language, String> {
         let mut id = LanguageIdentifier::try_from_str(tag)
             .map_err(|e| format!("language tag {tag:?} is not a language identifier: {e}"))?;
         LocaleExpander::new_common().maximize(&mut id);
@@ -96,7 +96,7 @@ impl Language {
                 format!("language tag {tag:?}: CLDR's likely subtags give its language no script")
             })?;
         Ok(Language {
-            tag,
+            tag: interned(tag),
             language: interned(id.language.as_str()),
             script: interned(script.as_str()),
             region: interned(region.as_str()),

@@ -41,14 +41,18 @@ impl Language {
     /// The rules of any language's file: a well-formed tag, a name, every
     /// label filled.
     pub(super) fn check_own(&self, check: &mut Check) {
-        if check.line("tag", &self.tag) && !is_tag(&self.tag) {
-            check.fail(
-                "tag",
-                format!(
-                    "`{}` is not a language tag such as `en` or `zh-Hans` (BCP 47)",
-                    self.tag
-                ),
-            );
+        if check.line("tag", &self.tag) {
+            if !is_tag(&self.tag) {
+                check.fail(
+                    "tag",
+                    format!(
+                        "`{}` is not a language tag such as `en` or `zh-Hans` (BCP 47)",
+                        self.tag
+                    ),
+                );
+            } else if let Err(problem) = crate::negotiate::Language::offered(&self.tag) {
+                check.fail("tag", problem);
+            }
         }
         check.plain_line("name", &self.name);
         self.chrome.check(check);

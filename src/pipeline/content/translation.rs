@@ -154,7 +154,7 @@ fn read(
     let site_file = &format!("{folder}/site.json");
     let site = noted(content.read_json::<SiteText>(site_file), errors);
     if let Some(site) = &site {
-        site.check(source, &mut Check::new(site_file, errors));
+        site.check(&mut Check::new(site_file, errors));
     }
     let errors_file = &format!("{folder}/errors.json");
     let texts = noted(
@@ -174,31 +174,17 @@ fn read(
 }
 
 impl SiteText {
-    /// One line each, and every source group's texts, no other.
-    fn check(&self, source: &Catalog, check: &mut Check) {
+    /// One line each.
+    fn check(&self, check: &mut Check) {
         check.plain_line("title", &self.title);
         check.plain_line("summary", &self.summary);
         check.plain_line("about", &self.about);
-        for group in &source.site.groups {
-            match self.groups.get(&group.source_name) {
-                Some(text) => {
-                    let field = format!("groups.{}", group.source_name);
-                    check.plain_line(&format!("{field}.name"), &text.name);
-                    check.plain_line(&format!("{field}.summary"), &text.summary);
-                }
-                None => check.fail(
-                    "groups",
-                    format!("has no texts for the group `{}`", group.source_name),
-                ),
-            }
-        }
-        for name in self.groups.keys() {
-            if !source.site.groups.iter().any(|g| &g.source_name == name) {
-                check.fail(
-                    &format!("groups.{name}"),
-                    "is not a group of the source's site.json",
-                );
-            }
+        // A group renamed in the source keeps its source texts until
+        // translated: a change to the source never fails the build.
+        for (name, text) in &self.groups {
+            let field = format!("groups.{name}");
+            check.plain_line(&format!("{field}.name"), &text.name);
+            check.plain_line(&format!("{field}.summary"), &text.summary);
         }
     }
 }
