@@ -71,7 +71,10 @@ async fn every_link_answers_200() {
             queue.extend(links(&body).iter().filter_map(|link| local(&server, link)));
         }
     }
-    assert!(seen.contains("/favicon.svg"), "the crawl reaches /favicon.svg");
+    assert!(
+        seen.contains("/favicon.svg"),
+        "the crawl reaches /favicon.svg"
+    );
     // Every page in every language: the pages link in their own language,
     // and each page's language switcher to the others.
     let table = refserve::table::production();
@@ -87,7 +90,10 @@ async fn every_link_answers_200() {
             assert!(seen.contains(&path), "the crawl reaches {path}");
         }
         for key in &table.keys {
-            for path in [format!("/{language}/api/{key}"), format!("/{language}/api/{key}.md")] {
+            for path in [
+                format!("/{language}/api/{key}"),
+                format!("/{language}/api/{key}.md"),
+            ] {
                 assert!(seen.contains(&path), "the crawl reaches {path}");
             }
         }

@@ -249,7 +249,7 @@ async fn a_static_host_answers_search_with_a_page_that_links_the_index() {
         said.contains("/search is exported as a page that says search needs the running server"),
         "{said}"
     );
-    let exported = &refserve::table::production().search.exported;
+    let exported = &refserve::table::production().search[0].exported;
     let page = &exported.representations[0];
     let html = String::from_utf8(page.identity().body.to_vec()).expect("UTF-8");
     assert!(

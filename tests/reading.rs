@@ -203,7 +203,9 @@ async fn the_method_index_lists_every_method() {
         String::from_utf8(server.get("/api/index.md", &[]).await.decoded()).expect("UTF-8");
     for key in keys(&server).await {
         assert!(
-            html.contains(&format!("<a href=\"/en/api/{key}\"><code>{key}</code></a>: ")),
+            html.contains(&format!(
+                "<a href=\"/en/api/{key}\"><code>{key}</code></a>: "
+            )),
             "{key}"
         );
         assert!(
@@ -211,7 +213,9 @@ async fn the_method_index_lists_every_method() {
             "{key}"
         );
     }
-    assert!(html.contains("<link rel=\"alternate\" type=\"text/markdown\" href=\"/en/api/index.md\">"));
+    assert!(
+        html.contains("<link rel=\"alternate\" type=\"text/markdown\" href=\"/en/api/index.md\">")
+    );
 }
 
 #[tokio::test]

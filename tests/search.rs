@@ -67,7 +67,7 @@ pub(super) fn text(reply: &Reply) -> String {
 
 /// The methods an HTML results page lists, in order.
 fn listed_in_html(page: &str) -> Vec<String> {
-    page.split("<li><h2><a href=\"/api/")
+    page.split("<li><h2><a href=\"/en/api/")
         .skip(1)
         .filter_map(|item| item.split('"').next().map(String::from))
         .collect()
@@ -192,8 +192,8 @@ async fn a_browser_asking_for_a_method_s_name_is_sent_to_its_page() {
     for query in ["q=select", "q=Select", "q=+SELECT+", "q=%73elect"] {
         let reply = search(&server, query, BROWSER).await;
         assert_eq!(reply.status, 303, "{query}");
-        assert_eq!(reply.header("location"), "/api/select");
-        assert_eq!(reply.header("vary"), "Accept");
+        assert_eq!(reply.header("location"), "/en/api/select");
+        assert_eq!(reply.header("vary"), "Accept, Accept-Language");
         assert!(reply
             .header("cache-control")
             .starts_with("public, max-age="));
@@ -241,25 +241,28 @@ async fn a_search_that_finds_nothing_says_so_offers_close_names_and_lists_every_
 
     let page = text(&search(&server, query, BROWSER).await);
     assert!(page.contains("No method matches “slectt xyzzy”."), "{page}");
-    assert!(page.contains("Did you mean <a href=\"/api/select\"><code>select</code></a>?"));
+    assert!(page.contains("Did you mean <a href=\"/en/api/select\"><code>select</code></a>?"));
     for key in &every {
         assert!(
-            page.contains(&format!("href=\"/api/{key}\"")),
+            page.contains(&format!("href=\"/en/api/{key}\"")),
             "{key} listed"
         );
     }
     let markdown = text(&search(&server, query, "text/markdown").await);
     assert!(markdown.contains("No method matches “slectt xyzzy”."));
-    assert!(markdown.contains("Did you mean [`select`](/api/select)?"));
+    assert!(markdown.contains("Did you mean [`select`](/en/api/select)?"));
     for key in &every {
-        assert!(markdown.contains(&format!("](/api/{key})")), "{key} listed");
+        assert!(
+            markdown.contains(&format!("](/en/api/{key})")),
+            "{key} listed"
+        );
     }
     // Far from every name: no suggestion, the list still there.
     let far = search(&server, "q=xyzzy", "application/json").await.json();
     assert_eq!(far["meta"]["suggestions"], json!([]));
     let far_page = text(&search(&server, "q=xyzzy", BROWSER).await);
     assert!(!far_page.contains("Did you mean"));
-    assert!(far_page.contains("href=\"/api/select\""));
+    assert!(far_page.contains("href=\"/en/api/select\""));
 }
 
 #[tokio::test]
@@ -296,7 +299,7 @@ async fn a_query_string_that_is_not_one_query_gets_a_clear_error() {
             "{path}: {html}"
         );
         assert!(html.contains("<form class=\"search\""), "{path}");
-        assert!(html.contains("href=\"/\">Back to the method reference</a>"));
+        assert!(html.contains("href=\"/en/\">Back to the method reference</a>"));
         let markdown = server.get(path, &[("accept", "text/markdown")]).await;
         assert!(text(&markdown).contains(&format!("`{code}`")));
     }
@@ -321,7 +324,7 @@ async fn every_page_has_the_search_box() {
         let reply = server.get(path, &[("accept", BROWSER)]).await;
         let html = text(&reply);
         let form = html
-            .split("<form class=\"search\" role=\"search\" method=\"get\" action=\"/search\">")
+            .split("<form class=\"search\" role=\"search\" method=\"get\" action=\"/en/search\">")
             .nth(1)
             .and_then(|rest| rest.split("</form>").next())
             .unwrap_or_else(|| panic!("{path}: no search form in\n{html}"));

@@ -46,6 +46,7 @@ mod export;
 mod fairness;
 mod hostile;
 mod idle;
+mod languages;
 mod lifecycle;
 mod limits;
 mod loading;

@@ -132,7 +132,7 @@ async fn every_html_page_passes_the_nu_checker() {
         assert_eq!(page.status, status, "{query}");
         command.arg(dir.write(name, page.decoded()));
     }
-    let exported = &refserve::table::production().search.exported;
+    let exported = &refserve::table::production().search[0].exported;
     let exported = &exported.representations[0].identity().body;
     command.arg(dir.write("search-exported.html", exported));
     let outcome = run(command).await;

@@ -328,6 +328,22 @@ const STOP_WORDS: [&str; 52] = [
 /// for what is never a word at all.
 const FUNCTION_CHARACTERS: [char; 7] = ['的', '了', '是', '在', '和', '一', '个'];
 
+/// The Han characters that make no word of documentation with a
+/// neighbour: the particles (`的`, `了`, `吗`, `呢`, `吧`, `么`), the
+/// markers of a sentence's object and of "some" (`把`, `被`, `某`, `些`),
+/// and the pronouns of a question (`我`, `你`). A bigram with one of them
+/// (`用户的`'s `户的`, `某个`, `怎么`) only joins two words of a question,
+/// and is left out.
+const PARTICLES: [char; 12] = [
+    '的', '了', '吗', '呢', '吧', '么', '把', '被', '某', '些', '我', '你',
+];
+
+/// Bigrams of a question that are no word of documentation: "how", "can",
+/// "need", "want", "what", "which".
+const QUESTION_WORDS: [&str; 8] = [
+    "如何", "怎样", "可以", "需要", "想要", "什么", "哪个", "一下",
+];
+
 /// The search terms of `text`, each with the word it came from: words of
 /// letters, digits and underscores (`insert_id` is one word, as
 /// `lastInsertId` is), accents folded, lower-cased, stop words left out
@@ -367,7 +383,10 @@ fn term(word: &str, stem: impl FnOnce(&str) -> String) -> Option<(String, String
     // A bigram of ideographs (or one alone), from `pieces`: its own term,
     // neither stemmed nor a stop word, unless made of function characters only.
     if word.starts_with(is_ideograph) {
-        if folded.chars().all(|c| FUNCTION_CHARACTERS.contains(&c)) {
+        if folded.chars().all(|c| FUNCTION_CHARACTERS.contains(&c))
+            || folded.chars().any(|c| PARTICLES.contains(&c))
+            || QUESTION_WORDS.contains(&folded.as_str())
+        {
             return None;
         }
         return Some((folded.clone(), folded));
@@ -645,7 +664,7 @@ mod tests {
     #[test]
     fn letters_of_other_scripts_beside_ideographs_are_words_of_their_own() {
         assert_eq!(stems(terms("select方法")), ["select", "方法"]);
-        assert_eq!(stems(terms("PHP的数据库")), ["php", "的数", "数据", "据库"]);
+        assert_eq!(stems(terms("PHP的数据库")), ["php", "数据", "据库"]);
         assert_eq!(
             stems(terms("用 where 数组过滤记录")),
             ["用", "where", "数组", "组过", "过滤", "滤记", "记录"]
@@ -664,7 +683,7 @@ mod tests {
                 "如何插入？插入，更新。删除！查询、计数：求和；「数据」（表）《手册》“记录”\u{3000}结束"
             )),
             [
-                "如何", "何插", "插入", "插入", "更新", "删除", "查询", "计数", "求和", "数据",
+                "何插", "插入", "插入", "更新", "删除", "查询", "计数", "求和", "数据",
                 "表", "手册", "记录", "结束"
             ]
         );
@@ -675,8 +694,24 @@ mod tests {
     fn bigrams_of_function_characters_only_are_left_out() {
         assert_eq!(stems(terms("这是一个表")), ["这是", "个表"]);
         assert_eq!(stems(terms("的")), Vec::<String>::new());
-        assert_eq!(stems(terms("存在的表")), ["存在", "的表"]);
+        assert_eq!(stems(terms("存在的表")), ["存在"]);
         assert!(FUNCTION_CHARACTERS.iter().all(|c| is_ideograph(*c)));
+    }
+
+    #[test]
+    fn bigrams_that_only_join_the_words_of_a_question_are_left_out() {
+        assert_eq!(
+            stems(terms("怎么修改某个用户的邮箱")),
+            ["修改", "个用", "用户", "邮箱"]
+        );
+        assert_eq!(
+            stems(terms("如何删除记录")),
+            ["何删", "删除", "除记", "记录"]
+        );
+        assert!(PARTICLES.iter().all(|c| is_ideograph(*c)));
+        assert!(QUESTION_WORDS
+            .iter()
+            .all(|w| w.chars().count() == 2 && w.chars().all(is_ideograph)));
     }
 
     #[test]

@@ -68,7 +68,10 @@ pub struct SearchPage {
     pub see_other: HeaderMap,
     /// Each method, in catalog order.
     pub methods: Vec<Method>,
-    /// What a static host serves at `/search` instead (`refserve export`):
+    /// The line that says why a method matched.
+    pub why: Why,
+    /// What a static host serves at this language's search address instead
+    /// (`/en/search`, `refserve export`):
     /// a page that says search needs the server, and links the index. One
     /// of the table's stored resources (`Table::stored`), never routed to.
     pub exported: Resource,
@@ -127,6 +130,29 @@ pub struct Layout {
     pub every_method: Piece,
     /// From the end of the results to the end.
     pub end: Piece,
+}
+
+/// The line that says why a method matched, in the page's language, cut
+/// where the server writes a query's words and where they were found:
+/// "Matched “rows” in its description; “selct” (read as “select”) in its
+/// name." Plain text: each form escapes it as it escapes the query.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(bound(deserialize = "'de: 'static"))]
+pub struct Why {
+    /// Before the first word: `Matched `.
+    pub start: Piece,
+    /// A word found as it is: before it, between it and where, after.
+    pub found: [Piece; 3],
+    /// A word read as another (a typo): before it, between it and the word
+    /// read, between that and where, after.
+    pub read_as: [Piece; 4],
+    /// Between two words: `; `.
+    pub separator: Piece,
+    /// After the last: `.`.
+    pub end: Piece,
+    /// Where a word was found, in the order of `search::Field::ALL`
+    /// (`its name`).
+    pub fields: Vec<Piece>,
 }
 
 /// One method, as the answers show it.

@@ -67,8 +67,8 @@ pub struct Table {
     pub content_hash: String,
     /// What `/mcp` answers from.
     pub mcp: Mcp,
-    /// What `/search` answers from.
-    pub search: SearchPage,
+    /// What `/search` answers from, in each of [`Table::languages`].
+    pub search: Vec<SearchPage>,
 }
 
 /// One URL's worth of responses (or one error's).
@@ -302,7 +302,11 @@ impl Table {
 
     /// Every resource the table stores, once each, in its order ([`every`]).
     pub fn stored(&self) -> impl Iterator<Item = &Resource> {
-        every(&self.resources, &self.errors, &self.search.exported)
+        every(
+            &self.resources,
+            &self.errors,
+            self.search.iter().map(|page| &page.exported),
+        )
     }
 }
 
@@ -314,12 +318,12 @@ impl Table {
 pub fn every<'r, R>(
     resources: &'r [R],
     errors: &'r [ErrorBodies<R>],
-    exported: &'r R,
+    exported: impl Iterator<Item = &'r R>,
 ) -> impl Iterator<Item = &'r R> {
     resources
         .iter()
         .chain(errors.iter().flat_map(ErrorBodies::iter))
-        .chain([exported])
+        .chain(exported)
 }
 
 impl Resource {

@@ -65,26 +65,7 @@ pub fn build(editions: &Editions, cache: Option<Cache>) -> Table {
     let mut errors = site::errors(catalog);
     let dictionary = dictionary::attach(&mut pages, &mut errors);
     let encoding = Encoding::Smallest { cache };
-    stored::table(
-        catalog,
-        offers(editions),
-        &pages,
-        &errors,
-        dictionary.as_ref(),
-        &encoding,
-    )
-}
-
-/// The languages of `editions`, as the server negotiates among them.
-fn offers(editions: &Editions) -> Vec<negotiate::Language> {
-    editions
-        .catalogs
-        .iter()
-        .map(|catalog| {
-            negotiate::Language::offered(&catalog.language.tag)
-                .expect("content::load checks that a language's tag is one CLDR knows")
-        })
-        .collect()
+    stored::table(editions, &pages, &errors, dictionary.as_ref(), &encoding)
 }
 
 /// Render and store every response of `catalog` for `refserve dev`:
@@ -96,12 +77,5 @@ pub fn preview(editions: &Editions) -> Table {
     let mut errors = site::errors(catalog);
     preview::inject(&mut pages);
     preview::inject(errors.iter_mut().flat_map(|bodies| bodies.iter_mut()));
-    stored::table(
-        catalog,
-        offers(editions),
-        &pages,
-        &errors,
-        None,
-        &Encoding::Identity,
-    )
+    stored::table(editions, &pages, &errors, None, &Encoding::Identity)
 }

@@ -6,7 +6,7 @@
 //! `llms-full.txt`.
 
 use crate::address::{Address, View};
-use crate::content::{Catalog, Entry};
+use crate::content::{Catalog, Editions, Entry};
 use crate::mcp::{
     answer_key, Answer, Era, Hit, Mcp, Members, DEFAULT_LIMIT, HANDSHAKE_VERSIONS, MODERN_VERSION,
     TTL_MS,
@@ -23,7 +23,8 @@ use serde_json::{json, Value};
 const SERVER_NAME: &str = "refserve";
 
 /// Every answer of `/mcp` for `catalog`.
-pub(crate) fn render(catalog: &Catalog) -> Mcp {
+pub(crate) fn render(editions: &Editions) -> Mcp {
+    let catalog = editions.source();
     const LEGACY: &[Era] = &[Era::Legacy];
     const BOTH: &[Era] = &[Era::Legacy, Era::Modern];
     let readable = readable(catalog);
@@ -154,7 +155,7 @@ pub(crate) fn render(catalog: &Catalog) -> Mcp {
     );
     Mcp {
         answers,
-        index: search::index(catalog),
+        index: search::index(editions),
         hits,
         modern_members: members(&finish(json!({}), Era::Modern, false)),
         no_match_text,

@@ -11,13 +11,13 @@
 //! cut where the line that says why it matched goes.
 
 use crate::address::{Address, View};
-use crate::content::{Catalog, Entry};
+use crate::content::{fill, Catalog, Chrome, Entry};
 use crate::mcp::Members;
 use crate::media::MediaType;
 use crate::render_html::{self, Page};
 use crate::render_json;
-use crate::render_markdown::{self, page_of};
-use crate::search_page::{Form, Headers, Layout, Method, Piece, SearchPage};
+use crate::render_markdown;
+use crate::search_page::{Form, Headers, Layout, Method, Piece, SearchPage, Why};
 use crate::site::{Body, Resource};
 use crate::table;
 use bytes::Bytes;
@@ -27,9 +27,9 @@ use http::{HeaderMap, HeaderValue};
 /// no renderer writes and no content of the reference holds.
 const HOLE: char = '\u{E000}';
 
-/// `/search`'s pieces, with the headers `headers` gives each form and the
-/// headers of a `303`; `exported` is the page a static host serves instead
-/// (from [`exported`], stored).
+/// `/search`'s pieces in `catalog`'s language, with the headers `headers`
+/// gives each form and the headers of a `303`; `exported` is the page a
+/// static host serves instead (from [`exported`], stored).
 pub(crate) fn page(
     catalog: &Catalog,
     headers: impl Fn(Form) -> Headers,
@@ -42,35 +42,43 @@ pub(crate) fn page(
         json: headers(Form::Json),
         see_other,
         methods: catalog.entries.iter().map(|e| method(catalog, e)).collect(),
+        why: why(&catalog.language.chrome),
         exported,
     }
 }
 
-/// The page a static host serves at `/search` (`refserve export`): search
-/// needs the server; the index of methods lists them all.
+/// The page a static host serves at the search address of `catalog`'s
+/// language (`refserve export`): search needs the server; the index of
+/// methods lists them all.
 pub(crate) fn exported(catalog: &Catalog) -> Resource {
+    let words = &catalog.language.chrome;
+    let count = catalog.entries.len().to_string();
+    let index = catalog.at(Address::Methods(View::Page)).to_string();
     let markdown = format!(
-        "# Search\n\nSearch needs the reference's own server, which ranks the {} methods for \
-         the words of a query; this copy of the reference is a set of files, which cannot. \
-         Every method is listed, grouped by purpose and with a line on what it does, in the \
-         [index of methods]({}).\n",
-        catalog.entries.len(),
-        Address::Methods(View::Page),
+        "# {}\n\n{}\n",
+        words.search_title,
+        fill(
+            &words.search_exported,
+            &[("count", &count), ("index", &index)]
+        ),
     );
     let page = Page {
-        title: "Search",
-        description: "Search needs the reference's own server; the index lists every method.",
+        title: &words.search_title,
+        description: &words.search_exported_description,
         ..Page::default()
     };
+    let mut html = Body {
+        headers: crate::site::html_headers(),
+        ..Body::new(
+            MediaType::HTML,
+            render_html::page(catalog, &page, &markdown),
+        )
+    };
+    html.headers
+        .push(("content-language", catalog.language.tag.clone()));
     Resource {
-        id: Address::Search.to_string(),
-        representations: vec![Body {
-            headers: crate::site::html_headers(),
-            ..Body::new(
-                MediaType::HTML,
-                render_html::page(catalog, &page, &markdown),
-            )
-        }],
+        id: catalog.at(Address::Search).to_string(),
+        representations: vec![html],
         cache_control: crate::site::CACHE_CONTROL,
         error: None,
         languages: 1,
@@ -80,27 +88,24 @@ pub(crate) fn exported(catalog: &Catalog) -> Resource {
 /// What search says when nothing matches, before every method: how it
 /// reads a query (as MCP's `search` says it).
 fn how_search_reads(catalog: &Catalog) -> String {
-    format!(
-        "Search looks for the query's words in the methods' names, descriptions, signatures, \
-         parameters, return values, notes, examples and common synonyms. Try other words, or \
-         pick one of the {} methods:",
-        catalog.entries.len()
-    )
+    let count = catalog.entries.len().to_string();
+    fill(&catalog.language.chrome.search_how, &[("count", &count)])
 }
 
 /// The results page, cut.
 fn html(catalog: &Catalog, headers: Headers) -> Layout {
-    let count = catalog.entries.len();
+    let words = &catalog.language.chrome;
+    let texts = Texts::of(catalog);
     let hole = HOLE.to_string();
     let page = Page {
-        title: &format!("Search: {HOLE}"),
-        description: "The methods of the reference that match a query, best first.",
+        title: &texts.title,
+        description: &words.search_description,
         ..Page::default()
     };
     // The query in the title and in the search box, then the results.
     let whole = render_html::layout(catalog, &page, &hole, Some(&hole));
     let [to_title, to_search_box, to_results, end] = cut(&whole);
-    let heading = "<h1>Search results</h1>\n";
+    let heading = format!("<h1>{}</h1>\n", render_html::escape(&words.search_results));
     let every_method = format!(
         "<p>{}</p>\n{}",
         render_html::escape(&how_search_reads(catalog)),
@@ -110,12 +115,18 @@ fn html(catalog: &Catalog, headers: Headers) -> Layout {
         headers,
         top: vec![to_title, to_search_box, to_results],
         found: cut(&format!(
-            "{heading}<p>Methods matching “{HOLE}”: {HOLE} of {count}, best first.</p>\n\
-             <ol class=\"results\">\n"
+            "{heading}<p>{}</p>\n<ol class=\"results\">\n",
+            render_html::escape(&texts.found)
         )),
         found_end: piece("</ol>\n"),
-        nothing: cut(&format!("{heading}<p>No method matches “{HOLE}”.</p>\n")),
-        suggestions: cut(&format!("<p>Did you mean {HOLE} or {HOLE}?</p>\n")),
+        nothing: cut(&format!(
+            "{heading}<p>{}</p>\n",
+            render_html::escape(&texts.nothing)
+        )),
+        suggestions: cut(&format!(
+            "<p>{}</p>\n",
+            render_html::escape(&texts.suggestions)
+        )),
         every_method: piece(every_method),
         end,
     }
@@ -123,7 +134,8 @@ fn html(catalog: &Catalog, headers: Headers) -> Layout {
 
 /// The results as Markdown, cut.
 fn markdown(catalog: &Catalog, headers: Headers) -> Layout {
-    let count = catalog.entries.len();
+    let words = &catalog.language.chrome;
+    let texts = Texts::of(catalog);
     let every_method = format!(
         "{}\n\n{}\n",
         render_markdown::escape(&how_search_reads(catalog)),
@@ -131,18 +143,79 @@ fn markdown(catalog: &Catalog, headers: Headers) -> Layout {
     );
     Layout {
         headers,
-        top: vec![piece("# Search results\n\n")],
-        found: cut(&format!(
-            "Methods matching “{HOLE}”: {HOLE} of {count}, best first.\n\n"
-        )),
+        top: vec![piece(format!("# {}\n\n", words.search_results))],
+        found: cut(&format!("{}\n\n", render_markdown::escape(&texts.found))),
         found_end: Piece(Bytes::new()),
-        nothing: cut(&format!("No method matches “{HOLE}”.\n\n")),
-        suggestions: cut(&format!("Did you mean {HOLE} or {HOLE}?\n\n")),
+        nothing: cut(&format!("{}\n\n", render_markdown::escape(&texts.nothing))),
+        suggestions: cut(&format!(
+            "{}\n\n",
+            render_markdown::escape(&texts.suggestions)
+        )),
         every_method: piece(every_method),
         end: piece(format!(
-            "\n[All methods]({})\n",
-            Address::Methods(View::Page)
+            "\n[{}]({})\n",
+            words.all_methods,
+            catalog.at(Address::Methods(View::Page))
         )),
+    }
+}
+
+/// The texts of the results around their holes, in `catalog`'s language.
+struct Texts {
+    title: String,
+    found: String,
+    nothing: String,
+    suggestions: String,
+}
+
+impl Texts {
+    fn of(catalog: &Catalog) -> Texts {
+        let words = &catalog.language.chrome;
+        let hole = HOLE.to_string();
+        let count = catalog.entries.len().to_string();
+        Texts {
+            title: fill(&words.search_page_title, &[("query", &hole)]),
+            found: fill(
+                &words.search_found,
+                &[("query", &hole), ("found", &hole), ("count", &count)],
+            ),
+            nothing: fill(&words.search_nothing, &[("query", &hole)]),
+            suggestions: fill(
+                &words.search_suggestions,
+                &[("first", &hole), ("second", &hole)],
+            ),
+        }
+    }
+}
+
+/// The line that says why a method matched, in `words`' language, cut.
+fn why(words: &Chrome) -> Why {
+    let hole = HOLE.to_string();
+    let fields = [
+        &words.field_name,
+        &words.field_synonym,
+        &words.field_group,
+        &words.field_description,
+        &words.field_signature,
+        &words.field_parameter,
+        &words.field_returns,
+        &words.field_note,
+        &words.field_example,
+        &words.field_code,
+    ];
+    Why {
+        start: piece(words.why_start.clone()),
+        found: cut(&fill(
+            &words.why_found,
+            &[("word", &hole), ("field", &hole)],
+        )),
+        read_as: cut(&fill(
+            &words.why_read_as,
+            &[("word", &hole), ("read_as", &hole), ("field", &hole)],
+        )),
+        separator: piece(words.why_separator.clone()),
+        end: piece(words.why_end.clone()),
+        fields: fields.into_iter().map(|f| piece(f.clone())).collect(),
     }
 }
 
@@ -150,7 +223,8 @@ fn markdown(catalog: &Catalog, headers: Headers) -> Layout {
 /// the line that says why it matched goes, its links, its JSON members and
 /// its page's address.
 fn method(catalog: &Catalog, entry: &Entry) -> Method {
-    let path = page_of(&entry.key);
+    let path = catalog.page_of(&entry.key);
+    let page_of = |key: &str| catalog.page_of(key);
     let description = format!(
         "{}{}",
         render_markdown::paragraph(&entry.description_md, &page_of),

@@ -5,7 +5,7 @@
 
 pub(crate) use refserve_core::search::*;
 
-use crate::content::{Catalog, Entry};
+use crate::content::{Catalog, Editions, Entry, Status};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// BM25's saturation of repeated terms.
@@ -23,7 +23,8 @@ const DEPRECATED: f32 = 0.8;
 
 /// The index of the catalog: every term with the methods it finds, sorted
 /// by term, each term's postings by method.
-pub(crate) fn index(catalog: &Catalog) -> Index {
+pub(crate) fn index(editions: &Editions) -> Index {
+    let catalog = editions.source();
     // Per method: each term's occurrences per field, and the text's length.
     let mut counts: Vec<BTreeMap<String, [u32; Field::ALL.len()]>> = Vec::new();
     let mut lengths = Vec::new();
@@ -32,7 +33,7 @@ pub(crate) fn index(catalog: &Catalog) -> Index {
     for entry in &catalog.entries {
         let mut terms_of = BTreeMap::<String, [u32; Field::ALL.len()]>::new();
         let mut length = 0.0;
-        for (field, text) in fields(catalog, entry) {
+        for (field, text) in every_language(editions, entry) {
             let cut = match field {
                 Field::Code => code_terms(&text),
                 _ => terms(&text),
@@ -116,6 +117,29 @@ fn misspelt(field: Field) -> bool {
 }
 
 /// The texts of one method, by field.
+/// The fields of `entry` in the source's language, then the texts of
+/// each translation of it that the source's do not already hold (its
+/// description, parameters, note, examples, group and synonyms in that
+/// language): one method, found by its words in any language.
+fn every_language(editions: &Editions, entry: &Entry) -> Vec<(Field, String)> {
+    let source = fields(editions.source(), entry);
+    let mut all = source.clone();
+    for catalog in &editions.catalogs[1..] {
+        let Some(translated) = catalog.entry(&entry.key) else {
+            continue;
+        };
+        if translated.translation == Status::Untranslated {
+            continue;
+        }
+        all.extend(
+            fields(catalog, translated)
+                .into_iter()
+                .filter(|field| !source.contains(field)),
+        );
+    }
+    all
+}
+
 fn fields(catalog: &Catalog, entry: &Entry) -> Vec<(Field, String)> {
     let mut fields = vec![
         (Field::Name, entry.name.clone()),

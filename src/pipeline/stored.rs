@@ -8,7 +8,7 @@
 //! change.
 
 use crate::compress::{self, Compressed, Encoding};
-use crate::content::Catalog;
+use crate::content::{Catalog, Editions};
 use crate::dictionary::Dictionary;
 use crate::errors::ErrorKind;
 use crate::headers;
@@ -25,15 +25,19 @@ use http::{HeaderMap, HeaderName, HeaderValue};
 /// Compress every body of `pages` and `errors` as `encoding` says (against
 /// `dictionary` where a body asks for it) and give each its headers.
 pub(crate) fn table(
-    catalog: &Catalog,
-    languages: Vec<Language>,
+    editions: &Editions,
     pages: &[Resource],
     errors: &[ErrorBodies<Resource>],
     dictionary: Option<&Dictionary>,
     encoding: &Encoding,
 ) -> Table {
-    let exported = render_search::exported(catalog);
-    let rendered = table::every(pages, errors, &exported);
+    let catalog = editions.source();
+    let exported: Vec<Resource> = editions
+        .catalogs
+        .iter()
+        .map(render_search::exported)
+        .collect();
+    let rendered = table::every(pages, errors, exported.iter());
     let bodies = rendered.flat_map(|resource| &resource.representations);
     let compressed = compress::encode(bodies, dictionary, encoding);
     let last_modified = httpdate::fmt_http_date(
@@ -42,15 +46,22 @@ pub(crate) fn table(
     let store = |resource: &Resource| stored_resource(resource, &compressed, &last_modified);
     let resources: Vec<table::Resource> = pages.iter().map(store).collect();
     let errors: Vec<ErrorBodies> = errors.iter().map(|bodies| bodies.map(store)).collect();
-    let search = render_search::page(
-        catalog,
-        |form| search_headers(catalog, form, &last_modified),
-        // `/search`'s `303` to a method's page, but `Location`: kept as long
-        // as an answer, and by `Accept` (JSON and Markdown clients get the
-        // results).
-        map(shared("Accept", CACHE_CONTROL, Answer::SeeOther)),
-        store(&exported),
-    );
+    let search: Vec<SearchPage> = editions
+        .catalogs
+        .iter()
+        .zip(&exported)
+        .map(|(catalog, exported)| {
+            render_search::page(
+                catalog,
+                |form| search_headers(catalog, form, &last_modified),
+                // `/search`'s `303` to a method's page, but `Location`: kept
+                // as long as an answer, and by `Accept` (JSON and Markdown
+                // clients get the results).
+                map(shared("Accept", CACHE_CONTROL, Answer::SeeOther)),
+                store(exported),
+            )
+        })
+        .collect();
     let stored = resources
         .iter()
         .chain(errors.iter().flat_map(ErrorBodies::iter));
@@ -68,12 +79,24 @@ pub(crate) fn table(
             .collect(),
         last_modified_unix: catalog.last_modified,
         keys: catalog.entries.iter().map(|e| e.key.clone()).collect(),
-        languages,
+        languages: offers(editions),
         base_url: catalog.base_url.clone(),
         content_hash,
-        mcp: render_mcp::render(catalog),
+        mcp: render_mcp::render(editions),
         search,
     }
+}
+
+/// The languages of `editions`, as the server negotiates among them.
+fn offers(editions: &Editions) -> Vec<Language> {
+    editions
+        .catalogs
+        .iter()
+        .map(|catalog| {
+            Language::offered(&catalog.language.tag)
+                .expect("content::load checks that a language's tag is one CLDR knows")
+        })
+        .collect()
 }
 
 /// One resource with the variants of each of its bodies.
@@ -191,6 +214,9 @@ fn search_headers(catalog: &Catalog, form: Form, last_modified: &str) -> SearchH
     let media = MEDIA_TYPES[form as usize];
     let noindex = ("x-robots-tag", "noindex".to_string());
     let mut sent = vec![("content-type", media.content_type())];
+    if form != Form::Json {
+        sent.push(("content-language", catalog.language.tag.clone()));
+    }
     sent.extend(shared("Accept", CACHE_CONTROL, Answer::Body));
     sent.push(noindex.clone());
     match form {
@@ -255,11 +281,13 @@ fn map(headers: impl IntoIterator<Item = (&'static str, String)>) -> HeaderMap {
 /// identity bodies, in table order, and `/search`'s pieces.
 fn content_hash<'r>(
     resources: impl Iterator<Item = &'r table::Resource>,
-    search: &SearchPage,
+    search: &[SearchPage],
 ) -> String {
     use sha2::{Digest, Sha256};
     let mut hash = Sha256::new();
-    hash.update(serde_json::to_vec(search).expect("the search page serialises"));
+    for page in search {
+        hash.update(serde_json::to_vec(page).expect("the search page serialises"));
+    }
     for resource in resources {
         hash.update(resource.id.as_bytes());
         hash.update([0]);

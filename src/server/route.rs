@@ -18,7 +18,7 @@
 
 use crate::errors::{ErrorKind, MAX_NAME_LEN, MAX_PATH_LEN};
 use crate::table::{ErrorKey, Resource, Table};
-use refserve_core::address::{self, Address};
+use refserve_core::address::{self, Address, Localized};
 use refserve_core::search::typos::edit_distance;
 
 /// The part of the server that answers a path.
@@ -38,8 +38,16 @@ pub(crate) fn endpoint(path: &str) -> Endpoint {
     match Address::run_time(path) {
         Some(Address::Search) => Endpoint::Search,
         Some(Address::Mcp) => Endpoint::Mcp,
+        // A language's search (`/zh-hans/search`); the search checks the
+        // language.
+        _ if path.ends_with("/search") && is_localized_search(path) => Endpoint::Search,
         _ => Endpoint::Table,
     }
+}
+
+/// Whether `path` is the search in a language's pages.
+fn is_localized_search(path: &str) -> bool {
+    Localized::parse(path).is_some_and(|l| l.address == Address::Search)
 }
 
 /// Where a path leads, in a table that lives for `'t`.

@@ -6,6 +6,7 @@
 
 use refserve_core::search::typos::allowed_edits;
 use refserve_core::search::{Field, Index, Near, MAX_QUERY_BYTES, MAX_QUERY_TERMS};
+use refserve_core::search_page::{Piece, Why};
 
 /// One method a query found.
 #[derive(Debug, Clone, PartialEq)]
@@ -31,30 +32,46 @@ pub struct Matched<'q> {
 
 impl Found<'_> {
     /// The line that says why it matched, as MCP's `search` and `/search`
-    /// both write it: "Matched “rows” in its description; “selct” (read as
-    /// “select”) in its name." (plain text: each form escapes it as it
-    /// escapes the query).
-    pub(crate) fn why_line(&self) -> String {
+    /// both write it, in the language of `words`: "Matched “rows” in its
+    /// description; “selct” (read as “select”) in its name." (plain text:
+    /// each form escapes it as it escapes the query).
+    pub(crate) fn why_line(&self, words: &Why) -> String {
         let mut line = String::with_capacity(16 + 48 * self.why.len());
-        line.push_str("Matched ");
+        line.push_str(text(&words.start));
         for (i, matched) in self.why.iter().enumerate() {
             if i > 0 {
-                line.push_str("; ");
+                line.push_str(text(&words.separator));
             }
-            line.push('“');
-            line.push_str(matched.word);
-            line.push('”');
-            if let Some(read_as) = matched.read_as {
-                line.push_str(" (read as “");
-                line.push_str(read_as);
-                line.push_str("”)");
+            let field = words.fields.get(matched.field.index()).map_or("", text);
+            match matched.read_as {
+                None => {
+                    let [before, between, after] = &words.found;
+                    line.push_str(text(before));
+                    line.push_str(matched.word);
+                    line.push_str(text(between));
+                    line.push_str(field);
+                    line.push_str(text(after));
+                }
+                Some(read_as) => {
+                    let [before, word_read, read_where, after] = &words.read_as;
+                    line.push_str(text(before));
+                    line.push_str(matched.word);
+                    line.push_str(text(word_read));
+                    line.push_str(read_as);
+                    line.push_str(text(read_where));
+                    line.push_str(field);
+                    line.push_str(text(after));
+                }
             }
-            line.push_str(" in ");
-            line.push_str(matched.field.label());
         }
-        line.push('.');
+        line.push_str(text(&words.end));
         line
     }
+}
+
+/// A piece of the table's text, as text (the pipeline writes UTF-8).
+fn text(piece: &Piece) -> &str {
+    std::str::from_utf8(piece).unwrap_or_default()
 }
 
 /// The part of `query` that is read: its first [`MAX_QUERY_BYTES`], cut
@@ -141,7 +158,33 @@ pub fn rank<'q>(index: &'q Index, terms: &'q [(String, String)], limit: usize) -
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
+
+    /// The English line, as the table's English search page stores it.
+    pub(crate) fn english() -> Why {
+        let piece = |text: &'static str| Piece(bytes::Bytes::from_static(text.as_bytes()));
+        Why {
+            start: piece("Matched "),
+            found: ["“", "” in ", ""].map(piece),
+            read_as: ["“", "” (read as “", "”) in ", ""].map(piece),
+            separator: piece("; "),
+            end: piece("."),
+            fields: [
+                "its name",
+                "a word for what it does",
+                "its group",
+                "its description",
+                "its signature",
+                "a parameter",
+                "its return value",
+                "its note",
+                "an example's title",
+                "an example's code",
+            ]
+            .map(piece)
+            .to_vec(),
+        }
+    }
 
     #[test]
     fn why_names_each_word_where_it_counted_and_what_a_typo_was_read_as() {
@@ -162,7 +205,7 @@ mod tests {
             ],
         };
         assert_eq!(
-            found.why_line(),
+            found.why_line(&english()),
             "Matched “rows” in its description; “selct” (read as “select”) in its name."
         );
     }

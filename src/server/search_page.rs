@@ -43,9 +43,9 @@ use assemble::Results;
 use http::header::{self, HeaderMap, HeaderName, HeaderValue};
 use http::{Method, Response, StatusCode, Uri};
 use http_body_util::Full;
-use refserve_core::address::Address;
+use refserve_core::address::{Address, Localized};
 use refserve_core::headers::fingerprint;
-use refserve_core::search_page::{Form, Headers, MEDIA_TYPES};
+use refserve_core::search_page::{Form, Headers, SearchPage, MEDIA_TYPES};
 use std::sync::Arc;
 
 /// The most names a search that finds nothing offers as the ones meant.
@@ -53,6 +53,9 @@ const MAX_SUGGESTIONS: usize = 3;
 
 /// The most words of a query that are compared with the names.
 const MAX_SUGGESTED_WORDS: usize = 8;
+
+/// `Vary` of an answer at `/search`, which negotiates its language.
+const NEGOTIATED_VARY: HeaderValue = HeaderValue::from_static("Accept, Accept-Language");
 
 /// `X-Markdown-Tokens`, as every Markdown body carries it.
 const MARKDOWN_TOKENS: HeaderName = HeaderName::from_static("x-markdown-tokens");
@@ -81,18 +84,30 @@ pub(crate) fn answer(
         Err(kind) => return sent(respond::page_error(table, kind, headers, head)),
     };
     let fields = Fields::of(headers);
+    let Some((language, negotiated)) = language(table, uri.path(), &fields) else {
+        return sent(respond::page_error(
+            table,
+            ErrorKind::NotFound,
+            headers,
+            head,
+        ));
+    };
     let Some(form) = choose_form(&fields) else {
         let kind = ErrorKind::NotAcceptable;
         return sent(respond::page_error(table, kind, headers, head));
     };
-    let page = &table.search;
+    let page = &table.search[language];
     if form == Form::Html {
         if let Some(key) = table
             .keys
             .iter()
             .position(|key| key.eq_ignore_ascii_case(&query))
         {
-            return (see_other(table, key), Coding::Identity);
+            let mut response = see_other(page, key);
+            if negotiated {
+                response.headers_mut().insert(header::VARY, NEGOTIATED_VARY);
+            }
+            return (response, Coding::Identity);
         }
     }
     let stored = match form {
@@ -100,10 +115,16 @@ pub(crate) fn answer(
         Form::Markdown => &page.markdown.headers,
         Form::Json => &page.json,
     };
-    let etag = etag(table, form, &query);
+    let etag = etag(table, form, language, &query);
     match fields.precondition(etag.as_bytes(), table.last_modified_unix) {
         Precondition::Send => {}
-        Precondition::NotModified => return (not_modified(stored, etag), Coding::Identity),
+        Precondition::NotModified => {
+            let mut response = not_modified(stored, etag);
+            if negotiated {
+                response.headers_mut().insert(header::VARY, NEGOTIATED_VARY);
+            }
+            return (response, Coding::Identity);
+        }
         Precondition::Failed => {
             let kind = ErrorKind::PreconditionFailed;
             return sent(respond::page_error(table, kind, headers, head));
@@ -142,18 +163,35 @@ pub(crate) fn answer(
     *sending = stored.ok.clone();
     sending.insert(header::CONTENT_LENGTH, HeaderValue::from(length));
     sending.insert(header::ETAG, etag);
+    if negotiated {
+        sending.insert(header::VARY, NEGOTIATED_VARY);
+    }
     if form == Form::Markdown {
         sending.insert(MARKDOWN_TOKENS, HeaderValue::from(length.div_ceil(4)));
     }
     (response, Coding::Identity)
 }
 
-/// `303` to the page of the method at `key` (its index).
-fn see_other(table: &Table, key: usize) -> Response<Body> {
+/// The language of the answer to `path`, and whether it was negotiated:
+/// the path's own (`/zh-hans/search`), or at `/search` the one
+/// `Accept-Language` chooses; `None` for a language the site lacks.
+fn language(table: &Table, path: &str, fields: &Fields) -> Option<(usize, bool)> {
+    match Localized::parse(path)?.language {
+        None => Some((fields.language(&table.languages), true)),
+        Some(segment) => table
+            .languages
+            .iter()
+            .position(|l| l.tag.eq_ignore_ascii_case(segment))
+            .map(|i| (i, false)),
+    }
+}
+
+/// `303` to the page of the method at `key` (its index), in `page`'s language.
+fn see_other(page: &SearchPage, key: usize) -> Response<Body> {
     let mut response = Response::new(Body::default());
     *response.status_mut() = StatusCode::SEE_OTHER;
-    *response.headers_mut() = table.search.see_other.clone();
-    let location = table.search.methods[key].location.clone();
+    *response.headers_mut() = page.see_other.clone();
+    let location = page.methods[key].location.clone();
     response.headers_mut().insert(header::LOCATION, location);
     response
 }
@@ -186,11 +224,16 @@ fn choose_form(fields: &Fields) -> Option<Form> {
 /// The `ETag` of the answer in `form` to the normalised `query`: a
 /// fingerprint of the table's content, this server's version (which puts
 /// the pieces together), the form and the query.
-fn etag(table: &Table, form: Form, query: &str) -> HeaderValue {
+fn etag(table: &Table, form: Form, language: usize, query: &str) -> HeaderValue {
     let hash = fingerprint(&[
         table.content_hash.as_bytes(),
         env!("CARGO_PKG_VERSION").as_bytes(),
         form.token().as_bytes(),
+        table
+            .languages
+            .get(language)
+            .map_or("", |l| l.tag)
+            .as_bytes(),
         query.as_bytes(),
     ]);
     let tag = format!("\"{hash:016x}-{}\"", form.token());

@@ -29,7 +29,7 @@ async fn answers_revalidate_with_an_etag_of_the_normalised_query() {
         assert_eq!(fresh.status, 304, "{accept}");
         assert!(fresh.body.is_empty());
         assert_eq!(fresh.header("etag"), etag);
-        assert_eq!(fresh.header("vary"), "Accept");
+        assert_eq!(fresh.header("vary"), "Accept, Accept-Language");
         assert_eq!(fresh.header("cache-control"), reply.header("cache-control"));
         let listed = format!("\"other\", W/{etag}");
         let weak = server
@@ -77,7 +77,7 @@ async fn answers_vary_on_accept_are_kept_by_caches_sent_uncompressed_and_never_i
             .await;
         assert_eq!(reply.status, 200);
         assert_eq!(reply.header("content-encoding"), "", "identity");
-        assert_eq!(reply.header("vary"), "Accept");
+        assert_eq!(reply.header("vary"), "Accept, Accept-Language");
         assert_eq!(
             reply.header("cache-control"),
             "public, max-age=3600, stale-while-revalidate=86400"

@@ -11,6 +11,7 @@
 use super::{Index, Table};
 use crate::errors::ErrorKind;
 use crate::negotiate::Coding;
+use crate::search::Field;
 use bytes::Bytes;
 use http::{HeaderMap, HeaderName, HeaderValue};
 use serde::de::Error as _;
@@ -46,12 +47,23 @@ impl Table {
     /// and `/search`'s pieces for every key (the pieces of a cut text are
     /// arrays, each read whole).
     pub fn check(&self) -> Result<(), String> {
-        if self.search.methods.len() != self.keys.len() {
+        if self.search.len() != self.languages.len() {
             return Err(format!(
-                "/search: {} methods for {} keys",
-                self.search.methods.len(),
-                self.keys.len()
+                "/search: {} languages for {}",
+                self.search.len(),
+                self.languages.len()
             ));
+        }
+        for page in &self.search {
+            if page.methods.len() != self.keys.len() || page.why.fields.len() != Field::ALL.len() {
+                return Err(format!(
+                    "/search: {} methods for {} keys, {} fields for {}",
+                    page.methods.len(),
+                    self.keys.len(),
+                    page.why.fields.len(),
+                    Field::ALL.len()
+                ));
+            }
         }
         if self.errors.len() != ErrorKind::ALL.len() {
             return Err(format!(

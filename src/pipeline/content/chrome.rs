@@ -138,6 +138,56 @@ pub struct Chrome {
     pub outdated: String,
     /// "This method is not translated yet: it is shown in English. [Read it on the English pages]({url})."
     pub untranslated: String,
+    /// "Search"
+    pub search_title: String,
+    /// "Search: {query}"
+    pub search_page_title: String,
+    /// "The methods of the reference that match a query, best first."
+    pub search_description: String,
+    /// "Search results"
+    pub search_results: String,
+    /// "Methods matching “{query}”: {found} of {count}, best first."
+    pub search_found: String,
+    /// "No method matches “{query}”."
+    pub search_nothing: String,
+    /// "Did you mean {first} or {second}?"
+    pub search_suggestions: String,
+    /// "Search looks for the query's words in the methods' names, descriptions, signatures, parameters, return values, notes, examples and common synonyms. Try other words, or pick one of the {count} methods:"
+    pub search_how: String,
+    /// "Search needs the reference's own server, which ranks the {count} methods for the words of a query; this copy of the reference is a set of files, which cannot. Every method is listed, grouped by purpose and with a line on what it does, in the [index of methods]({index})."
+    pub search_exported: String,
+    /// "Search needs the reference's own server; the index lists every method."
+    pub search_exported_description: String,
+    /// "Matched "
+    pub why_start: String,
+    /// "“{word}” in {field}"
+    pub why_found: String,
+    /// "“{word}” (read as “{read_as}”) in {field}"
+    pub why_read_as: String,
+    /// "; "
+    pub why_separator: String,
+    /// "."
+    pub why_end: String,
+    /// "its name"
+    pub field_name: String,
+    /// "a word for what it does"
+    pub field_synonym: String,
+    /// "its group"
+    pub field_group: String,
+    /// "its description"
+    pub field_description: String,
+    /// "its signature"
+    pub field_signature: String,
+    /// "a parameter"
+    pub field_parameter: String,
+    /// "its return value"
+    pub field_returns: String,
+    /// "its note"
+    pub field_note: String,
+    /// "an example's title"
+    pub field_example: String,
+    /// "an example's code"
+    pub field_code: String,
 }
 
 impl Chrome {
@@ -152,10 +202,14 @@ impl Chrome {
         }
     }
 
-    /// Every label filled, on one line.
+    /// Every label filled, on one line (spaces at its ends are its own:
+    /// `Matched `).
     pub(super) fn check(&self, check: &mut Check) {
         for (name, text) in self.labels() {
-            check.line(&format!("chrome.{name}"), &text);
+            let field = format!("chrome.{name}");
+            if check.filled(&field, &text) && text.contains(['\n', '\r']) {
+                check.fail(&field, "must be one line");
+            }
         }
     }
 

@@ -6,6 +6,7 @@
 
 use http::StatusCode;
 use refserve_core::mcp::{Era, Mcp};
+use refserve_core::search_page::SearchPage;
 use serde::Serialize;
 use serde_json::Value;
 
@@ -48,6 +49,9 @@ pub(crate) struct Call<'r> {
     pub answers: &'r Mcp,
     /// Names an unknown method was probably meant to be.
     pub keys: &'r [String],
+    /// `/search`'s pieces in each language (the line that says why a
+    /// method matched).
+    pub search: &'r [SearchPage],
 }
 
 impl Call<'_> {

@@ -136,6 +136,7 @@ pub fn answer(table: &Table, headers: &McpHeaders, body: &[u8]) -> Reply {
         legacy_version: headers.protocol_version,
         answers: &table.mcp,
         keys: &table.keys,
+        search: &table.search,
     };
     dispatch(&call, method, params)
 }

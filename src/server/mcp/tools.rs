@@ -122,7 +122,7 @@ fn search(call: &Call, arguments: &Map<String, Value>) -> Reply {
     }
     for (rank, found) in found.iter().enumerate() {
         let hit = &hits[found.method];
-        let why = found.why_line();
+        let why = found.why_line(&call.search[0].why);
         text.push_str(&(rank + 1).to_string());
         text.push_str(". ");
         text.push_str(&hit.text);

@@ -90,7 +90,7 @@ fn text(page: &SearchPage, layout: &Layout, form: Form, results: &Results) -> Ve
                 out.extend_from_slice(b". ");
             }
             out.extend_from_slice(before_why);
-            escape(&mut out, &found.why_line());
+            escape(&mut out, &found.why_line(&page.why));
             out.extend_from_slice(after_why);
         }
         out.extend_from_slice(&layout.found_end);
@@ -135,7 +135,7 @@ fn json(page: &SearchPage, results: &Results) -> Vec<u8> {
         .iter()
         .map(|found| Hit {
             method: &page.methods[found.method].json,
-            why: found.why_line(),
+            why: found.why_line(&page.why),
         })
         .collect();
     let nothing = results.found.is_empty();
@@ -245,6 +245,7 @@ mod tests {
             },
             see_other: HeaderMap::new(),
             methods: vec![method("select"), method("count")],
+            why: crate::search::tests::english(),
             exported: Resource {
                 id: Address::Search.to_string(),
                 location: HeaderValue::from_static("/search"),
