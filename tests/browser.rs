@@ -55,7 +55,7 @@ fn chromium_script(script: &str) -> Command {
 #[ignore = "external tool: tests/tools/full"]
 async fn lighthouse_scores_100_for_accessibility_best_practices_and_seo() {
     let server = start_server().await;
-    for path in ["/", "/api/", "/api/select"] {
+    for path in ["/", "/api/", "/api/select", "/zh-hans/", "/zh-hans/api/select"] {
         let (report, _) = lighthouse(&format!("{}{path}", server.origin)).await;
         for category in ["accessibility", "best-practices", "seo"] {
             let score = report["categories"][category]["score"].as_f64();
@@ -86,8 +86,10 @@ async fn axe_finds_no_violation_in_either_scheme() {
     let paths = [
         "/",
         "/api/select",
+        "/zh-hans/api/select",
         "/api/selct",
         "/search?q=count+rows",
+        "/zh-hans/search?q=%E7%BB%9F%E8%AE%A1%E8%A1%8C%E6%95%B0",
         "/search?q=slectt+xyzzy",
         "/search?q=",
     ];
@@ -168,10 +170,11 @@ async fn a_reader_without_javascript_searches_from_the_header_with_the_keyboard(
     // Typed, Enter: the results page, ranked as the JSON answer ranks.
     let results = &visits[0];
     assert_eq!(results["status"], 200, "{results}");
-    assert_eq!(results["path"], "/search?q=count+the+rows+that+match");
+    // The box of an English page searches the English pages.
+    assert_eq!(results["path"], "/en/search?q=count+the+rows+that+match");
     let expected = server
         .get(
-            "/search?q=count+the+rows+that+match",
+            "/en/search?q=count+the+rows+that+match",
             &[("accept", "application/json")],
         )
         .await
@@ -199,8 +202,8 @@ async fn a_reader_without_javascript_searches_from_the_header_with_the_keyboard(
     // A method's name: its page.
     let exact = &visits[1];
     assert_eq!(exact["status"], 200, "{exact}");
-    assert_eq!(exact["path"], "/api/select");
-    assert_eq!(exact["redirected"], serde_json::json!(["/search?q=Select"]));
+    assert_eq!(exact["path"], "/en/api/select");
+    assert_eq!(exact["redirected"], serde_json::json!(["/en/search?q=Select"]));
     assert!(exact["title"]
         .as_str()
         .is_some_and(|title| title.starts_with("select · ")));

@@ -24,7 +24,8 @@
 #   php         from Debian's php-cli (tests/reading.rs: php -l on every
 #               example), when it is missing
 #   chromium    from Debian's chromium (tests/browser.rs: Lighthouse and
-#               axe-core, both from npm, drive it), when it is missing
+#               axe-core, both from npm, drive it), when it is missing, with
+#               fonts-noto-cjk for the Chinese pages' screenshots
 #   prometheus  from Debian's prometheus, with promtool (tests/metrics.rs: a
 #               real server scrapes refserve; deploy/ alert rules are
 #               checked), when it is missing
@@ -57,9 +58,10 @@ have_nginx() { [[ -x /usr/sbin/nginx && -f /usr/lib/nginx/modules/ngx_http_brotl
 have_systemd_analyze() { command -v systemd-analyze >/dev/null 2>&1; }
 have_php() { command -v php >/dev/null 2>&1; }
 have_chromium() { command -v chromium >/dev/null 2>&1; }
+have_cjk_fonts() { [[ -d /usr/share/fonts/opentype/noto ]] && ls /usr/share/fonts/opentype/noto/NotoSansCJK* >/dev/null 2>&1; }
 have_prometheus() { command -v prometheus >/dev/null 2>&1 && command -v promtool >/dev/null 2>&1; }
 if [[ -f $dir/.stamp && $(cat "$dir/.stamp") == "$want" ]] && have_xmllint && have_varnishd && have_nginx \
-    && have_systemd_analyze && have_php && have_chromium && have_prometheus; then
+    && have_systemd_analyze && have_php && have_chromium && have_cjk_fonts && have_prometheus; then
     exit 0
 fi
 
@@ -183,6 +185,7 @@ have_nginx || apt_install nginx libnginx-mod-http-brotli-static
 have_systemd_analyze || apt_install systemd
 have_php || apt_install php-cli
 have_chromium || apt_install chromium
+have_cjk_fonts || apt_install fonts-noto-cjk
 have_prometheus || apt_install prometheus
 
 rm -rf "$dir/venv" "$dir/node" "$dir/node22" "$dir/bin"
