@@ -101,7 +101,8 @@ li{margin:.25rem 0}\
 .with-nav main{grid-column:2;grid-row:1;max-width:none;margin:0;min-width:0}\
 .methods{grid-column:1;grid-row:1;border-top:0;padding:1rem 0;margin:0;position:sticky;top:0;align-self:start;max-height:100vh;overflow-y:auto}\
 .methods li li{display:block;margin:.1rem 0}}\
-.languages{display:flex;gap:.9rem;font-size:.9rem}.languages [aria-current]{color:inherit;text-decoration:none;font-weight:600}\
+header .languages{flex:0 1 auto;gap:.9rem;font-size:.9rem}header .languages a:first-child{font-weight:400;margin-right:0}\
+header .languages a[aria-current]{color:inherit;text-decoration:none;font-weight:600}\
 .skip{position:absolute;left:-999rem}\
 .skip:focus{left:1rem;top:.5rem;background:var(--bg);padding:.25rem .5rem}\
 ";
