@@ -13,6 +13,12 @@ pub const BROWSER_ACCEPT_ENCODING: &str = "gzip, deflate, br, zstd";
 /// What Chrome sends once it holds a dictionary for the URL.
 pub const BROWSER_ACCEPT_ENCODING_WITH_DICTIONARY: &str = "gzip, deflate, br, zstd, dcb, dcz";
 
+/// Chrome's `Accept-Language` for a reader in the United States, and for
+/// one in China.
+pub const BROWSER_ACCEPT_LANGUAGE: &str = "en-US,en;q=0.9";
+/// See [`BROWSER_ACCEPT_LANGUAGE`].
+pub const BROWSER_ACCEPT_LANGUAGE_CHINA: &str = "zh-CN,zh;q=0.9";
+
 /// `Available-Dictionary` for the served dictionary.
 pub fn available_dictionary() -> HeaderValue {
     use base64::Engine;

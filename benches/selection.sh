@@ -50,7 +50,7 @@ fastest_ns() { # case → ns per selection, the fastest of ROUNDS runs
 
 echo "| Request | instructions per selection | ns per selection (fastest of $ROUNDS) |"
 echo "|---|--:|--:|"
-for case in page-br page-dcb page-dcb-parsed api home-html; do
+for case in page-br page-dcb page-dcb-parsed page-zh api home-html; do
     empty=$(instructions 0 "$case")
     full=$(instructions 100000 "$case")
     echo "| $case | $(((full - empty) / 100000)) | $(fastest_ns "$case") |"

@@ -10,7 +10,12 @@
 //! - `page-dcb-parsed`: the same with Chrome's `Accept` and
 //!   `Accept-Encoding` respelled, so they are read in full rather than
 //!   recognised as common values;
-//! - `api`: an API client's `GET /api/reference/select.json` (br).
+//! - `api`: an API client's `GET /api/reference/select.json` (br);
+//! - `page-zh`: `page-dcb` from a reader in China (Chrome's zh-CN
+//!   `Accept-Language`).
+//!
+//! Every browser case sends Chrome's `Accept-Language` (en-US, or zh-CN),
+//! which a page at an address that negotiates its language reads.
 
 use http::{HeaderMap, HeaderValue, Method};
 use std::hint::black_box;
@@ -20,7 +25,8 @@ use std::process::ExitCode;
 mod browser_headers;
 use browser_headers::{
     available_dictionary, respelled, BROWSER_ACCEPT, BROWSER_ACCEPT_ENCODING,
-    BROWSER_ACCEPT_ENCODING_WITH_DICTIONARY,
+    BROWSER_ACCEPT_ENCODING_WITH_DICTIONARY, BROWSER_ACCEPT_LANGUAGE,
+    BROWSER_ACCEPT_LANGUAGE_CHINA,
 };
 
 fn main() -> ExitCode {
@@ -50,38 +56,52 @@ fn main() -> ExitCode {
 /// The path and headers of `case`.
 fn request(case: &str) -> Option<(&'static str, HeaderMap)> {
     let common = HeaderValue::from_static;
-    let (path, accept, accept_encoding, holds_dictionary) = match case {
+    let (path, accept, accept_encoding, holds_dictionary, language) = match case {
         "page-br" => (
             "/",
             common(BROWSER_ACCEPT),
             common(BROWSER_ACCEPT_ENCODING),
             false,
+            Some(BROWSER_ACCEPT_LANGUAGE),
         ),
         "page-dcb" => (
             "/api/select",
             common(BROWSER_ACCEPT),
             common(BROWSER_ACCEPT_ENCODING_WITH_DICTIONARY),
             true,
+            Some(BROWSER_ACCEPT_LANGUAGE),
         ),
         "page-dcb-parsed" => (
             "/api/select",
             respelled(BROWSER_ACCEPT),
             respelled(BROWSER_ACCEPT_ENCODING_WITH_DICTIONARY),
             true,
+            Some(BROWSER_ACCEPT_LANGUAGE),
+        ),
+        "page-zh" => (
+            "/api/select",
+            common(BROWSER_ACCEPT),
+            common(BROWSER_ACCEPT_ENCODING_WITH_DICTIONARY),
+            true,
+            Some(BROWSER_ACCEPT_LANGUAGE_CHINA),
         ),
         "api" => (
             "/api/reference/select.json",
             common("application/json"),
             common("gzip, br"),
             false,
+            None,
         ),
         // The load table's `/` HTML br row: one bare member in each field.
-        "home-html" => ("/", common("text/html"), common("br"), false),
+        "home-html" => ("/", common("text/html"), common("br"), false, None),
         _ => return None,
     };
     let mut headers = HeaderMap::new();
     headers.insert(http::header::ACCEPT, accept);
     headers.insert(http::header::ACCEPT_ENCODING, accept_encoding);
+    if let Some(language) = language {
+        headers.insert(http::header::ACCEPT_LANGUAGE, common(language));
+    }
     if holds_dictionary {
         headers.insert("available-dictionary", available_dictionary());
     }

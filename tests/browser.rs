@@ -55,7 +55,13 @@ fn chromium_script(script: &str) -> Command {
 #[ignore = "external tool: tests/tools/full"]
 async fn lighthouse_scores_100_for_accessibility_best_practices_and_seo() {
     let server = start_server().await;
-    for path in ["/", "/api/", "/api/select", "/zh-hans/", "/zh-hans/api/select"] {
+    for path in [
+        "/",
+        "/api/",
+        "/api/select",
+        "/zh-hans/",
+        "/zh-hans/api/select",
+    ] {
         let (report, _) = lighthouse(&format!("{}{path}", server.origin)).await;
         for category in ["accessibility", "best-practices", "seo"] {
             let score = report["categories"][category]["score"].as_f64();
@@ -203,7 +209,10 @@ async fn a_reader_without_javascript_searches_from_the_header_with_the_keyboard(
     let exact = &visits[1];
     assert_eq!(exact["status"], 200, "{exact}");
     assert_eq!(exact["path"], "/en/api/select");
-    assert_eq!(exact["redirected"], serde_json::json!(["/en/search?q=Select"]));
+    assert_eq!(
+        exact["redirected"],
+        serde_json::json!(["/en/search?q=Select"])
+    );
     assert!(exact["title"]
         .as_str()
         .is_some_and(|title| title.starts_with("select · ")));

@@ -272,13 +272,20 @@ async fn robots_and_sitemap() {
     let sitemap = server.get("/sitemap.xml", &[]).await;
     assert_eq!(sitemap.header("content-type"), "application/xml");
     let xml = String::from_utf8(sitemap.decoded()).expect("UTF-8");
+    let languages = refserve::table::production().languages.len();
     assert_eq!(
         xml.matches("<loc>").count(),
-        2 + shipped_methods().len(),
-        "the homepage, the method index and every method page"
+        languages * (2 + shipped_methods().len()),
+        "the homepage, the method index and every method page, in each language"
     );
-    assert!(xml.contains(&format!("<loc>{base}/api/</loc>")));
-    assert!(xml.contains(&format!("<loc>{base}/api/select</loc>")));
+    assert!(xml.contains(&format!("<loc>{base}/en/api/</loc>")));
+    assert!(xml.contains(&format!(
+        "<url><loc>{base}/zh-hans/api/select</loc><lastmod>"
+    )));
+    assert!(xml.contains(&format!(
+        "<xhtml:link rel=\"alternate\" hreflang=\"zh-Hans\" href=\"{base}/zh-hans/api/select\"/>\
+         <xhtml:link rel=\"alternate\" hreflang=\"x-default\" href=\"{base}/api/select\"/></url>"
+    )));
 }
 
 #[tokio::test]

@@ -86,6 +86,25 @@ impl Editions {
     pub fn source(&self) -> &Catalog {
         &self.catalogs[0]
     }
+
+    /// The languages the page of the method `key` is written in: the
+    /// source's, and each translation's that translates it (current or
+    /// outdated).
+    pub fn written_in(&self, key: &str) -> Vec<&Language> {
+        self.catalogs
+            .iter()
+            .filter(|c| {
+                c.entry(key)
+                    .is_some_and(|e| e.translation != Status::Untranslated)
+            })
+            .map(|c| &c.language)
+            .collect()
+    }
+
+    /// Every language of the site, the source's first.
+    pub fn languages(&self) -> Vec<&Language> {
+        self.catalogs.iter().map(|c| &c.language).collect()
+    }
 }
 
 /// Everything the renderers need of one language: the base URL, the

@@ -2,29 +2,60 @@
 //! `/robots.txt` (RFC 9309, with the Content Signals of
 //! contentsignals.org).
 
-use crate::content::{Catalog, ContentSignals};
+use crate::address::{Address, View};
+use crate::content::{Catalog, ContentSignals, Editions};
 use crate::dates;
-use crate::render_json::documentation_url;
 use std::fmt::Write as _;
 
-/// Every HTML page, with absolute URLs and the content's date.
-pub(crate) fn sitemap(catalog: &Catalog) -> String {
-    let lastmod = dates::day(catalog.last_modified);
+/// Every HTML page in each language it is written in, with absolute URLs
+/// and the content's date; a page in more than one language lists its
+/// versions (`xhtml:link`, hreflang, and `x-default`: the address that
+/// negotiates), as Google reads them. A page a translation shows
+/// untranslated is left out (its canonical page is the source's).
+pub(crate) fn sitemap(editions: &Editions) -> String {
+    let source = editions.source();
+    let lastmod = dates::day(source.last_modified);
     let mut xml = String::from(
-        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n",
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\" \
+         xmlns:xhtml=\"http://www.w3.org/1999/xhtml\">\n",
     );
-    let base = &catalog.base_url;
-    let methods = catalog
-        .entries
-        .iter()
-        .map(|e| documentation_url(catalog, e));
-    let pages = [format!("{base}/"), format!("{base}/api/")];
-    for loc in pages.into_iter().chain(methods) {
-        let _ = writeln!(
-            xml,
-            "  <url><loc>{}</loc><lastmod>{lastmod}</lastmod></url>",
-            escape_xml(&loc)
-        );
+    let base = &source.base_url;
+    let every = editions.languages();
+    let mut pages = vec![
+        (Address::Home(View::Page), every.clone()),
+        (Address::Methods(View::Page), every),
+    ];
+    for entry in &source.entries {
+        pages.push((
+            Address::Method(&entry.key, View::Page),
+            editions.written_in(&entry.key),
+        ));
+    }
+    for (address, languages) in pages {
+        let mut versions = String::new();
+        if languages.len() > 1 {
+            for language in &languages {
+                let _ = write!(
+                    versions,
+                    "<xhtml:link rel=\"alternate\" hreflang=\"{}\" href=\"{}\"/>",
+                    language.tag,
+                    escape_xml(&address.localized(Some(&language.segment)).url(base))
+                );
+            }
+            let _ = write!(
+                versions,
+                "<xhtml:link rel=\"alternate\" hreflang=\"x-default\" href=\"{}\"/>",
+                escape_xml(&address.localized(None).url(base))
+            );
+        }
+        for language in &languages {
+            let loc = address.localized(Some(&language.segment)).url(base);
+            let _ = writeln!(
+                xml,
+                "  <url><loc>{}</loc><lastmod>{lastmod}</lastmod>{versions}</url>",
+                escape_xml(&loc)
+            );
+        }
     }
     xml.push_str("</urlset>\n");
     xml

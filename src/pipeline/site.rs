@@ -11,7 +11,7 @@
 mod discovery;
 
 use crate::address::{Address, Localized, View};
-use crate::content::{Catalog, Editions, ErrorText, Language, Status};
+use crate::content::{Catalog, Editions, ErrorText, Status};
 use crate::errors::ErrorKind;
 use crate::media::MediaType;
 use crate::render_html::{self, Page};
@@ -197,6 +197,13 @@ pub(crate) fn resources(editions: &Editions) -> Vec<Resource> {
         .map(|catalog| pages(editions, catalog))
         .collect();
     all.extend(negotiated(&languages));
+    all.push(document(
+        Address::Sitemap,
+        vec![Body::new(
+            MediaType::XML,
+            render_crawlers::sitemap(editions),
+        )],
+    ));
     all.extend(languages.into_iter().flatten().map(|(_, page)| page));
     all.extend(removed(source));
     all
@@ -234,26 +241,12 @@ fn negotiated(languages: &[Vec<(String, Resource)>]) -> Vec<Resource> {
         .collect()
 }
 
-/// The languages the page of the method `key` is written in: the
-/// source's, and each translation's that translates it.
-fn written_in<'e>(editions: &'e Editions, key: &str) -> Vec<&'e Language> {
-    editions
-        .catalogs
-        .iter()
-        .filter(|c| {
-            c.entry(key)
-                .is_some_and(|e| e.translation != Status::Untranslated)
-        })
-        .map(|c| &c.language)
-        .collect()
-}
-
 /// `catalog`'s pages at its own addresses (`/zh-hans/api/select`), each
 /// with the address that negotiates it: the homepage, the index and each
 /// method's page, each with its Markdown twin.
 fn pages(editions: &Editions, catalog: &Catalog) -> Vec<(String, Resource)> {
     let words = &catalog.language.chrome;
-    let every: Vec<&Language> = editions.catalogs.iter().map(|c| &c.language).collect();
+    let every = editions.languages();
     let mut all = Vec::new();
     let feed = Address::Feed.to_string();
     let home = Page {
@@ -304,7 +297,7 @@ fn pages(editions: &Editions, catalog: &Catalog) -> Vec<(String, Resource)> {
     let source = editions.source();
     for entry in &catalog.entries {
         let key = entry.key.as_str();
-        let written_in = written_in(editions, key);
+        let written_in = editions.written_in(key);
         let page = Page {
             title: key,
             description: &entry.description,
@@ -371,10 +364,6 @@ fn documents(catalog: &Catalog) -> Vec<Resource> {
         (
             Address::Feed,
             Body::new(MediaType::ATOM, render_feed::changes(catalog)),
-        ),
-        (
-            Address::Sitemap,
-            Body::new(MediaType::XML, render_crawlers::sitemap(catalog)),
         ),
         (
             Address::Robots,
