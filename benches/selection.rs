@@ -14,7 +14,8 @@ use std::hint::black_box;
 mod browser_headers;
 use browser_headers::{
     available_dictionary, respelled, BROWSER_ACCEPT, BROWSER_ACCEPT_ENCODING,
-    BROWSER_ACCEPT_ENCODING_WITH_DICTIONARY,
+    BROWSER_ACCEPT_ENCODING_WITH_DICTIONARY, BROWSER_ACCEPT_LANGUAGE,
+    BROWSER_ACCEPT_LANGUAGE_CHINA,
 };
 
 fn negotiation(c: &mut Criterion) {
@@ -66,6 +67,10 @@ fn selection(c: &mut Criterion) {
         http::header::ACCEPT_ENCODING,
         HeaderValue::from_static(BROWSER_ACCEPT_ENCODING),
     );
+    headers.insert(
+        http::header::ACCEPT_LANGUAGE,
+        HeaderValue::from_static(BROWSER_ACCEPT_LANGUAGE),
+    );
     c.bench_function("select/200-br", |b| {
         b.iter(|| {
             refserve::respond::select(
@@ -102,6 +107,22 @@ fn selection(c: &mut Criterion) {
         HeaderValue::from_static(BROWSER_ACCEPT_ENCODING_WITH_DICTIONARY),
     );
     with_dictionary.insert("available-dictionary", available_dictionary());
+    // The same from a reader in China: the Chinese page.
+    let mut from_china = with_dictionary.clone();
+    from_china.insert(
+        http::header::ACCEPT_LANGUAGE,
+        HeaderValue::from_static(BROWSER_ACCEPT_LANGUAGE_CHINA),
+    );
+    c.bench_function("select/page-200-dcb-browser-zh", |b| {
+        b.iter(|| {
+            refserve::respond::select(
+                refserve::table::production(),
+                &Method::GET,
+                black_box("/api/select"),
+                &from_china,
+            )
+        })
+    });
     c.bench_function("select/page-200-dcb-browser", |b| {
         b.iter(|| {
             refserve::respond::select(
