@@ -121,7 +121,7 @@ async fn chromium_reads_the_method_pages_dictionary_compressed() {
     let paths: Vec<String> = refserve::table::production()
         .keys
         .iter()
-        .map(|key| format!("/api/{key}"))
+        .map(|key| format!("/en/api/{key}"))
         .collect();
     let mut command = Command::new(system_tool("node"));
     command
@@ -151,7 +151,7 @@ async fn chromium_reads_the_method_pages_dictionary_compressed() {
             "{visit}\n{}",
             outcome.output
         );
-        let key = path.trim_start_matches("/api/");
+        let key = path.trim_start_matches("/en/api/");
         assert!(
             visit["title"]
                 .as_str()

@@ -246,14 +246,14 @@ async fn the_export_says_mcp_needs_the_running_server() {
 async fn a_static_host_answers_search_with_a_page_that_links_the_index() {
     let (export, said) = export_into("export-search");
     assert!(
-        said.contains("/search is exported as a page that says search needs the running server"),
+        said.contains("each language's search (/en/search, …) is exported as a page that says search needs the running server"),
         "{said}"
     );
     let exported = &refserve::table::production().search[0].exported;
     let page = &exported.representations[0];
     let html = String::from_utf8(page.identity().body.to_vec()).expect("UTF-8");
     assert!(
-        html.contains("href=\"/api/\">index of methods</a>"),
+        html.contains("href=\"/en/api/\">index of methods</a>"),
         "{html}"
     );
     assert!(html.contains("<meta name=\"robots\" content=\"noindex\">"));
@@ -263,7 +263,7 @@ async fn a_static_host_answers_search_with_a_page_that_links_the_index() {
         let Some(accept_encoding) = accept_encoding(variant.coding) else {
             continue;
         };
-        for path in ["/search", "/search?q=count+rows"] {
+        for path in ["/en/search", "/en/search?q=count+rows"] {
             let reply = client
                 .get(path, &[("accept-encoding", accept_encoding)])
                 .await;

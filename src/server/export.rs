@@ -28,10 +28,11 @@
 //! body, which a static host cannot do. [`MCP_NOTE`] says so too. The
 //! server card below it is a document like the others (`mcp/server-card`).
 //!
-//! Nor can a static host search: `/search` is written as the page the
-//! table keeps for it (`search.html`, which nginx's `try_files $uri.html`
-//! serves whatever the query), saying search needs the server and linking
-//! the index of methods; [`SEARCH_NOTE`] says so.
+//! Nor can a static host search: each language's search (`/en/search`,
+//! where every page's search box sends its query) is written as the page
+//! the table keeps for it (`en/search.html`, which nginx's `try_files
+//! $uri.html` serves whatever the query), saying search needs the server
+//! and linking the index of methods; [`SEARCH_NOTE`] says so.
 
 use crate::negotiate::Coding;
 use crate::table::{Resource, Table};
@@ -83,8 +84,8 @@ pub const MCP_NOTE: &str = "/mcp is not exported: a static host cannot answer PO
 agents must use the running server (refserve) for MCP";
 
 /// What an export tells its user about `/search`.
-pub const SEARCH_NOTE: &str = "/search is exported as a page that says search needs the \
-running server (refserve) and links the index of methods";
+pub const SEARCH_NOTE: &str = "each language's search (/en/search, …) is exported as a page \
+that says search needs the running server (refserve) and links the index of methods";
 
 /// Write every representation of every document `table` stores under
 /// `dir` (the page a static host serves at `/search` among them); returns

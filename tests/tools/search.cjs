@@ -32,7 +32,7 @@ const chromium = require('./chromium.cjs');
         page.keyboard.press('Enter'),
       ]);
       const html = await response.text();
-      const results = [...html.matchAll(/<li><h2><a href="\/api\/([a-z]+)">/g)].map(m => m[1]);
+      const results = [...html.matchAll(/<li><h2><a href="(?:\/[a-z-]+)?\/api\/([a-z]+)">/g)].map(m => m[1]);
       const url = new URL(page.url());
       console.log(JSON.stringify({
         query, tabs, status: response.status(), path: url.pathname + url.search,
