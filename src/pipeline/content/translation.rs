@@ -23,6 +23,8 @@
 //! source's beyond comments fail naming the file and field. A method
 //! without a translation file is served in the source language.
 
+mod facts;
+
 use super::body;
 use super::chrome::Chrome;
 use super::fields::Check;
@@ -34,7 +36,6 @@ use super::read::Directory;
 use super::shape::OneOrMany;
 use super::{is_key, noted, Catalog, ContentError, Entry, ErrorText, Example, Labels};
 use indexmap::IndexMap;
-use php_lexer::{Lexer, TokenKind};
 use serde::Deserialize;
 
 /// How a method's text stands in a language.
@@ -345,7 +346,7 @@ fn read_method(
     }
     {
         let mut check = Check::new(file, sinks[which("parameters")]);
-        check_parameters(
+        facts::check_parameters(
             &mut check,
             original.parameters.as_ref(),
             front.parameters.as_ref(),
@@ -361,7 +362,7 @@ fn read_method(
     }
     let examples = {
         let mut check = Check::new(file, sinks[which("examples")]);
-        check_examples(&mut check, &original.examples, body.examples)
+        facts::check_examples(&mut check, &original.examples, body.examples)
     };
     let description_md = body.description.unwrap_or_default();
     Some(MethodText {
@@ -381,139 +382,6 @@ pub(super) fn check_against(file: &str, text: &str, original: &Entry) -> Vec<Con
     let mut errors = Vec::new();
     read_method(file, text, original, Some(true), &mut errors);
     errors
-}
-
-/// The same tables as the source's, the same labels in the same order,
-/// each described.
-fn check_parameters(
-    check: &mut Check,
-    original: Option<&OneOrMany<Labels>>,
-    ours: Option<&OneOrMany<Labels>>,
-) {
-    let (Some(original), Some(ours)) = (original, ours) else {
-        match (original, ours) {
-            (Some(_), None) => check.fail(
-                "parameters",
-                "is missing: the source describes its parameters",
-            ),
-            (None, Some(_)) => {
-                check.fail("parameters", "is not in the source: it has no parameters")
-            }
-            _ => {}
-        }
-        return;
-    };
-    let many = matches!(original, OneOrMany::Many(_));
-    if many != matches!(ours, OneOrMany::Many(_)) || original.len() != ours.len() {
-        check.fail(
-            "parameters",
-            format!(
-                "must mirror the source's: {}",
-                if many {
-                    format!("an array of {} tables ([[parameters]])", original.len())
-                } else {
-                    "one table ([parameters])".to_string()
-                }
-            ),
-        );
-        return;
-    }
-    for (i, (theirs, ours)) in original.iter().zip(ours.iter()).enumerate() {
-        let table = if many {
-            format!("parameters[{i}]")
-        } else {
-            "parameters".to_string()
-        };
-        for label in theirs.keys().filter(|label| !ours.contains_key(*label)) {
-            check.fail(
-                &format!("{table}.\"{label}\""),
-                "is described in the source but not here: copy its label as it is",
-            );
-        }
-        for (label, description) in ours {
-            let field = format!("{table}.\"{label}\"");
-            if !theirs.contains_key(label) {
-                check.fail(
-                    &field,
-                    "is not a label of the source: a label (name, type, optional mark) is copied as it is",
-                );
-            } else {
-                check.line(&field, description);
-            }
-        }
-        let same_order = theirs
-            .keys()
-            .filter(|l| ours.contains_key(*l))
-            .eq(ours.keys().filter(|l| theirs.contains_key(*l)));
-        if !same_order {
-            check.fail(&table, "lists the labels in another order than the source");
-        }
-    }
-}
-
-/// The source's examples, in its order: a title each, and code whose PHP
-/// tokens are the source's once comments are set aside.
-fn check_examples(
-    check: &mut Check,
-    original: &[Example],
-    ours: Vec<body::Example>,
-) -> Vec<Example> {
-    if ours.len() != original.len() {
-        check.fail(
-            "examples",
-            format!(
-                "has {} examples; the source has {}, in the same order",
-                ours.len(),
-                original.len()
-            ),
-        );
-    }
-    ours.into_iter()
-        .zip(original)
-        .enumerate()
-        .map(|(i, (example, theirs))| {
-            let field = body::example_field(&example.title, i);
-            check.line(&field, &example.title);
-            let code = match example.code {
-                // Code that is not the source's is the source's (and an
-                // error, where the source has not changed).
-                Some((code, line)) if tokens(&code) != tokens(&theirs.code) => {
-                    check.fail(
-                        &field,
-                        format!(
-                            "the code (line {line}) differs from the source's example \
-                                 \"{}\": only its comments may be translated",
-                            theirs.title
-                        ),
-                    );
-                    theirs.code.clone()
-                }
-                Some((code, _)) => code,
-                None => theirs.code.clone(),
-            };
-            Example {
-                title: example.title,
-                code,
-            }
-        })
-        .collect()
-}
-
-/// The PHP tokens of `code`, comments and white space left out: what a
-/// translation may not change.
-fn tokens(code: &str) -> Vec<(TokenKind, String)> {
-    let source = format!("<?php {code}");
-    let mut lexer = Lexer::new(&source);
-    let mut tokens = Vec::new();
-    loop {
-        let token = lexer.next_token();
-        if token.kind == TokenKind::Eof {
-            return tokens;
-        }
-        if !token.kind.is_comment() {
-            tokens.push((token.kind, lexer.token_text(&token).to_string()));
-        }
-    }
 }
 
 impl Translation {
