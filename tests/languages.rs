@@ -337,3 +337,65 @@ async fn a_third_language_is_a_folder_of_content() {
         );
     }
 }
+
+#[tokio::test]
+async fn get_method_answers_in_the_locale_asked() {
+    use crate::support::mcp_call as call;
+    use serde_json::json;
+    let server = start_server().await;
+    let english = call(&server, "get_method", json!({ "name": "select" })).await;
+    for locale in ["zh-Hans", "zh-CN", "zh"] {
+        let chinese = call(
+            &server,
+            "get_method",
+            json!({ "name": "select", "locale": locale }),
+        )
+        .await;
+        let page = server.get("/zh-hans/api/select.md", &[]).await;
+        assert_eq!(
+            chinese["content"][0]["text"].as_str().map(str::as_bytes),
+            Some(page.decoded().as_slice()),
+            "{locale}"
+        );
+        assert_eq!(chinese["_meta"]["locale"], "zh-Hans", "{locale}");
+        assert_eq!(chinese["_meta"]["translation"], "current", "{locale}");
+        // The facts are the Reference's, in English, whatever the locale.
+        assert_eq!(chinese["structuredContent"], english["structuredContent"]);
+    }
+    for locale in ["en", "zh-TW", "de", "", "x-?"] {
+        let answer = call(
+            &server,
+            "get_method",
+            json!({ "name": "select", "locale": locale }),
+        )
+        .await;
+        assert_eq!(answer["content"], english["content"], "{locale}");
+    }
+    let tools = call_list(&server).await;
+    let get_method = tools
+        .iter()
+        .find(|t| t["name"] == "get_method")
+        .expect("get_method");
+    assert_eq!(
+        get_method["inputSchema"]["properties"]["locale"]["type"],
+        "string"
+    );
+    assert!(get_method["description"]
+        .as_str()
+        .is_some_and(|d| d.contains("zh-Hans")));
+}
+
+/// The tools `tools/list` gives.
+async fn call_list(server: &crate::support::Server) -> Vec<serde_json::Value> {
+    let body = serde_json::json!({ "jsonrpc": "2.0", "id": 1, "method": "tools/list" });
+    let headers = [
+        ("content-type", "application/json"),
+        ("accept", "application/json, text/event-stream"),
+        ("mcp-protocol-version", "2025-11-25"),
+    ];
+    let reply = server.post("/mcp", &headers, body.to_string()).await;
+    reply.json()["result"]["tools"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
+}

@@ -6,7 +6,7 @@
 //! `llms-full.txt`.
 
 use crate::address::{Address, View};
-use crate::content::{Catalog, Editions, Entry};
+use crate::content::{Catalog, Editions, Entry, Status};
 use crate::mcp::{
     answer_key, Answer, Era, Hit, Mcp, Members, DEFAULT_LIMIT, HANDSHAKE_VERSIONS, MODERN_VERSION,
     TTL_MS,
@@ -81,7 +81,12 @@ pub(crate) fn render(editions: &Editions) -> Mcp {
     });
     add("server/discover", discover, &[Era::Modern], true);
     add("ping", json!({}), LEGACY, false);
-    add("tools/list", json!({ "tools": tools(catalog) }), BOTH, true);
+    add(
+        "tools/list",
+        json!({ "tools": tools(editions) }),
+        BOTH,
+        true,
+    );
     let resources = json!({ "resources": readable });
     add("resources/list", resources, BOTH, true);
     let templates = json!({ "resourceTemplates": [] });
@@ -120,6 +125,38 @@ pub(crate) fn render(editions: &Editions) -> Mcp {
             "structuredContent": render_json::reference(catalog, entry),
         });
         add(&get_method(entry), got, BOTH, false);
+    }
+    // Each method's page in each other language, for `get_method` asked in
+    // that `locale`: the page in it (or in English, saying so), its facts
+    // the Reference's, as in English, and `_meta` saying which locale was
+    // served and how its translation stands.
+    for translation in &editions.catalogs[1..] {
+        let language = &translation.language;
+        for (entry, original) in translation.entries.iter().zip(&catalog.entries) {
+            let twin = translation.at(Address::Method(&entry.key, View::Markdown));
+            let status = match &entry.translation {
+                Status::Outdated(_) => "outdated",
+                Status::Untranslated => "untranslated",
+                Status::Current | Status::Source => "current",
+            };
+            let got = json!({
+                "content": [
+                    { "type": "text", "text": render_markdown::method(translation, entry) },
+                    {
+                        "type": "resource_link",
+                        "uri": twin.url(&catalog.base_url),
+                        "name": entry.key,
+                        "title": format!("{} — {}", entry.name, language.name),
+                        "description": entry.description,
+                        "mimeType": "text/markdown",
+                    },
+                ],
+                "structuredContent": render_json::reference(catalog, original),
+                "_meta": { "locale": language.tag, "translation": status },
+            });
+            let key = format!("get_method {} {}", entry.key, language.segment);
+            add(&answer_key("tools/call", &key), got, BOTH, false);
+        }
     }
     for entry in &catalog.removed {
         // The tool's error, saying when and what to use instead.
@@ -174,7 +211,11 @@ fn finish(mut value: Value, era: Era, cached: bool) -> String {
             value["cacheScope"] = json!("public");
         }
         let server = json!({ "name": SERVER_NAME, "version": env!("CARGO_PKG_VERSION") });
-        value["_meta"] = json!({ "io.modelcontextprotocol/serverInfo": server });
+        // Beside what the result says of itself (a locale).
+        if !value["_meta"].is_object() {
+            value["_meta"] = json!({});
+        }
+        value["_meta"]["io.modelcontextprotocol/serverInfo"] = server;
     }
     serde_json::to_string(&value).expect("a serde_json::Value always serialises")
 }
@@ -241,7 +282,13 @@ fn summary_schema(extra: &[(&str, Value)]) -> Value {
     schema
 }
 
-fn tools(catalog: &Catalog) -> Value {
+fn tools(editions: &Editions) -> Value {
+    let catalog = editions.source();
+    let locales: Vec<&str> = editions
+        .languages()
+        .into_iter()
+        .map(|l| l.tag.as_str())
+        .collect();
     let keys: Vec<&str> = catalog.entries.iter().map(|e| e.key.as_str()).collect();
     let count = catalog.entries.len();
     // In the order of `TOOLS`.
@@ -264,9 +311,15 @@ fn tools(catalog: &Catalog) -> Value {
         {
             "name": "get_method",
             "title": "Read one method's reference",
-            "description": "One method's whole reference: its page in Markdown (signatures, \
-                 parameters, return value, notes, examples), a link to the page, and the same \
-                 facts as the Reference object of /openapi.json in structured content.",
+            "description": format!(
+                "One method's whole reference: its page in Markdown (signatures, parameters, \
+                 return value, notes, examples), a link to the page, and the same facts as the \
+                 Reference object of /openapi.json in structured content (always English). \
+                 With `locale` ({}), the page in that language; `_meta` then says which \
+                 locale was served and whether its translation is current, outdated or \
+                 missing (the page in English).",
+                locales.join(", ")
+            ),
             "inputSchema": {
                 "type": "object",
                 "required": ["name"],
@@ -275,6 +328,15 @@ fn tools(catalog: &Catalog) -> Value {
                         "type": "string",
                         "description": "The method's name, lowercase (as list_methods and search give it).",
                         "enum": keys,
+                    },
+                    "locale": {
+                        "type": "string",
+                        "description": format!(
+                            "Optional: the reader's language as a BCP 47 tag (like \
+                             Accept-Language: `zh-CN`, `zh-Hans`, `en`), chosen among {} as \
+                             the pages' Accept-Language is; English when none matches.",
+                            locales.join(", ")
+                        ),
                     },
                 },
                 "additionalProperties": false,

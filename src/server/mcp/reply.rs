@@ -6,6 +6,7 @@
 
 use http::StatusCode;
 use refserve_core::mcp::{Era, Mcp};
+use refserve_core::negotiate::Language;
 use refserve_core::search_page::SearchPage;
 use serde::Serialize;
 use serde_json::Value;
@@ -52,6 +53,9 @@ pub(crate) struct Call<'r> {
     /// `/search`'s pieces in each language (the line that says why a
     /// method matched).
     pub search: &'r [SearchPage],
+    /// The languages of the pages, the source's first (a tool's `locale`
+    /// is negotiated among them).
+    pub languages: &'r [Language],
 }
 
 impl Call<'_> {

@@ -137,6 +137,7 @@ pub fn answer(table: &Table, headers: &McpHeaders, body: &[u8]) -> Reply {
         answers: &table.mcp,
         keys: &table.keys,
         search: &table.search,
+        languages: &table.languages,
     };
     dispatch(&call, method, params)
 }

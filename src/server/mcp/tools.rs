@@ -11,6 +11,7 @@ use super::json::{Echoed, Score};
 use super::reply::{code, Call, Reply};
 use crate::search::{query_terms, rank, read_part};
 use refserve_core::mcp::{answer_key, Era, Members, DEFAULT_LIMIT, TOOLS};
+use refserve_core::negotiate::negotiate_language;
 use serde::Serialize;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
@@ -54,9 +55,15 @@ pub(crate) fn call(call: &Call, params: &Map<String, Value>) -> Reply {
 }
 
 fn get_method(call: &Call, arguments: &Map<String, Value>) -> Reply {
-    if let Some(problem) = unexpected(arguments, &["name"]) {
+    if let Some(problem) = unexpected(arguments, &["name", "locale"]) {
         return invalid(call, &problem);
     }
+    const LOCALE: &str = "the reader's language as a BCP 47 tag, like `zh-CN` or `en`";
+    let language = match arguments.get("locale") {
+        None | Some(Value::Null) => 0,
+        Some(Value::String(locale)) => negotiate_language([locale.as_bytes()], call.languages),
+        Some(other) => return invalid(call, &wrong_type("locale", "a string", other, LOCALE)),
+    };
     const WHAT: &str = "the method's name, like `select` (list_methods gives them all)";
     let name = match arguments.get("name") {
         Some(Value::String(name)) => name,
@@ -64,6 +71,14 @@ fn get_method(call: &Call, arguments: &Map<String, Value>) -> Reply {
         Some(other) => return invalid(call, &wrong_type("name", "a string", other, WHAT)),
     };
     let key = name.trim().to_ascii_lowercase();
+    // In another language than the source's: its page there, if stored.
+    if let Some(offer) = call.languages.get(language).filter(|_| language > 0) {
+        let segment = offer.tag.to_ascii_lowercase();
+        let localized = answer_key("tools/call", &format!("get_method {key} {segment}"));
+        if let Some(reply) = call.stored(&localized) {
+            return reply;
+        }
+    }
     if let Some(reply) = call.stored(&answer_key("tools/call", &format!("get_method {key}"))) {
         return reply;
     }
