@@ -93,7 +93,7 @@ fn offers(editions: &Editions) -> Vec<Language> {
         .catalogs
         .iter()
         .map(|catalog| {
-            Language::offered(&catalog.language.tag)
+            crate::languages::offered(&catalog.language.tag)
                 .expect("content::load checks that a language's tag is one CLDR knows")
         })
         .collect()
