@@ -223,7 +223,11 @@ mod tests {
             assert_eq!(page(header), None, "{header}");
         }
         // Not bare, not first, not the first offer: the list is read.
-        for header in ["text/html;q=0.5,text/markdown", "text/markdown,text/html", "*/*,text/html"] {
+        for header in [
+            "text/html;q=0.5,text/markdown",
+            "text/markdown,text/html",
+            "*/*,text/html",
+        ] {
             assert!(!leads_alone(header.as_bytes(), &HTML), "{header}");
         }
         // Only the first offer may be chosen so: another ties with `*/*`.
