@@ -92,10 +92,11 @@ sub vcl_recv {
         return (pass);
     }
 
-    # refserve ignores the query string but on /search: one object per
-    # path, and no cache busting with ?anything. A search's query is its
-    # answer's, so it stays, as refserve reads it (refserve_search_query).
-    if (req.url ~ "^/search(\?|$)") {
+    # refserve ignores the query string but on /search (and a language's
+    # /zh-hans/search): one object per path, and no cache busting with
+    # ?anything. A search's query is its answer's, so it stays, as
+    # refserve reads it (refserve_search_query).
+    if (req.url ~ "^/(?:(?!api/)[a-z]{2,3}(?:-[a-z0-9]{2,8})*/)?search(\?|$)") {
         call refserve_search_query;
     } else {
         set req.url = regsub(req.url, "\?.*$", "");
@@ -137,11 +138,13 @@ sub vcl_recv {
     return (hash);
 }
 
-# /search?… → /search?q=<the query as refserve reads it>, so that every
-# spelling of one query is one object (per Accept: an answer varies on it
-# alone, and is sent in identity): the first `q` alone, every run of
-# spaces (`+`, or an escaped space, tab or line break) one `+`, none at
-# either end; without a `q`, /search (which refserve answers with its 400).
+# /search?… → /search?q=<the query as refserve reads it> (and a
+# language's /zh-hans/search?… alike), so that every spelling of one query
+# is one object (per Accept: an answer varies on it alone, and is sent in
+# identity): the first `q` alone,
+# every run of spaces (`+`, or an escaped space, tab or line break) one
+# `+`, none at either end; without a `q`, the path alone (which refserve
+# answers with its 400).
 # Letters keep their case, as refserve reads them (a word in capitals may
 # rank otherwise); escapes keep theirs too (`%2b` and `%2B`, one answer,
 # are two objects).
@@ -149,15 +152,15 @@ sub vcl_recv {
 # whole query string is), and of several `q` the first counts, where
 # refserve answers either with a 400 (query_invalid).
 sub refserve_search_query {
-    if (req.url ~ "^/search\?(?:.*?&)??q=") {
-        set req.http.X-Refserve-Q = regsub(req.url, "^/search\?(?:.*?&)??q=([^&#]*).*$", "\1");
+    if (req.url ~ "^[^?]*\?(?:.*?&)??q=") {
+        set req.http.X-Refserve-Q = regsub(req.url, "^[^?]*\?(?:.*?&)??q=([^&#]*).*$", "\1");
         set req.http.X-Refserve-Q = regsuball(req.http.X-Refserve-Q, "%(?:20|09|0[aAbBcCdD])", "+");
         set req.http.X-Refserve-Q = regsuball(req.http.X-Refserve-Q, "\++", "+");
         set req.http.X-Refserve-Q = regsuball(req.http.X-Refserve-Q, "^\+|\+$", "");
-        set req.url = "/search?q=" + req.http.X-Refserve-Q;
+        set req.url = regsub(req.url, "\?.*$", "?q=") + req.http.X-Refserve-Q;
         unset req.http.X-Refserve-Q;
     } else {
-        set req.url = "/search";
+        set req.url = regsub(req.url, "\?.*$", "");
     }
 }
 
