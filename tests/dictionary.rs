@@ -113,6 +113,32 @@ async fn a_client_holding_the_dictionary_gets_every_page_dictionary_compressed()
 }
 
 #[tokio::test]
+async fn the_dictionary_serves_every_language_alike() {
+    // It holds a page of each language, so a Chinese page shares its
+    // words as an English one does: each language's pages, together,
+    // are sent in under a third of their brotli size.
+    let server = start_server().await;
+    for language in ["en", "zh-hans"] {
+        let (mut br, mut dictionary) = (0, 0);
+        for path in pages() {
+            let path = format!("/{language}{path}");
+            let accept_encoding = [("accept", ACCEPT), ("accept-encoding", "br")];
+            br += server.get(&path, &accept_encoding).await.body.len();
+            let reply = navigate(&server, &path, ACCEPT_ENCODING, &[]).await;
+            assert!(
+                matches!(reply.header("content-encoding"), "dcb" | "dcz"),
+                "{path}"
+            );
+            dictionary += reply.body.len();
+        }
+        assert!(
+            dictionary * 3 < br,
+            "{language}: {dictionary} of {br} bytes"
+        );
+    }
+}
+
+#[tokio::test]
 async fn each_dictionary_coding_decodes_to_the_identity_body() {
     let server = start_server().await;
     for path in ["/", "/api/select", "/api/info"] {

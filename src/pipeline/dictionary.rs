@@ -5,13 +5,15 @@
 //! `Available-Dictionary` on its next navigations, and the server answers
 //! with a body compressed against it (`dcb`, `dcz`) when that is smaller.
 //!
-//! The dictionary is the longest HTML page as served. Measured against the
-//! alternatives (the numbers are in `benches/README.md`), one method page
-//! shares most of what every other page is made of: the stylesheet, the
-//! header, the list of methods, the section scaffolding and the markup of
-//! highlighted examples. `/` shares less; more pages, or all of them, save a
-//! few kilobytes more over a whole visit but cost a short one more than
-//! they save.
+//! The dictionary is the longest HTML page of each language as served,
+//! one after the other. Measured against the alternatives (the numbers are
+//! in `benches/README.md`), one method page shares most of what every other
+//! page is made of: the stylesheet, the header, the list of methods, the
+//! section scaffolding and the markup of highlighted examples. `/` shares
+//! less; more pages, or all of them, save a few kilobytes more over a whole
+//! visit but cost a short one more than they save. A page of another
+//! language shares its markup but not its words, so each language brings
+//! its own page.
 //!
 //! The dictionary is its own resource at `/dictionaries/<name>`, `<name>` being
 //! the start of its SHA-256 in hex, so it can be cached for a year: a new
@@ -20,7 +22,7 @@
 //! when idle), so the pages' bodies do not depend on the dictionary's
 //! address and the dictionary can be one of them.
 
-use crate::address::Address;
+use crate::address::{Address, Localized};
 use crate::media::MediaType;
 use crate::site::{Body, Resource};
 use crate::table::ErrorBodies;
@@ -54,13 +56,33 @@ pub(crate) fn attach(
     resources: &mut Vec<Resource>,
     errors: &mut [ErrorBodies<Resource>],
 ) -> Option<Dictionary> {
-    let bytes = resources
-        .iter_mut()
-        .filter(|resource| resource.error.is_none())
-        .filter_map(html)
-        .max_by_key(|body| body.bytes.len())?
-        .bytes
-        .clone();
+    // The longest page of each language, in the order the languages come.
+    let mut longest: Vec<(Option<&str>, &[u8])> = Vec::new();
+    for resource in resources
+        .iter()
+        .filter(|r| r.error.is_none() && r.languages == 1)
+    {
+        let Some(body) = resource
+            .representations
+            .iter()
+            .find(|b| b.media == MediaType::HTML)
+        else {
+            continue;
+        };
+        let language = Localized::parse(&resource.id).and_then(|l| l.language);
+        match longest.iter_mut().find(|(l, _)| *l == language) {
+            Some((_, page)) if page.len() >= body.bytes.len() => {}
+            Some((_, page)) => *page = &body.bytes,
+            None => longest.push((language, &body.bytes)),
+        }
+    }
+    if longest.is_empty() {
+        return None;
+    }
+    let bytes: Vec<u8> = longest
+        .iter()
+        .flat_map(|(_, page)| page.iter().copied())
+        .collect();
     let hash: [u8; 32] = Sha256::digest(&bytes).into();
     let name: String = hash[..8].iter().map(|b| format!("{b:02x}")).collect();
     let path = Address::Dictionary(&name).to_string();
