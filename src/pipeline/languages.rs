@@ -156,22 +156,6 @@ mod tests {
             assert!(entries.iter().all(|e| e.len() == 8));
             assert!(entries.windows(2).all(|pair| pair[0] < pair[1]));
         }
-        let made_up = Language {
-            region_scripts: "001 Latn,419 Cyrl,AU  Hant,TW  Hant",
-            ..hans
-        };
-        let scripts = [&b"001"[..], b"419", b"au", b"TW", b"AA", b"999", b"ZZ"]
-            .map(|region| made_up.likely_script(Some(region)));
-        let expected = [
-            &b"Latn"[..],
-            b"Cyrl",
-            b"Hant",
-            b"Hant",
-            b"Hans",
-            b"Hans",
-            b"Hans",
-        ];
-        assert_eq!(scripts, expected);
         // A language CLDR gives no script is not offered.
         assert!(offered("und").is_err());
     }
