@@ -1,8 +1,8 @@
 vcl 4.1;
 
 # Varnish in front of refserve: one cached object per representation that
-# refserve serves, whatever the spelling of the request's Accept and
-# Accept-Encoding.
+# refserve serves, whatever the spelling of the request's Accept,
+# Accept-Encoding and Accept-Language.
 #
 #   varnishd -a :6081 -f deploy/varnish.vcl -p http_gzip_support=off -s malloc,256m
 #
@@ -40,6 +40,12 @@ vcl 4.1;
 #                    documents (*.json, *.md, *.txt, *.xml, /.well-known/…,
 #                    /healthz): absent (one representation each)
 #                    other URLs (404s, redirects, /search): as sent
+#   Accept-Language  negotiated addresses (/, /api/, /api/<name>, their
+#                    .md twins /index.md, /api/index.md, /api/<name>.md,
+#                    and /search): "en" or "zh-Hans", the language refserve
+#                    would choose; absent elsewhere (the fixed addresses
+#                    /en/…, /zh-hans/…, the JSON API, the documents, the
+#                    errors), where refserve does not read it
 #
 # Compression dictionaries (RFC 9842): refserve sends a page compressed
 # against its dictionary (Content-Encoding dcb or dcz) only to a request
@@ -92,10 +98,11 @@ sub vcl_recv {
         return (pass);
     }
 
-    # refserve ignores the query string but on /search: one object per
-    # path, and no cache busting with ?anything. A search's query is its
-    # answer's, so it stays, as refserve reads it (refserve_search_query).
-    if (req.url ~ "^/search(\?|$)") {
+    # refserve ignores the query string but on /search (and a language's
+    # /zh-hans/search): one object per path, and no cache busting with
+    # ?anything. A search's query is its answer's, so it stays, as
+    # refserve reads it (refserve_search_query).
+    if (req.url ~ "^/(?:(?!api/)[a-z]{2,3}(?:-[a-z0-9]{2,8})*/)?search(\?|$)") {
         call refserve_search_query;
     } else {
         set req.url = regsub(req.url, "\?.*$", "");
@@ -124,6 +131,18 @@ sub vcl_recv {
     # Any other URL is an error or a redirect: as sent, so that a browser
     # still gets an HTML 404 and a program a JSON one (kept 60 s at most).
 
+    # The addresses that negotiate their language (the pages, their
+    # Markdown twins, /search) get the one refserve would choose; nothing
+    # else reads Accept-Language (the fixed addresses /en/…, /zh-hans/…,
+    # the JSON API, the documents, the errors), so there it goes and they
+    # stay one object. An address that comes to negotiate its language
+    # must be added here.
+    if (req.url ~ "^/(?:api/(?:[a-z]+)?|(?:index|api/[a-z]+)\.md|search(?:\?.*)?)?$") {
+        call refserve_accept_language;
+    } else {
+        unset req.http.Accept-Language;
+    }
+
     if (!req.http.Accept-Encoding || req.http.Accept-Encoding !~ "^dc") {
         # Without dcb or dcz refserve ignores Available-Dictionary.
         unset req.http.Available-Dictionary;
@@ -137,11 +156,13 @@ sub vcl_recv {
     return (hash);
 }
 
-# /search?… → /search?q=<the query as refserve reads it>, so that every
-# spelling of one query is one object (per Accept: an answer varies on it
-# alone, and is sent in identity): the first `q` alone, every run of
-# spaces (`+`, or an escaped space, tab or line break) one `+`, none at
-# either end; without a `q`, /search (which refserve answers with its 400).
+# /search?… → /search?q=<the query as refserve reads it> (and a
+# language's /zh-hans/search?… alike), so that every spelling of one query
+# is one object (per Accept, and at /search per Accept-Language: an answer
+# varies on them alone, and is sent in identity): the first `q` alone,
+# every run of spaces (`+`, or an escaped space, tab or line break) one
+# `+`, none at either end; without a `q`, the path alone (which refserve
+# answers with its 400).
 # Letters keep their case, as refserve reads them (a word in capitals may
 # rank otherwise); escapes keep theirs too (`%2b` and `%2B`, one answer,
 # are two objects).
@@ -149,15 +170,15 @@ sub vcl_recv {
 # whole query string is), and of several `q` the first counts, where
 # refserve answers either with a 400 (query_invalid).
 sub refserve_search_query {
-    if (req.url ~ "^/search\?(?:.*?&)??q=") {
-        set req.http.X-Refserve-Q = regsub(req.url, "^/search\?(?:.*?&)??q=([^&#]*).*$", "\1");
+    if (req.url ~ "^[^?]*\?(?:.*?&)??q=") {
+        set req.http.X-Refserve-Q = regsub(req.url, "^[^?]*\?(?:.*?&)??q=([^&#]*).*$", "\1");
         set req.http.X-Refserve-Q = regsuball(req.http.X-Refserve-Q, "%(?:20|09|0[aAbBcCdD])", "+");
         set req.http.X-Refserve-Q = regsuball(req.http.X-Refserve-Q, "\++", "+");
         set req.http.X-Refserve-Q = regsuball(req.http.X-Refserve-Q, "^\+|\+$", "");
-        set req.url = "/search?q=" + req.http.X-Refserve-Q;
+        set req.url = regsub(req.url, "\?.*$", "?q=") + req.http.X-Refserve-Q;
         unset req.http.X-Refserve-Q;
     } else {
-        set req.url = "/search";
+        set req.url = regsub(req.url, "\?.*$", "");
     }
 }
 
@@ -302,6 +323,119 @@ sub refserve_accept_page {
         unset req.http.X-Refserve-Wild;
         unset req.http.X-Refserve-Markdown;
         unset req.http.X-Refserve-Html;
+    }
+}
+
+# Accept-Language on a negotiated address → "en" or "zh-Hans", the
+# language refserve chooses (RFC 9110 §12.5.4, RFC 4647 §3.4 lookup;
+# src/core/negotiate/language.rs): ranges by weight, ties in the order
+# written, weight 0 dropped; the first that reaches a language wins, else
+# English. A range reaches a language by its language and script, not its
+# spelling: `zh`, `zh-CN`, `zh-SG`, `zh-Hans-TW` are Simplified Chinese;
+# `zh-TW`, `zh-HK`, `zh-MO`, `zh-Hant`, and `zh` in the other regions
+# where CLDR's likely subtags write it in Traditional (the list below),
+# reach nothing; `en` and `en-*` (`en-Latn-US`, not `en-Dsrt`) reach
+# English. `*` is the first language no range of weight 0 rules out (if
+# both are: the range that would have won without it, else English). The
+# header is read as refserve reads it: case-insensitive, several lines one
+# list, spaces and tabs only around `,` and `;`, a member with another
+# parameter than `q` (or a malformed one) passed over, the first 16
+# members alone.
+# Simplification: of several ranges reaching one language (or several
+# `*`), the first with a weight above 0 counts, not the heaviest (browsers
+# write them heaviest first).
+#
+# The languages served today are named here. For a new one: classify its
+# ranges into a letter of their own (below `Z` and `E`: language, script,
+# and the regions where CLDR writes it in another script, as refserve's
+# `Language::offered` knows them), mark its weight-0 ranges, extract its
+# weight, compare it with the others in the order of the site's languages
+# (English, the default, first), let `*` fall to it when those before are
+# ruled out, and set its tag. tests/varnish/languages.rs fails until the
+# tags set here, and the regions listed, are those refserve serves.
+sub refserve_accept_language {
+    std.collect(req.http.Accept-Language);
+    if (req.http.Accept-Language) {
+        set req.http.X-Refserve-AL = std.tolower(req.http.Accept-Language);
+        set req.http.X-Refserve-AL = regsuball(req.http.X-Refserve-AL, "^[ \t]+|[ \t]+$", "");
+        set req.http.X-Refserve-AL = regsuball(req.http.X-Refserve-AL, "[ \t]*([,;])[ \t]*", "\1");
+        # Members refserve passes over go (an empty one, a bad weight,
+        # another parameter); what is left is a name, perhaps with `;q=`.
+        set req.http.X-Refserve-AL = regsuball(req.http.X-Refserve-AL, "(?<=^|,)(?![-!#$%&'*+.^_`|~0-9a-z/]+(?:;q=(?:0(?:\.[0-9]{0,3})?|1(?:\.0{0,3})?))?(?:,|$))[^,]*(?:,|$)", "");
+        set req.http.X-Refserve-AL = regsub(req.http.X-Refserve-AL, ",$", "");
+        set req.http.X-Refserve-AL = regsub(req.http.X-Refserve-AL, "^((?:[^,]*,){15}[^,]*),.*$", "\1");
+
+        # Each range's name → the language it reaches: S for `*`, Z for
+        # Simplified Chinese, E for English, N for none.
+        set req.http.X-Refserve-AL = regsuball(req.http.X-Refserve-AL, "(?<=^|,)\*(?=;|,|$)", "S");
+        set req.http.X-Refserve-AL = regsuball(req.http.X-Refserve-AL, "(?<=^|,)zh(?!-(?!(?:hans|zzzz)(?:-|;|,|$))[a-z]{4}(?:-|;|,|$))(?!(?:-zzzz)?-(?:au|bn|gb|gf|hk|id|mo|pa|pf|ph|sr|th|tw|us|vn)(?:-|;|,|$))(?:-[a-z0-9]{1,8})*(?=;|,|$)", "Z");
+        set req.http.X-Refserve-AL = regsuball(req.http.X-Refserve-AL, "(?<=^|,)en(?!-(?!(?:latn|zzzz)(?:-|;|,|$))[a-z]{4}(?:-|;|,|$))(?:-[a-z0-9]{1,8})*(?=;|,|$)", "E");
+        set req.http.X-Refserve-AL = regsuball(req.http.X-Refserve-AL, "(?<=^|,)(?![SZE](?:;|,|$))[^;,]+", "N");
+
+        # Weights: none is 1; a range of weight 0 rules its language out
+        # of `*` (z, e) and reaches nothing.
+        set req.http.X-Refserve-AL = regsuball(req.http.X-Refserve-AL, "(?<=^|,)([SZEN])(?=,|$)", "\1;q=1");
+        set req.http.X-Refserve-AL = regsuball(req.http.X-Refserve-AL, "\.(?=,|$)", "");
+        set req.http.X-Refserve-AL = regsuball(req.http.X-Refserve-AL, "Z;q=0(?:\.0*)?(?=,|$)", "z");
+        set req.http.X-Refserve-AL = regsuball(req.http.X-Refserve-AL, "E;q=0(?:\.0*)?(?=,|$)", "e");
+        set req.http.X-Refserve-AL = regsuball(req.http.X-Refserve-AL, "[SN];q=0(?:\.0*)?(?=,|$)", "n");
+
+        if (req.http.X-Refserve-AL ~ "(?:^|,)Z;") {
+            set req.http.X-Refserve-Zh = regsub(req.http.X-Refserve-AL, "^(?:.*?,)??Z;q=([0-9.]+)(?:,.*)?$", "\1");
+        } else {
+            set req.http.X-Refserve-Zh = "0";
+        }
+        if (req.http.X-Refserve-AL ~ "(?:^|,)E;") {
+            set req.http.X-Refserve-En = regsub(req.http.X-Refserve-AL, "^(?:.*?,)??E;q=([0-9.]+)(?:,.*)?$", "\1");
+        } else {
+            set req.http.X-Refserve-En = "0";
+        }
+        if (req.http.X-Refserve-AL ~ "(?:^|,)S;") {
+            set req.http.X-Refserve-Star = regsub(req.http.X-Refserve-AL, "^(?:.*?,)??S;q=([0-9.]+)(?:,.*)?$", "\1");
+        } else {
+            set req.http.X-Refserve-Star = "0";
+        }
+
+        # The range that wins without `*`, then whether `*` outweighs it
+        # (or weighs as much and comes first).
+        if (std.real(req.http.X-Refserve-Zh, 0) > std.real(req.http.X-Refserve-En, 0)
+            || (std.real(req.http.X-Refserve-Zh, 0) > 0
+                && std.real(req.http.X-Refserve-Zh, 0) == std.real(req.http.X-Refserve-En, 0)
+                && req.http.X-Refserve-AL ~ "^[^ZE]*Z")) {
+            set req.http.Accept-Language = "zh-Hans";
+            if (std.real(req.http.X-Refserve-Star, 0) > std.real(req.http.X-Refserve-Zh, 0)
+                || (std.real(req.http.X-Refserve-Star, 0) == std.real(req.http.X-Refserve-Zh, 0)
+                    && req.http.X-Refserve-AL ~ "^[^SZ]*S")) {
+                set req.http.X-Refserve-Wildcard = "1";
+            }
+        } elsif (std.real(req.http.X-Refserve-En, 0) > 0) {
+            set req.http.Accept-Language = "en";
+            if (std.real(req.http.X-Refserve-Star, 0) > std.real(req.http.X-Refserve-En, 0)
+                || (std.real(req.http.X-Refserve-Star, 0) == std.real(req.http.X-Refserve-En, 0)
+                    && req.http.X-Refserve-AL ~ "^[^SE]*S")) {
+                set req.http.X-Refserve-Wildcard = "1";
+            }
+        } else {
+            set req.http.Accept-Language = "en";
+            if (std.real(req.http.X-Refserve-Star, 0) > 0) {
+                set req.http.X-Refserve-Wildcard = "1";
+            }
+        }
+        # `*`: English unless ruled out, then Chinese unless ruled out,
+        # else the range above.
+        if (req.http.X-Refserve-Wildcard && req.http.X-Refserve-AL !~ "(?:^|,)e(?:,|$)") {
+            set req.http.Accept-Language = "en";
+        } elsif (req.http.X-Refserve-Wildcard && req.http.X-Refserve-AL !~ "(?:^|,)z(?:,|$)") {
+            set req.http.Accept-Language = "zh-Hans";
+        }
+
+        unset req.http.X-Refserve-AL;
+        unset req.http.X-Refserve-Zh;
+        unset req.http.X-Refserve-En;
+        unset req.http.X-Refserve-Star;
+        unset req.http.X-Refserve-Wildcard;
+    } else {
+        set req.http.Accept-Language = "en";
     }
 }
 

@@ -278,6 +278,35 @@ async fn an_edit_and_a_rename_style_save_are_served_once_rendered() {
 }
 
 #[tokio::test]
+async fn an_english_edit_makes_the_chinese_page_say_it_may_be_out_of_date() {
+    let dev = Dev::start("dev-outdated", |_| {});
+    dev.line_with("rendered in");
+    let client = dev.client();
+    let markdown = [("accept", "text/markdown")];
+    let before = client.get("/zh-hans/api/select", &markdown).await;
+    assert_eq!(before.status, 200);
+    assert!(
+        !before.text().contains("此译文可能已过时"),
+        "{}",
+        before.text()
+    );
+
+    let file = dev.entry("select");
+    let original = std::fs::read_to_string(&file).expect("the entry");
+    std::fs::write(&file, described(&original, "Edited in English only.")).expect("write");
+    dev.line_with("methods/select.md changed → rendered in ");
+    let after = client.get("/zh-hans/api/select", &markdown).await;
+    let text = after.text();
+    assert_eq!(after.status, 200);
+    assert!(
+        text.contains("> 此译文可能已过时") && text.contains("[阅读英文页面](/en/api/select)"),
+        "{text}"
+    );
+    let english = client.get("/en/api/select", &markdown).await;
+    assert!(english.text().contains("Edited in English only."));
+}
+
+#[tokio::test]
 async fn a_method_file_added_and_one_deleted_change_every_list() {
     let dev = Dev::start("dev-grow", |_| {});
     dev.line_with("rendered in");

@@ -311,9 +311,9 @@ async fn the_shipped_feed_is_empty_and_linked_from_the_homepage_and_llms_txt() {
         html.contains("<a href=\"/changes.atom\"><code>/changes.atom</code></a>"),
         "{html}"
     );
-    let links = home.header_values("link");
+    let links = home.links();
     assert!(
-        links.contains(&"</changes.atom>; rel=\"alternate\"; type=\"application/atom+xml\""),
+        links.contains(&"</changes.atom>; rel=\"alternate\"; type=\"application/atom+xml\"".into()),
         "{links:?}"
     );
     let llms = text(&server, "/llms.txt", "text/plain").await;

@@ -244,7 +244,7 @@ async fn discovery_links() {
         format!("<{base}/openapi.json>; rel=\"service-desc\"")
     );
     let home = server.get("/", &[]).await;
-    let links = home.header_values("link");
+    let links = home.links();
     assert!(links.iter().any(|l| l.contains("</llms.txt>")), "{links:?}");
 
     let catalog = server.get("/.well-known/api-catalog", &[]).await;

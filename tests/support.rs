@@ -256,15 +256,31 @@ impl Reply {
             .map_or("", |v| v.to_str().expect("ASCII header"))
     }
 
-    /// Every value of header `name`, in the order received.
-    pub fn header_values(&self, name: &str) -> Vec<&str> {
-        let values = self.headers.get_all(name).iter();
-        values.map(|v| v.to_str().expect("ASCII header")).collect()
+    /// Every link-value of the `Link` lines, in the order received: a line
+    /// may hold several, separated by commas (RFC 8288 §3), and none of
+    /// ours has a comma inside one.
+    pub fn links(&self) -> Vec<String> {
+        let lines = self.headers.get_all("link").iter();
+        let lines = lines.map(|v| v.to_str().expect("ASCII header"));
+        let values = lines.flat_map(|line| line.split(", <").enumerate());
+        let values = values.map(|(i, v)| {
+            if i == 0 {
+                v.to_string()
+            } else {
+                format!("<{v}")
+            }
+        });
+        values.collect()
     }
 
     /// The body with its content coding removed.
     pub fn decoded(&self) -> Vec<u8> {
         decode(self.header("content-encoding"), &self.body)
+    }
+
+    /// The decoded body as text.
+    pub fn text(&self) -> String {
+        String::from_utf8(self.decoded()).expect("a UTF-8 body")
     }
 
     /// The decoded body as JSON.

@@ -6,13 +6,16 @@
 //! `varnish/objects.rs`: codings and representations as objects, and the
 //! dictionary-compressed body; `varnish/keys.rs`: spellings sharing one
 //! object, `/search`'s normalised query; `varnish/freshness.rs`: 304s and
-//! how long answers are kept; `varnish/pass.rs`: `/mcp` passed through.
+//! how long answers are kept; `varnish/pass.rs`: `/mcp` passed through;
+//! `varnish/languages.rs`: one object per language on the addresses that
+//! negotiate it, whatever the spelling of `Accept-Language`.
 //!
 //! These tests run under `tests/tools/full`, after `tests/tools/install.sh`
 //! installs Varnish (Debian's `varnish`) when `varnishd` is missing.
 
 mod freshness;
 mod keys;
+mod languages;
 mod objects;
 mod pass;
 

@@ -25,6 +25,7 @@ pub mod dates;
 mod dictionary;
 pub mod emit;
 mod highlight;
+mod languages;
 pub mod preview;
 mod render_crawlers;
 mod render_discovery;

@@ -173,12 +173,12 @@ pub(crate) fn method(catalog: &Catalog, entry: &Entry) -> String {
     }
     if let Some(returns) = &entry.returns {
         let (ty, meaning) = split_returns(returns);
-        let _ = write!(
-            md,
-            "## {}\n\n`{ty}`: {}\n\n",
-            words.returns,
-            escape(meaning)
+        let ty = format!("`{ty}`");
+        let line = fill(
+            &words.returns_line,
+            &[("type", &ty), ("meaning", &escape(meaning))],
         );
+        let _ = write!(md, "## {}\n\n{line}\n\n", words.returns);
     }
     if let Some(note) = &entry.note_md {
         let _ = write!(md, "## {}\n\n{}\n\n", words.note, paragraph(note, &page_of));

@@ -93,7 +93,7 @@ fn offers(editions: &Editions) -> Vec<Language> {
         .catalogs
         .iter()
         .map(|catalog| {
-            Language::offered(&catalog.language.tag)
+            crate::languages::offered(&catalog.language.tag)
                 .expect("content::load checks that a language's tag is one CLDR knows")
         })
         .collect()
@@ -267,11 +267,22 @@ fn value(text: String) -> HeaderValue {
     HeaderValue::try_from(text).expect("the pipeline writes header values of visible ASCII")
 }
 
-/// The header map of `(name, value)` pairs, in order; a repeated name keeps
-/// every value.
+/// The headers as sent, in order; a field given more than once (`Link`,
+/// a list, RFC 9110 §5.3) is one line, its values joined by commas where
+/// it first stands, which a response copies and writes once.
 fn map(headers: impl IntoIterator<Item = (&'static str, String)>) -> HeaderMap {
-    let mut map = HeaderMap::new();
+    let mut lines: Vec<(&'static str, String)> = Vec::new();
     for (name, text) in headers {
+        match lines.iter_mut().find(|(line, _)| *line == name) {
+            Some((_, line)) => {
+                line.push_str(", ");
+                line.push_str(&text);
+            }
+            None => lines.push((name, text)),
+        }
+    }
+    let mut map = HeaderMap::new();
+    for (name, text) in lines {
         map.append(HeaderName::from_static(name), value(text));
     }
     map

@@ -41,6 +41,14 @@ where
             return Some(offer);
         }
     }
+    // A browser's field (`text/html,application/xhtml+xml,…`) leads with
+    // the first offer, bare, so at full weight: it wins unless a later range
+    // is more specific for it, and every such range names its type.
+    if let (Some(only), None, Some(preferred)) = (&first, &second, offered.first()) {
+        if leads_alone(only.as_ref(), preferred) {
+            return Some(0);
+        }
+    }
     // Per offer: how specific the best range naming it is, and its weight.
     let mut scores: [Option<(u8, Quality)>; MAX_MEDIA_OFFERS] = [None; MAX_MEDIA_OFFERS];
     let mut any_range = false;
@@ -74,6 +82,21 @@ fn is_exactly(value: &[u8], offer: &MediaType) -> bool {
         && value.starts_with(kind)
         && value[kind.len()] == b'/'
         && value.ends_with(subtype)
+}
+
+/// Whether `line`'s first member is `offer`'s `type/subtype` byte for byte,
+/// without parameters, and no later member names `offer`'s type in any
+/// case: no `/` after the first comma follows it.
+fn leads_alone(line: &[u8], offer: &MediaType) -> bool {
+    let Some(comma) = memchr::memchr(b',', line) else {
+        return false;
+    };
+    let (first, rest) = line.split_at(comma);
+    let kind = offer.kind.as_bytes();
+    is_exactly(first.trim_ascii_end(), offer)
+        && memchr::memchr_iter(b'/', rest).all(|slash| {
+            slash < kind.len() || !rest[slash - kind.len()..slash].eq_ignore_ascii_case(kind)
+        })
 }
 
 /// A member of `Accept` that is a media range: `type/subtype`, `type/*` or
@@ -179,6 +202,36 @@ mod tests {
             );
         }
         assert_eq!(negotiate_media_type(None::<&[u8]>, &[JSON]), Some(0));
+    }
+
+    #[test]
+    fn a_browser_s_leading_type_is_read_no_further_than_it_may_be() {
+        let chrome = "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,\
+                      image/webp,image/apng,*/*;q=0.8,application/signed-exchange;v=b3;q=0.7";
+        let firefox = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8";
+        for header in [chrome, firefox, "text/html ,image/webp"] {
+            assert!(leads_alone(header.as_bytes(), &HTML), "{header}");
+            assert_eq!(page(header), Some(HTML), "{header}");
+        }
+        // A later range that is more specific for the type, in any case,
+        // is read: here it rules HTML out.
+        for header in [
+            "text/html,text/html;charset=utf-8;q=0",
+            "text/html, TEXT/HTML;charset=UTF-8;q=0",
+        ] {
+            assert!(!leads_alone(header.as_bytes(), &HTML), "{header}");
+            assert_eq!(page(header), None, "{header}");
+        }
+        // Not bare, not first, not the first offer: the list is read.
+        for header in [
+            "text/html;q=0.5,text/markdown",
+            "text/markdown,text/html",
+            "*/*,text/html",
+        ] {
+            assert!(!leads_alone(header.as_bytes(), &HTML), "{header}");
+        }
+        // Only the first offer may be chosen so: another ties with `*/*`.
+        assert_eq!(page("text/markdown,*/*"), Some(HTML));
     }
 
     #[test]

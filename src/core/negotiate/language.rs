@@ -14,10 +14,10 @@
 //! script (`zh-TW` to `zh`, Traditional to Simplified) is never taken. The
 //! region only decides between offers of the same language and script.
 //!
-//! [`Language::offered`] reads and maximizes the server's tags at build
-//! time, with ICU4X, and asks it besides the likely script of each offer's
-//! language in every region, keeping the regions where it differs from the
-//! language's own (for `zh`: TW, HK, MO and a dozen more, Hant). On the
+//! The pipeline (`refserve-pipeline`'s `languages.rs`) reads and maximizes
+//! the server's tags at build time, with ICU4X, and asks it besides the
+//! likely script of each offer's language in every region, keeping the
+//! regions where it differs from the language's own (for `zh`: TW, HK, MO and a dozen more, Hant). On the
 //! request path [`negotiate_language`] only compares bytes: a range's
 //! script is the one it names, else its region's among its offers', else
 //! its language's. ICU is never asked there.
@@ -33,11 +33,6 @@
 //! `zh-TW,zh;q=0.8,en-US;q=0.5,en;q=0.3` about 2,200. No call allocates.
 
 use std::cmp::Ordering;
-use std::collections::{BTreeMap, BTreeSet};
-use std::sync::{Mutex, PoisonError};
-
-use icu_locale::subtags::{self, Region, Variants};
-use icu_locale::{LanguageIdentifier, LocaleExpander};
 
 use super::list::{members, Quality, DEFAULT_QUALITY};
 
@@ -78,37 +73,11 @@ pub struct Language {
 }
 
 impl Language {
-    /// The offer `tag` names, with its likely script and region filled in,
-    /// and its language's likely script by region (at build time, with
-    /// ICU4X); the error names the tag, which must be a Unicode language
-    /// identifier whose script and region CLDR knows.
-    pub fn offered(tag: &str) -> Result<Language, String> {
-        let mut id = LanguageIdentifier::try_from_str(tag)
-            .map_err(|e| format!("language tag {tag:?} is not a language identifier: {e}"))?;
-        LocaleExpander::new_common().maximize(&mut id);
-        let (Some(script), Some(region)) = (id.script, id.region) else {
-            return Err(format!(
-                "language tag {tag:?}: CLDR's likely subtags give it no script and region"
-            ));
-        };
-        let (language_script, region_scripts) =
-            scripts_by_region(id.language).ok_or_else(|| {
-                format!("language tag {tag:?}: CLDR's likely subtags give its language no script")
-            })?;
-        Ok(Language {
-            tag: interned(tag),
-            language: interned(id.language.as_str()),
-            script: interned(script.as_str()),
-            region: interned(region.as_str()),
-            language_script,
-            region_scripts,
-        })
-    }
-
     /// The script a range of this offer's language is likely written in,
-    /// by CLDR, when it names no script: that of `region` if it names one
-    /// with a script of its own, else its language's.
-    fn likely_script(&self, region: Option<&[u8]>) -> &'static [u8] {
+    /// by CLDR, when it names no script: that of `region` (2 or 3 bytes,
+    /// any case) if it names one with a script of its own, else its
+    /// language's.
+    pub fn likely_script(&self, region: Option<&[u8]>) -> &'static [u8] {
         let entries: &'static [u8] = self.region_scripts.as_bytes();
         if let Some(region) = region {
             // The region as the entries spell it (a range's is 2 or 3 bytes).
@@ -132,74 +101,9 @@ impl Language {
     }
 }
 
-/// The likely script of `language` ([`Language::language_script`]) and the
-/// regions where it differs ([`Language::region_scripts`]), from ICU4X's
-/// compiled CLDR data: every region asked about, each two letters `AA` to
-/// `ZZ` and each three digits `000` to `999` (those CLDR does not know
-/// give the language's script). Worked out once per language and kept, so
-/// a pipeline run again leaks nothing more; `None` if CLDR gives the
-/// language no script.
-fn scripts_by_region(language: subtags::Language) -> Option<(&'static str, &'static str)> {
-    static KNOWN: Mutex<BTreeMap<subtags::Language, (&'static str, &'static str)>> =
-        Mutex::new(BTreeMap::new());
-    if let Some(&known) = KNOWN
-        .lock()
-        .unwrap_or_else(PoisonError::into_inner)
-        .get(&language)
-    {
-        return Some(known);
-    }
-    let expander = LocaleExpander::new_common();
-    let script = |region: Option<Region>| {
-        let mut id = LanguageIdentifier {
-            language,
-            script: None,
-            region,
-            variants: Variants::new(),
-        };
-        expander.maximize(&mut id);
-        id.script
-    };
-    let language_script = script(None)?;
-    let letters = (b'A'..=b'Z').flat_map(|a| (b'A'..=b'Z').map(move |b| vec![a, b]));
-    let digits = (0..1000).map(|n: u32| format!("{n:03}").into_bytes());
-    let mut region_scripts = Vec::new();
-    for code in letters.chain(digits) {
-        let Ok(region) = Region::try_from_utf8(&code) else {
-            continue;
-        };
-        if let Some(script) = script(Some(region)).filter(|&s| s != language_script) {
-            region_scripts.push(format!("{:3} {}", region.as_str(), script.as_str()));
-        }
-    }
-    region_scripts.sort();
-    let known = (
-        interned(language_script.as_str()),
-        interned(&region_scripts.join(",")),
-    );
-    KNOWN
-        .lock()
-        .unwrap_or_else(PoisonError::into_inner)
-        .insert(language, known);
-    Some(known)
-}
-
 /// The bytes of an entry of [`Language::region_scripts`], the comma after
 /// it aside.
 const REGION_SCRIPT: usize = 8;
-
-/// `text` as a `&'static str`: each distinct one is leaked once, so a
-/// pipeline run again (`refserve dev`) leaks nothing more.
-fn interned(text: &str) -> &'static str {
-    static INTERNED: Mutex<BTreeSet<&'static str>> = Mutex::new(BTreeSet::new());
-    let mut interned = INTERNED.lock().unwrap_or_else(PoisonError::into_inner);
-    if let Some(&known) = interned.get(text) {
-        return known;
-    }
-    let leaked: &'static str = Box::leak(text.into());
-    interned.insert(leaked);
-    leaked
-}
 
 /// Choose a language (RFC 9110 §12.5.4, RFC 4647 §3.4 lookup): the index
 /// into `offered` of the language the request's `Accept-Language` lines
@@ -478,11 +382,59 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
-    /// The offers of `tags`, as the pipeline makes them.
+    /// The offers of `tags`, as the pipeline makes them (`KNOWN`).
     fn offers(tags: &[&'static str]) -> Vec<Language> {
         tags.iter()
-            .map(|tag| Language::offered(tag).expect("a known tag"))
+            .map(|tag| {
+                *KNOWN
+                    .iter()
+                    .find(|known| known.tag == *tag)
+                    .expect("an offer of KNOWN")
+            })
             .collect()
+    }
+
+    /// What the pipeline's `languages::offered` makes of the tags the tests
+    /// offer, written out (CLDR's likely subtags, as ICU4X 2 gives them).
+    const KNOWN: &[Language] = &[
+        offer("en", "en", "Latn", "US", "Latn", ""),
+        offer("en-GB", "en", "Latn", "GB", "Latn", ""),
+        offer("en-US", "en", "Latn", "US", "Latn", ""),
+        offer("ja", "ja", "Jpan", "JP", "Jpan", ""),
+        offer(
+            "sr",
+            "sr",
+            "Cyrl",
+            "RS",
+            "Cyrl",
+            "ME  Latn,RO  Latn,TR  Latn",
+        ),
+        offer("zh-Hans", "zh", "Hans", "CN", "Hans", ZH),
+        offer("zh-Hans-CN", "zh", "Hans", "CN", "Hans", ZH),
+        offer("zh-Hans-SG", "zh", "Hans", "SG", "Hans", ZH),
+        offer("zh-Hant", "zh", "Hant", "TW", "Hans", ZH),
+    ];
+
+    /// The regions where Chinese is likely written in Traditional.
+    const ZH: &str = "AU  Hant,BN  Hant,GB  Hant,GF  Hant,HK  Hant,ID  Hant,MO  Hant,\
+        PA  Hant,PF  Hant,PH  Hant,SR  Hant,TH  Hant,TW  Hant,US  Hant,VN  Hant";
+
+    const fn offer(
+        tag: &'static str,
+        language: &'static str,
+        script: &'static str,
+        region: &'static str,
+        language_script: &'static str,
+        region_scripts: &'static str,
+    ) -> Language {
+        Language {
+            tag,
+            language,
+            script,
+            region,
+            language_script,
+            region_scripts,
+        }
     }
 
     /// The tag `header`, one line, chooses among `tags`.
@@ -494,23 +446,6 @@ mod tests {
     const EN_ZH: &[&str] = &["en", "zh-Hans"];
     const EN_ZH_JA: &[&str] = &["en", "zh-Hans", "ja"];
     const EN_HANS_HANT: &[&str] = &["en", "zh-Hans", "zh-Hant"];
-
-    #[test]
-    fn offers_are_maximized() {
-        let [en, hans, hant] = [
-            Language::offered("en"),
-            Language::offered("zh-Hans"),
-            Language::offered("ZH-tw"),
-        ];
-        let text = |l: Result<Language, String>| l.map(|l| [l.tag, l.language, l.script, l.region]);
-        assert_eq!(text(en), Ok(["en", "en", "Latn", "US"]));
-        assert_eq!(text(hans), Ok(["zh-Hans", "zh", "Hans", "CN"]));
-        assert_eq!(text(hant), Ok(["ZH-tw", "zh", "Hant", "TW"]));
-        for bad in ["", "e", "en_US", "en-US-u-ca-gregory", "zh-", "*"] {
-            let error = Language::offered(bad).expect_err(bad);
-            assert!(error.contains(&format!("{bad:?}")), "{error}");
-        }
-    }
 
     #[test]
     fn simplified_chinese_is_reached_by_its_regions_and_scripts() {
@@ -582,40 +517,21 @@ mod tests {
     }
 
     #[test]
-    fn scripts_by_region_are_worked_out_when_offered() {
-        let [hans, hant] = ["zh-Hans", "zh-Hant"].map(|tag| offers(&[tag])[0]);
-        for chinese in [hans, hant] {
-            assert_eq!(chinese.language_script, "Hans");
-            let regions: Vec<&str> = chinese.region_scripts.split(',').collect();
-            for traditional in ["HK  Hant", "MO  Hant", "TW  Hant"] {
-                assert!(regions.contains(&traditional), "{regions:?}");
-            }
-            for simplified in ["CN", "SG", "MY"] {
-                assert!(!regions.iter().any(|r| r.starts_with(simplified)));
-            }
-        }
-        assert_eq!((hans.script, hant.script), ("Hans", "Hant"));
-        let [en, en_gb, ja, sr] = ["en", "en-GB", "ja", "sr-Latn"].map(|tag| offers(&[tag])[0]);
-        assert_eq!((en.language_script, en.region_scripts), ("Latn", ""));
-        assert_eq!(en_gb.region_scripts, "");
-        assert_eq!((ja.language_script, ja.region_scripts), ("Jpan", ""));
-        assert_eq!(sr.language_script, "Cyrl");
-        assert!(
-            sr.region_scripts.contains("ME  Latn"),
-            "{}",
-            sr.region_scripts
-        );
+    fn the_likely_script_is_read_from_region_scripts() {
+        let [hans, sr] = ["zh-Hans", "sr"].map(|tag| offers(&[tag])[0]);
         assert_eq!(hans.likely_script(Some(b"tw")), b"Hant");
         assert_eq!(hans.likely_script(Some(b"CN")), b"Hans");
         assert_eq!(hans.likely_script(Some(b"419")), b"Hans");
         assert_eq!(hans.likely_script(Some(b"ZZ")), b"Hans");
         assert_eq!(hans.likely_script(None), b"Hans");
-        // Entries of 8 bytes, in order; three digits read as two letters are.
-        for offer in [hans, sr] {
+        assert_eq!(sr.likely_script(Some(b"ME")), b"Latn");
+        // Entries of 8 bytes, in order.
+        for offer in KNOWN.iter().filter(|o| !o.region_scripts.is_empty()) {
             let entries: Vec<&str> = offer.region_scripts.split(',').collect();
             assert!(entries.iter().all(|e| e.len() == REGION_SCRIPT));
             assert!(entries.windows(2).all(|pair| pair[0] < pair[1]));
         }
+        // Three digits are read as two letters are.
         let made_up = Language {
             region_scripts: "001 Latn,419 Cyrl,AU  Hant,TW  Hant",
             ..hans
@@ -632,8 +548,6 @@ mod tests {
             b"Hans",
         ];
         assert_eq!(scripts, expected);
-        // A language CLDR gives no script is not offered.
-        assert!(Language::offered("und").is_err());
     }
 
     #[test]
@@ -926,18 +840,6 @@ mod tests {
         prop::collection::vec(member, 0..20).prop_map(|members| members.join(","))
     }
 
-    /// The likely script of `language` in `region` (if any), as ICU4X
-    /// gives it.
-    fn icu_script(language: &str, region: Option<&str>) -> String {
-        let tag = match region {
-            Some(region) => format!("{language}-{region}"),
-            None => language.to_string(),
-        };
-        let mut id = LanguageIdentifier::try_from_str(&tag).expect("a language identifier");
-        LocaleExpander::new_common().maximize(&mut id);
-        id.script.expect("a known language").as_str().to_string()
-    }
-
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(2048))]
 
@@ -951,28 +853,6 @@ mod tests {
                     "{:?} for {:?}", header, tags
                 );
             }
-        }
-
-        #[test]
-        fn offers_know_the_script_of_each_region_as_icu_does(
-            tag in prop::sample::select(&[
-                "en", "zh-Hans", "zh-Hant", "ja", "sr", "sr-Latn", "pa", "uz", "az",
-                "ku", "yue", "ms", "ha", "es-419", "pt-PT",
-            ][..]),
-            region in prop_oneof![
-                "[A-Za-z]{2}|[0-9]{3}|",
-                prop::sample::select(&["TW", "hk", "ME", "PK", "IQ", "CN", "AF", "RU", "US", "419"][..])
-                    .prop_map(String::from),
-            ],
-        ) {
-            let offer = Language::offered(tag).expect("a known tag");
-            let region = (!region.is_empty()).then_some(region.as_str());
-            let icu = icu_script(offer.language, region);
-            prop_assert_eq!(
-                offer.likely_script(region.map(str::as_bytes)),
-                icu.as_bytes(),
-                "{:?} in {:?}", tag, region
-            );
         }
 
         #[test]

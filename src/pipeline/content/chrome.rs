@@ -102,6 +102,8 @@ pub struct Chrome {
     pub required_optional: String,
     /// "Returns"
     pub returns: String,
+    /// "{type}: {meaning}", the line under it
+    pub returns_line: String,
     /// "Note"
     pub note: String,
     /// "Examples"

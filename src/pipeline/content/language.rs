@@ -50,7 +50,7 @@ impl Language {
                         self.tag
                     ),
                 );
-            } else if let Err(problem) = crate::negotiate::Language::offered(&self.tag) {
+            } else if let Err(problem) = crate::languages::offered(&self.tag) {
                 check.fail("tag", problem);
             }
         }
