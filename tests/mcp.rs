@@ -4,9 +4,12 @@
 //! `_meta`; `mcp/tools.rs`: the tools and resources, against the documents
 //! they repeat, their sizes, and wrong tools, arguments and types;
 //! `mcp/search_tool.rs`: `search`'s answers and its quality;
+//! `mcp/locale.rs`: the tools asked in a `locale`, and each language's pages
+//! as resources;
 //! `mcp/transport.rs`: bad input, the trailing slash, origins and preflight,
 //! the body timeout.
 
+mod locale;
 mod protocol;
 mod search_tool;
 mod tools;

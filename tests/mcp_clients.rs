@@ -51,10 +51,17 @@ async fn exercise(mut client: Command, version: &str) {
     println!("{summary}");
     assert_eq!(summary["version"], version, "{}", outcome.output);
     assert_eq!(summary["tools"], 3, "{}", outcome.output);
-    // A resource for every method, `llms.txt` and `llms-full.txt`.
+    // A resource for every method in each language, `llms.txt` and
+    // `llms-full.txt`.
     let methods = shipped_methods().len();
+    let languages = refserve::table::production().languages.len();
     assert_eq!(summary["methods"], methods, "{}", outcome.output);
-    assert_eq!(summary["resources"], methods + 2, "{}", outcome.output);
+    assert_eq!(
+        summary["resources"],
+        methods * languages + 2,
+        "{}",
+        outcome.output
+    );
 }
 
 #[tokio::test]

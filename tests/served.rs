@@ -171,11 +171,38 @@ fn requests() -> Vec<Asked> {
         r#"{"jsonrpc":"2.0","id":5,"method":"resources/list"}"#,
         r#"{"jsonrpc":"2.0","id":6,"method":"nope"}"#,
         "{",
+        r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"list_methods"}}"#,
+        r#"{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"search","arguments":{"query":"zzzzqqq"}}}"#,
     ] {
         asked.push(Asked {
             method: Method::POST,
             body,
             ..Asked::get("/mcp", &[("content-type", "application/json")])
+        });
+    }
+    // The 2026-07-28 era, whose results end with `resultType` and `_meta`.
+    for (tool, body) in [
+        (
+            "list_methods",
+            r#"{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"list_methods","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#,
+        ),
+        (
+            "search",
+            r#"{"jsonrpc":"2.0","id":10,"method":"tools/call","params":{"name":"search","arguments":{"query":"insert many rows"},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#,
+        ),
+    ] {
+        asked.push(Asked {
+            method: Method::POST,
+            body,
+            ..Asked::get(
+                "/mcp",
+                &[
+                    ("content-type", "application/json"),
+                    ("mcp-protocol-version", "2026-07-28"),
+                    ("mcp-method", "tools/call"),
+                    ("mcp-name", tool),
+                ],
+            )
         });
     }
     asked

@@ -28,6 +28,23 @@ pub async fn start_server() -> Server {
 
 /// Start refserve on a free port of 127.0.0.1 with a changed configuration.
 pub async fn start_server_with(change: impl FnOnce(&mut refserve::config::Config)) -> Server {
+    let tables = refserve::table::Tables::Fixed(refserve::table::production());
+    serve(tables, change).await
+}
+
+/// Start refserve on a free port of 127.0.0.1 serving `table` (one built
+/// from a content copy, with `refserve_pipeline::preview`).
+pub async fn start_server_on(table: refserve::table::Table) -> Server {
+    let latest = std::sync::Arc::new(std::sync::RwLock::new(std::sync::Arc::new(table)));
+    serve(refserve::table::Tables::Swappable(latest), |_| {}).await
+}
+
+/// Start refserve on a free port of 127.0.0.1 serving `tables`, with a
+/// changed configuration.
+async fn serve(
+    tables: refserve::table::Tables,
+    change: impl FnOnce(&mut refserve::config::Config),
+) -> Server {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await
         .expect("bind a free port");
@@ -57,7 +74,6 @@ pub async fn start_server_with(change: impl FnOnce(&mut refserve::config::Config
         let shutdown = Box::pin(async {
             let _ = stopped.await;
         });
-        let tables = refserve::table::Tables::Fixed(refserve::table::production());
         refserve::server::run(listeners, tables, &config, None, shutdown).await;
     });
     let client = Client::builder(TokioExecutor::new()).build_http();

@@ -67,15 +67,14 @@ pub struct Mcp {
     pub answers: Vec<Answer>,
     /// The search index, for `search` here and `/search`.
     pub index: Index,
-    /// Each method as a search result, in catalog order.
-    pub hits: Vec<Hit>,
+    /// What `search` answers with in each of the table's languages
+    /// (`Table::languages`), the source's first.
+    pub editions: Vec<Edition>,
     /// What a modern result has that a legacy one has not (`resultType`
     /// and `_meta`): the members that end every modern result the server
     /// writes itself (searches, tool errors).
     #[serde(with = "json_text")]
     pub modern_members: Members,
-    /// The text of a search that finds nothing.
-    pub no_match_text: String,
     /// Every method's name, as a JSON array.
     #[serde(with = "json_text")]
     pub methods_json: Box<RawValue>,
@@ -96,10 +95,83 @@ pub struct Answer {
     pub modern: Bytes,
 }
 
+/// What `search` answers with in one language: each method as a result,
+/// and the texts around them.
+#[derive(Debug, Serialize, Deserialize)]
+pub struct Edition {
+    /// Each method as a search result, in catalog order.
+    pub hits: Vec<Hit>,
+    /// The text before the methods found, up to the first.
+    pub found_text: String,
+    /// The text of a search that finds nothing.
+    pub no_match_text: String,
+}
+
+/// How a method's text stands in the language a tool answered in, as
+/// `_meta` names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Standing {
+    /// In the language, as the source is now (or the source itself).
+    Current,
+    /// In the language, translated from an older source.
+    Outdated,
+    /// Not translated: in the source's language.
+    Untranslated,
+}
+
+impl Standing {
+    /// Its name in `_meta`: `current`, `outdated`, `untranslated`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Standing::Current => "current",
+            Standing::Outdated => "outdated",
+            Standing::Untranslated => "untranslated",
+        }
+    }
+}
+
+/// What `_meta` says of a tool's answer asked for in a `locale`: the
+/// locale served (a language's tag, `zh-Hans`; the source's when none
+/// matched), and the methods in the answer shown in the source's language
+/// (`untranslated`) or whose translation is `outdated`, each in the
+/// answer's order.
+#[derive(Debug, Serialize)]
+pub struct Served<'a> {
+    /// The tag of the language served.
+    pub locale: &'a str,
+    /// The keys of the methods shown in the source's language.
+    pub untranslated: Vec<&'a str>,
+    /// The keys of the methods whose translation is outdated.
+    pub outdated: Vec<&'a str>,
+}
+
+impl<'a> Served<'a> {
+    /// What `_meta` says of an answer in `locale` showing `hits`.
+    pub fn of(locale: &'a str, hits: impl IntoIterator<Item = &'a Hit>) -> Served<'a> {
+        let mut served = Served {
+            locale,
+            untranslated: Vec::new(),
+            outdated: Vec::new(),
+        };
+        for hit in hits {
+            match hit.standing {
+                Standing::Current => {}
+                Standing::Outdated => served.outdated.push(&hit.key),
+                Standing::Untranslated => served.untranslated.push(&hit.key),
+            }
+        }
+        served
+    }
+}
+
 /// One method as a search result, in pieces the server completes with the
 /// line that says why it matched.
 #[derive(Debug, Serialize, Deserialize)]
 pub struct Hit {
+    /// The method's key.
+    pub key: String,
+    /// How its text stands in the result's language.
+    pub standing: Standing,
     /// Its structured result's members (`name`, `description`,
     /// `signatures`, `url`); the server adds `why` and `score` after them.
     #[serde(with = "json_text")]

@@ -24,7 +24,7 @@
 //! The api-catalog (`render_json::api_catalog`) links both.
 
 use crate::address::{Address, View};
-use crate::content::Catalog;
+use crate::content::{Catalog, Editions};
 use crate::mcp::VERSIONS;
 use crate::render_json::finish;
 use crate::render_markdown::escape;
@@ -80,8 +80,10 @@ fn skill_description(catalog: &Catalog) -> String {
     )
 }
 
-/// The skill: front matter, then how to use this reference.
-pub(crate) fn skill(catalog: &Catalog) -> String {
+/// The skill: front matter, then how to use this reference, in each
+/// language it is served in.
+pub(crate) fn skill(editions: &Editions) -> String {
+    let catalog = editions.source();
     let site = &catalog.site;
     let base = &catalog.base_url;
     let description =
@@ -129,21 +131,70 @@ pub(crate) fn skill(catalog: &Catalog) -> String {
          curl -s {base}/mcp -H 'Content-Type: application/json' \\\n  \
          -d '{{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{{\"name\":\"search\",\"arguments\":{{\"query\":\"count the rows that match\"}}}}}}'\n\
          ```\n\n\
+         {languages}\
          ## The methods\n\n",
         title = escape(&site.title),
         summary = escape(&site.summary),
         about = escape(&site.about),
         versions = VERSIONS.join(", "),
-        example = catalog
-            .entries
-            .first()
-            .map_or("select", |entry| entry.key.as_str()),
+        languages = languages(editions),
+        example = example_key(catalog),
     );
     for group in &site.groups {
         let keys: Vec<String> = group.keys.iter().map(|key| format!("`{key}`")).collect();
         let _ = writeln!(md, "- {}: {}", escape(&group.name), keys.join(", "));
     }
     md
+}
+
+/// The skill's section on the languages served and how to ask for one,
+/// over HTTP and MCP; nothing when the reference has one language.
+fn languages(editions: &Editions) -> String {
+    let Some(other) = editions.catalogs.get(1) else {
+        return String::new();
+    };
+    let base = &editions.source().base_url;
+    let served: Vec<String> = editions
+        .languages()
+        .iter()
+        .map(|language| format!("{} (`{}`)", escape(&language.name), language.tag))
+        .collect();
+    let tags: Vec<&str> = editions
+        .languages()
+        .iter()
+        .map(|language| language.tag.as_str())
+        .collect();
+    format!(
+        "## Languages\n\n\
+         The reference is written in {served}; the JSON reference and the structured content \
+         of MCP's answers are always in English.\n\n\
+         - Over HTTP, send `Accept-Language` (`{example}`) to the pages above, or use a \
+         language's own addresses: `{page}`, `{search}?q=<words>`.\n\
+         - Over MCP, give any tool `locale`, a BCP 47 tag chosen among {tags} as \
+         `Accept-Language` is (`{example}`; English when none matches): `list_methods` and \
+         `search` answer in that language and `get_method` gives the page in it; `_meta` says \
+         which locale was served and which methods are shown in English, not translated yet \
+         (`untranslated`), or translated from an older text (`outdated`). Each language's \
+         method pages are resources too (`{resource}`).\n\n",
+        served = served.join(", "),
+        tags = tags.join(", "),
+        example = other.language.tag,
+        page = other
+            .at(Address::Method("<name>", View::Markdown))
+            .url(base),
+        search = other.at(Address::Search).url(base),
+        resource = other
+            .at(Address::Method(example_key(other), View::Markdown))
+            .url(base),
+    )
+}
+
+/// The method the skill shows its addresses with: the first.
+fn example_key(catalog: &Catalog) -> &str {
+    catalog
+        .entries
+        .first()
+        .map_or("select", |entry| entry.key.as_str())
 }
 
 /// `sha256:` and the lowercase hex SHA-256 of `bytes`: the RFC's digest.

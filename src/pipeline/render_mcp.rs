@@ -1,63 +1,47 @@
 //! Build stage 2 (MCP): every fixed answer of `/mcp`, in both eras' forms
-//! (`mcp.rs`), and each method as a search result.
+//! (`mcp.rs`), and each method as a search result, in each language.
 //!
-//! Pure functions of the catalog. The texts a tool returns are the site's
-//! own: a method's Markdown page, its Reference object, `llms.txt` and
-//! `llms-full.txt`.
+//! Pure functions of the catalogs. The texts a tool returns are the site's
+//! own: a method's Markdown page (in each language), its Reference object,
+//! `llms.txt` and `llms-full.txt`. This file writes the answers;
+//! `render_mcp/tools.rs` describes the tools, `render_mcp/readable.rs` the
+//! resources.
+//!
+//! A tool asked in a `locale` answers in the language negotiated for it:
+//! `list_methods` and `get_method` from answers stored per language (keyed
+//! by the language's segment), `search` from the [`Edition`] of that
+//! language; `_meta` then says which locale was served and how each
+//! method's translation stands ([`Served`], [`Standing`]). Asked without
+//! one, they answer in the source's language as they always have.
+
+mod readable;
+mod tools;
 
 use crate::address::{Address, View};
-use crate::content::{Catalog, Editions, Entry, Status};
+use crate::content::{fill, Catalog, Editions, Entry, Status};
 use crate::mcp::{
-    answer_key, Answer, Era, Hit, Mcp, Members, DEFAULT_LIMIT, HANDSHAKE_VERSIONS, MODERN_VERSION,
-    TTL_MS,
+    answer_key, Answer, Edition, Era, Hit, Mcp, Members, Served, Standing, HANDSHAKE_VERSIONS,
+    MODERN_VERSION, TTL_MS,
 };
 use crate::render_json;
-use crate::render_openapi::reference_schema_alone;
-use crate::search::{self, MAX_QUERY_BYTES};
-use crate::{render_llms, render_markdown};
+use crate::render_markdown;
+use crate::search;
 use bytes::Bytes;
-use serde::Serialize;
+use readable::Readable;
 use serde_json::{json, Value};
 
 /// The server's name in `serverInfo`.
 const SERVER_NAME: &str = "refserve";
 
-/// Every answer of `/mcp` for `catalog`.
+/// Every answer of `/mcp` for `editions`.
 pub(crate) fn render(editions: &Editions) -> Mcp {
     let catalog = editions.source();
     const LEGACY: &[Era] = &[Era::Legacy];
     const BOTH: &[Era] = &[Era::Legacy, Era::Modern];
-    let readable = readable(catalog);
-    let markdown_of = |key: &str| Address::Method(key, View::Markdown).url(&catalog.base_url);
-    let hits: Vec<Hit> = (catalog.entries.iter())
-        .map(|entry| {
-            // One method as `list_methods` and `search` give it; a
-            // deprecated one says so (`deprecated`, as in its Reference).
-            let mut summary = json!({
-                "name": entry.key,
-                "description": entry.description,
-                "signatures": &*entry.signatures,
-                "url": render_json::documentation_url(catalog, entry),
-            });
-            if let Some(mark) = &entry.deprecated {
-                summary["deprecated"] = render_json::lifecycle_mark(mark);
-            }
-            // Its Markdown lines in a list: name and description, then its
-            // signatures and address.
-            let signatures: Vec<String> =
-                entry.signatures.iter().map(|s| format!("`{s}`")).collect();
-            let text = format!(
-                "**{}**: {}{}\n   {} — {}\n",
-                entry.key,
-                render_markdown::paragraph(&entry.description_md, &markdown_of),
-                render_markdown::deprecation(&catalog.language.chrome, entry, &markdown_of),
-                signatures.join(", "),
-                render_json::documentation_url(catalog, entry),
-            );
-            let members = members(&summary.to_string());
-            Hit { members, text }
-        })
-        .collect();
+    // Each language's method pages, the source's first.
+    let pages: Vec<Vec<Readable>> = editions.catalogs.iter().map(readable::pages).collect();
+    let files = readable::files(catalog);
+    let searched: Vec<Edition> = editions.catalogs.iter().map(edition).collect();
     let mut answers = Vec::new();
     // `result` in the form of each era of `eras`, nothing in the other.
     let mut add = |key: &str, result: Value, eras: &[Era], cached: bool| {
@@ -77,21 +61,27 @@ pub(crate) fn render(editions: &Editions) -> Mcp {
     let discover = json!({
         "supportedVersions": [MODERN_VERSION],
         "capabilities": capabilities(),
-        "instructions": instructions(catalog),
+        "instructions": instructions(editions),
     });
     add("server/discover", discover, &[Era::Modern], true);
     add("ping", json!({}), LEGACY, false);
     add(
         "tools/list",
-        json!({ "tools": tools(editions) }),
+        json!({ "tools": tools::tools(editions) }),
         BOTH,
         true,
     );
-    let resources = json!({ "resources": readable });
+    // The source's pages, its files, then each other language's pages.
+    let every: Vec<&Readable> = pages[0]
+        .iter()
+        .chain(&files)
+        .chain(pages[1..].iter().flatten())
+        .collect();
+    let resources = json!({ "resources": every });
     add("resources/list", resources, BOTH, true);
     let templates = json!({ "resourceTemplates": [] });
     add("resources/templates/list", templates, BOTH, true);
-    let list = list_methods(&hits);
+    let list = list_methods(catalog, &searched[0], None);
     add(&answer_key("tools/call", "list_methods"), list, BOTH, false);
     for version in HANDSHAKE_VERSIONS {
         let initialize = json!({
@@ -102,60 +92,40 @@ pub(crate) fn render(editions: &Editions) -> Mcp {
                 "title": catalog.site.title,
                 "version": env!("CARGO_PKG_VERSION"),
             },
-            "instructions": instructions(catalog),
+            "instructions": instructions(editions),
         });
         let key = answer_key("initialize", version);
         add(&key, initialize, LEGACY, false);
     }
     let get_method = |entry: &Entry| answer_key("tools/call", &format!("get_method {}", entry.key));
-    for (entry, page) in catalog.entries.iter().zip(&readable) {
-        // The method's Markdown page, a link to it, its Reference object.
-        let got = json!({
-            "content": [
-                { "type": "text", "text": page.text },
-                {
-                    "type": "resource_link",
-                    "uri": page.uri,
-                    "name": page.name,
-                    "title": page.title,
-                    "description": page.description,
-                    "mimeType": page.mime_type,
-                },
-            ],
-            "structuredContent": render_json::reference(catalog, entry),
-        });
-        add(&get_method(entry), got, BOTH, false);
+    for (entry, page) in catalog.entries.iter().zip(&pages[0]) {
+        add(&get_method(entry), got(catalog, entry, page), BOTH, false);
     }
-    // Each method's page in each other language, for `get_method` asked in
-    // that `locale`: the page in it (or in English, saying so), its facts
-    // the Reference's, as in English, and `_meta` saying which locale was
-    // served and how its translation stands.
-    for translation in &editions.catalogs[1..] {
+    // Each tool asked in a `locale`, for each language (the source's too):
+    // `list_methods` with its descriptions in it, `get_method` with each
+    // method's page in it (or in English, saying so), its facts the
+    // Reference's, as in English; `_meta` saying which locale was served
+    // and how its translation stands.
+    let localized = editions.catalogs.iter().zip(&pages).zip(&searched);
+    for ((translation, readable), searched) in localized {
         let language = &translation.language;
-        for (entry, original) in translation.entries.iter().zip(&catalog.entries) {
-            let twin = translation.at(Address::Method(&entry.key, View::Markdown));
-            let status = match &entry.translation {
-                Status::Outdated(_) => "outdated",
-                Status::Untranslated => "untranslated",
-                Status::Current | Status::Source => "current",
-            };
-            let got = json!({
-                "content": [
-                    { "type": "text", "text": render_markdown::method(translation, entry) },
-                    {
-                        "type": "resource_link",
-                        "uri": twin.url(&catalog.base_url),
-                        "name": entry.key,
-                        "title": format!("{} — {}", entry.name, language.name),
-                        "description": entry.description,
-                        "mimeType": "text/markdown",
-                    },
-                ],
-                "structuredContent": render_json::reference(catalog, original),
-                "_meta": { "locale": language.tag, "translation": status },
+        let served = Served::of(&language.tag, &searched.hits);
+        let list = list_methods(translation, searched, Some(served));
+        let key = answer_key("tools/call", &format!("list_methods {}", language.segment));
+        add(&key, list, BOTH, false);
+        let methods = translation
+            .entries
+            .iter()
+            .zip(&catalog.entries)
+            .zip(readable);
+        for ((entry, original), page) in methods {
+            let mut answer = got(catalog, original, page);
+            answer["_meta"] = json!({
+                "locale": language.tag,
+                "translation": standing(&entry.translation).name(),
             });
             let key = format!("get_method {} {}", entry.key, language.segment);
-            add(&answer_key("tools/call", &key), got, BOTH, false);
+            add(&answer_key("tools/call", &key), answer, BOTH, false);
         }
     }
     for entry in &catalog.removed {
@@ -173,31 +143,145 @@ pub(crate) fn render(editions: &Editions) -> Mcp {
         let removed = json!({ "content": [{ "type": "text", "text": text }], "isError": true });
         add(&get_method(entry), removed, BOTH, false);
     }
-    for page in &readable {
-        let read = json!({ "contents": [{
-            "uri": page.uri, "mimeType": page.mime_type, "text": page.text,
-        }] });
-        add(&answer_key("resources/read", &page.uri), read, BOTH, true);
+    for page in every {
+        add(
+            &answer_key("resources/read", &page.uri),
+            json!({ "contents": [page.contents()] }),
+            BOTH,
+            true,
+        );
     }
     answers.sort_by(|a, b| a.key.cmp(&b.key));
     let keys: Vec<&str> = catalog.entries.iter().map(|e| e.key.as_str()).collect();
-    // What a search that finds nothing says: how search reads a query, and
-    // every method to pick from.
-    let no_match_text = format!(
-        "No method matches the query. Search looks for its words in the methods' names, \
-         descriptions, signatures, parameters, return values, notes, examples and the names \
-         other libraries use; try other words, or pick from these (get_method gives one whole, \
-         list_methods all with their descriptions): {}.\n",
-        keys.join(", ")
-    );
     Mcp {
         answers,
         index: search::index(editions),
-        hits,
+        editions: searched,
         modern_members: members(&finish(json!({}), Era::Modern, false)),
-        no_match_text,
         methods_json: serde_json::value::to_raw_value(&keys).expect("strings always serialise"),
     }
+}
+
+/// `get_method`'s answer for `entry` of the source's catalog, its page
+/// being `page` (in any language): the page's Markdown, a link to it, the
+/// method's Reference object.
+fn got(catalog: &Catalog, entry: &Entry, page: &Readable) -> Value {
+    json!({
+        "content": [
+            { "type": "text", "text": page.text },
+            {
+                "type": "resource_link",
+                "uri": page.uri,
+                "name": page.name,
+                "title": page.title,
+                "description": page.description,
+                "mimeType": page.mime_type,
+            },
+        ],
+        "structuredContent": render_json::reference(catalog, entry),
+    })
+}
+
+/// The address of a page of `catalog` as `/mcp` names it: the source's
+/// at the address that negotiates the language (as before there were
+/// languages, so that its answers stay the same), another language's at
+/// its own (`/zh-hans/api/select.md`).
+fn url(catalog: &Catalog, address: Address) -> String {
+    if catalog.is_source() {
+        address.url(&catalog.base_url)
+    } else {
+        catalog.at(address).url(&catalog.base_url)
+    }
+}
+
+/// How `status`, a translation's, stands as `_meta` names it.
+fn standing(status: &Status) -> Standing {
+    match status {
+        Status::Source | Status::Current => Standing::Current,
+        Status::Outdated(_) => Standing::Outdated,
+        Status::Untranslated => Standing::Untranslated,
+    }
+}
+
+/// What `search` answers with in `catalog`'s language: each method as
+/// `list_methods` and `search` give it, and the texts around them.
+fn edition(catalog: &Catalog) -> Edition {
+    let words = &catalog.language.chrome;
+    let markdown_of = |key: &str| url(catalog, Address::Method(key, View::Markdown));
+    let hits = (catalog.entries.iter())
+        .map(|entry| {
+            let page = url(catalog, Address::Method(&entry.key, View::Page));
+            // One method as `list_methods` and `search` give it; a
+            // deprecated one says so (`deprecated`, as in its Reference).
+            let mut summary = json!({
+                "name": entry.key,
+                "description": entry.description,
+                "signatures": &*entry.signatures,
+                "url": page,
+            });
+            if let Some(mark) = &entry.deprecated {
+                summary["deprecated"] = render_json::lifecycle_mark(mark);
+            }
+            let standing = standing(&entry.translation);
+            let shown = match standing {
+                Standing::Current => "",
+                Standing::Outdated => words.mcp_outdated.as_str(),
+                Standing::Untranslated => words.mcp_untranslated.as_str(),
+            };
+            // Its Markdown lines in a list: name and description (and how
+            // its translation stands), then its signatures and address.
+            let signatures: Vec<String> =
+                entry.signatures.iter().map(|s| format!("`{s}`")).collect();
+            let text = format!(
+                "**{}**: {}{}{shown}\n   {} — {page}\n",
+                entry.key,
+                render_markdown::paragraph(&entry.description_md, &markdown_of),
+                render_markdown::deprecation(words, entry, &markdown_of),
+                signatures.join(", "),
+            );
+            Hit {
+                key: entry.key.clone(),
+                standing,
+                members: members(&summary.to_string()),
+                text,
+            }
+        })
+        .collect();
+    let keys: Vec<&str> = catalog.entries.iter().map(|e| e.key.as_str()).collect();
+    Edition {
+        hits,
+        found_text: format!("{}\n\n", words.mcp_found),
+        // How search reads a query, and every method to pick from.
+        no_match_text: format!(
+            "{}\n",
+            fill(&words.mcp_nothing, &[("methods", &keys.join(", "))])
+        ),
+    }
+}
+
+/// `list_methods` in `catalog`'s language: every method as a search gives
+/// it, `searched.hits`; `_meta` saying what was `served` when asked in a
+/// locale.
+fn list_methods(catalog: &Catalog, searched: &Edition, served: Option<Served>) -> Value {
+    let words = &catalog.language.chrome;
+    let count = searched.hits.len().to_string();
+    let mut text = format!("{}\n\n", fill(&words.mcp_methods, &[("count", &count)]));
+    for hit in &searched.hits {
+        text.push_str("- ");
+        text.push_str(&hit.text);
+    }
+    text.push('\n');
+    text.push_str(&words.mcp_methods_end);
+    text.push('\n');
+    let methods: Vec<&Members> = searched.hits.iter().map(|hit| &hit.members).collect();
+    let mut result = json!({
+        "content": [{ "type": "text", "text": text }],
+        "structuredContent": { "methods": methods },
+    });
+    if let Some(served) = served {
+        result["_meta"] = json!(served);
+    }
+    result
 }
 
 /// The result's bytes in `era`'s form: modern results (every result is an
@@ -233,246 +317,15 @@ fn capabilities() -> Value {
 }
 
 /// What a client's model is told about the server.
-fn instructions(catalog: &Catalog) -> String {
+fn instructions(editions: &Editions) -> String {
+    let catalog = editions.source();
     format!(
         "{}: {} Use `search` to find the methods for a task (a question in plain words), \
          `get_method` for one method's whole reference, `list_methods` for all {} at a glance. \
-         Every answer is read-only documentation; nothing here touches a database.",
+         Every answer is read-only documentation; nothing here touches a database.{}",
         catalog.site.title.trim_end_matches('.'),
         catalog.site.summary,
         catalog.entries.len(),
+        tools::locales_sentence(editions),
     )
-}
-
-/// Read-only, idempotent, closed-world: what every tool here is.
-fn annotations(title: &str) -> Value {
-    json!({
-        "title": title,
-        "readOnlyHint": true,
-        "destructiveHint": false,
-        "idempotentHint": true,
-        "openWorldHint": false,
-    })
-}
-
-/// The structured form of one method in a list or a search, with the
-/// `extra` properties (required too).
-fn summary_schema(extra: &[(&str, Value)]) -> Value {
-    let mut schema = json!({
-        "type": "object",
-        "required": ["name", "description", "signatures", "url"],
-        "properties": {
-            "name": { "type": "string", "description": "The method's name, also the `name` of get_method." },
-            "description": { "type": "string" },
-            "signatures": { "type": "array", "items": { "type": "string" }, "minItems": 1 },
-            "url": { "type": "string", "format": "uri", "description": "The method's page." },
-            "deprecated": {
-                "type": "object",
-                "description": "Present when the method is deprecated: the version, its day and \
-                    the method to use instead (`use`), if any; as in the Reference.",
-            },
-        },
-    });
-    for (name, property) in extra {
-        schema["properties"][*name] = property.clone();
-        if let Value::Array(required) = &mut schema["required"] {
-            required.push(json!(name));
-        }
-    }
-    schema
-}
-
-fn tools(editions: &Editions) -> Value {
-    let catalog = editions.source();
-    let locales: Vec<&str> = editions
-        .languages()
-        .into_iter()
-        .map(|l| l.tag.as_str())
-        .collect();
-    let keys: Vec<&str> = catalog.entries.iter().map(|e| e.key.as_str()).collect();
-    let count = catalog.entries.len();
-    // In the order of `TOOLS`.
-    json!([
-        {
-            "name": "list_methods",
-            "title": "List every method",
-            "description": format!(
-                "Every one of the {count} documented methods with its one-line description, \
-                 its call signatures and the address of its page."
-            ),
-            "inputSchema": { "type": "object", "additionalProperties": false },
-            "outputSchema": {
-                "type": "object",
-                "required": ["methods"],
-                "properties": { "methods": { "type": "array", "items": summary_schema(&[]) } },
-            },
-            "annotations": annotations("List every method"),
-        },
-        {
-            "name": "get_method",
-            "title": "Read one method's reference",
-            "description": format!(
-                "One method's whole reference: its page in Markdown (signatures, parameters, \
-                 return value, notes, examples), a link to the page, and the same facts as the \
-                 Reference object of /openapi.json in structured content (always English). \
-                 With `locale` ({}), the page in that language; `_meta` then says which \
-                 locale was served and whether its translation is current, outdated or \
-                 missing (the page in English).",
-                locales.join(", ")
-            ),
-            "inputSchema": {
-                "type": "object",
-                "required": ["name"],
-                "properties": {
-                    "name": {
-                        "type": "string",
-                        "description": "The method's name, lowercase (as list_methods and search give it).",
-                        "enum": keys,
-                    },
-                    "locale": {
-                        "type": "string",
-                        "description": format!(
-                            "Optional: the reader's language as a BCP 47 tag (like \
-                             Accept-Language: `zh-CN`, `zh-Hans`, `en`), chosen among {} as \
-                             the pages' Accept-Language is; English when none matches.",
-                            locales.join(", ")
-                        ),
-                    },
-                },
-                "additionalProperties": false,
-            },
-            "outputSchema": reference_schema_alone(),
-            "annotations": annotations("Read one method's reference"),
-        },
-        {
-            "name": "search",
-            "title": "Search the reference",
-            "description": format!(
-                "Find the methods for a task, asked in plain words (\"count rows that match\", \
-                 \"undo several writes if one fails\"). Returns the best matches first, each \
-                 with why it matched, its signatures and its address; when nothing matches, \
-                 says so and lists every method. Ranked over names, descriptions, parameters, \
-                 return values, notes, examples (their titles, operators such as `[>]` and clause \
-                 keys such as `ORDER`) and the names other libraries use; typos and accents are \
-                 forgiven; at most {MAX_QUERY_BYTES} bytes of the query are read."
-            ),
-            "inputSchema": {
-                "type": "object",
-                "required": ["query"],
-                "properties": {
-                    "query": {
-                        "type": "string",
-                        "minLength": 1,
-                        "description": "What you want to do or know, in words.",
-                    },
-                    "limit": {
-                        "type": "integer",
-                        "minimum": 1,
-                        "maximum": count,
-                        "default": DEFAULT_LIMIT,
-                        "description": "The most methods to return.",
-                    },
-                },
-                "additionalProperties": false,
-            },
-            "outputSchema": {
-                "type": "object",
-                "required": ["query", "results"],
-                "properties": {
-                    "query": { "type": "string" },
-                    "results": {
-                        "type": "array",
-                        "description": "The matches, best first; empty when nothing matched.",
-                        "items": summary_schema(&[
-                            ("why", json!({ "type": "string", "description": "Which words matched, and where." })),
-                            ("score", json!({ "type": "number" })),
-                        ]),
-                    },
-                    "methods": {
-                        "type": "array",
-                        "items": { "type": "string" },
-                        "description": "Every method's name; only when nothing matched.",
-                    },
-                },
-            },
-            "annotations": annotations("Search the reference"),
-        },
-    ])
-}
-
-/// One resource: its entry in `resources/list` (ending with its text's
-/// `size`) and its text.
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct Readable {
-    uri: String,
-    name: String,
-    title: String,
-    description: String,
-    mime_type: &'static str,
-    size: usize,
-    #[serde(skip)]
-    text: String,
-}
-
-/// Every resource, each rendered once: the method pages, then `llms.txt`
-/// and `llms-full.txt` (as served: `text/plain`).
-fn readable(catalog: &Catalog) -> Vec<Readable> {
-    let mut list: Vec<Readable> = catalog
-        .entries
-        .iter()
-        .map(|entry| {
-            let text = render_markdown::method(catalog, entry);
-            Readable {
-                uri: Address::Method(&entry.key, View::Markdown).url(&catalog.base_url),
-                name: entry.key.clone(),
-                title: format!("{} — method reference", entry.name),
-                description: entry.description.clone(),
-                mime_type: "text/markdown",
-                size: text.len(),
-                text,
-            }
-        })
-        .collect();
-    let files = [
-        (
-            "llms.txt",
-            "Index for agents",
-            "Where everything is: every method's Markdown page, the JSON API and the OpenAPI \
-             description.",
-            render_llms::llms(catalog),
-        ),
-        (
-            "llms-full.txt",
-            "The whole reference",
-            "Every method's page in one Markdown document, after the homepage's introduction: \
-             for reading or searching the reference at once.",
-            render_llms::llms_full(catalog),
-        ),
-    ];
-    list.extend(files.map(|(name, title, description, text)| Readable {
-        uri: format!("{}/{name}", catalog.base_url),
-        name: name.into(),
-        title: title.into(),
-        description: description.into(),
-        mime_type: "text/plain",
-        size: text.len(),
-        text,
-    }));
-    list
-}
-
-/// `list_methods`: every method as a search gives it, `hits`.
-fn list_methods(hits: &[Hit]) -> Value {
-    let mut text = format!("The {} documented methods:\n\n", hits.len());
-    for hit in hits {
-        text.push_str("- ");
-        text.push_str(&hit.text);
-    }
-    text.push_str("\nget_method gives one method's whole reference.\n");
-    let methods: Vec<&Members> = hits.iter().map(|hit| &hit.members).collect();
-    json!({
-        "content": [{ "type": "text", "text": text }],
-        "structuredContent": { "methods": methods },
-    })
 }

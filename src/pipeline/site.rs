@@ -190,7 +190,7 @@ fn markdown_body(media: MediaType, markdown: String) -> Body {
 /// addresses ([`removed`]).
 pub(crate) fn resources(editions: &Editions) -> Vec<Resource> {
     let source = editions.source();
-    let mut all = documents(source);
+    let mut all = documents(editions);
     let languages: Vec<Vec<(String, Resource)>> = editions
         .catalogs
         .iter()
@@ -325,7 +325,8 @@ fn pages(editions: &Editions, catalog: &Catalog) -> Vec<(String, Resource)> {
 /// source's catalog: the JSON reference, OpenAPI, the agent index, the
 /// feed, the sitemap, robots.txt, the icons, the health check, the API
 /// catalog and the discovery files.
-fn documents(catalog: &Catalog) -> Vec<Resource> {
+fn documents(editions: &Editions) -> Vec<Resource> {
+    let catalog = editions.source();
     let api = |text: String| Body {
         headers: vec![service_desc(catalog)],
         ..Body::new(MediaType::JSON, text)
@@ -397,7 +398,7 @@ fn documents(catalog: &Catalog) -> Vec<Resource> {
             ..document(address, vec![body])
         });
     }
-    all.extend(discovery::resources(catalog));
+    all.extend(discovery::resources(editions));
     all
 }
 

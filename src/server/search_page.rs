@@ -132,7 +132,7 @@ pub(crate) fn answer(
     }
     let terms = query_terms(&table.mcp.index, &query);
     // All of them, in the order MCP's `search` gives its first few.
-    let found = rank(&table.mcp.index, &terms, table.mcp.hits.len());
+    let found = rank(&table.mcp.index, &terms, table.keys.len());
     let suggestions = if found.is_empty() {
         suggestions(&query, &table.keys)
     } else {

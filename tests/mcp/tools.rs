@@ -90,8 +90,9 @@ async fn every_resource_reads_as_the_document_it_names() {
         .as_array()
         .cloned()
         .unwrap_or_default();
-    // Every method's page, `llms.txt` and `llms-full.txt`.
-    assert_eq!(resources.len(), shipped_methods().len() + 2);
+    // Every method's page in each language, `llms.txt` and `llms-full.txt`.
+    let languages = refserve::table::production().languages.len();
+    assert_eq!(resources.len(), shipped_methods().len() * languages + 2);
     for document in ["llms.txt", "llms-full.txt"] {
         let uri = format!("http://127.0.0.1:8080/{document}");
         assert!(
@@ -146,6 +147,10 @@ async fn every_answer_stays_far_below_ten_thousand_tokens() {
         ("tools/list", json!({})),
         ("resources/list", json!({})),
         ("tools/call", json!({ "name": "list_methods" })),
+        (
+            "tools/call",
+            json!({ "name": "list_methods", "arguments": { "locale": "zh-Hans" } }),
+        ),
         (
             "tools/call",
             json!({ "name": "search", "arguments": { "query": "table rows column value", "limit": shipped_methods().len() } }),

@@ -97,6 +97,15 @@ async function exercise(url, version) {
     const top = results.length > 0 ? results[0].name : undefined;
     check(top === TOP_HIT, `search ${show(QUERY)}: top result ${show(top)}, not ${TOP_HIT}: ${show(results)}`);
 
+    // Asked in a locale: the same methods, answered in Chinese.
+    for (const [name, args] of [
+      ['list_methods', { locale: 'zh-CN' }],
+      ['search', { query: QUERY, limit: 5, locale: 'zh-CN' }],
+    ]) {
+      const localized = await call(mcp, name, args);
+      check(texts(localized).some((text) => /[\u4e00-\u9fff]/.test(text)), `${name} ${show(args)}: not in Chinese: ${show(texts(localized))}`);
+    }
+
     const resources = [];
     let cursor;
     do {

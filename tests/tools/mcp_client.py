@@ -101,6 +101,17 @@ async def exercise(url, version):
         top = results[0].get("name") if results else None
         check(top == TOP_HIT, f"search {QUERY!r}: top result {top!r}, not {TOP_HIT!r}: {results}")
 
+        # Asked in a locale: the same methods, answered in Chinese.
+        for name, arguments in [
+            ("list_methods", {"locale": "zh-CN"}),
+            ("search", {"query": QUERY, "limit": 5, "locale": "zh-CN"}),
+        ]:
+            localized = await call(client, name, arguments)
+            check(
+                any("\u4e00" <= c <= "\u9fff" for text in texts(localized) for c in text),
+                f"{name} {arguments}: not in Chinese: {texts(localized)[:1]}",
+            )
+
         resources = []
         cursor = None
         while True:

@@ -190,6 +190,18 @@ pub struct Chrome {
     pub field_example: String,
     /// "an example's code"
     pub field_code: String,
+    /// MCP's `search`, before the methods found: "Methods for the query, best first (get_method gives one whole):"
+    pub mcp_found: String,
+    /// MCP's `search`, when nothing is found: "No method matches the query. Search looks for its words in the methods' names, descriptions, signatures, parameters, return values, notes, examples and the names other libraries use; try other words, or pick from these (get_method gives one whole, list_methods all with their descriptions): {methods}."
+    pub mcp_nothing: String,
+    /// MCP's `list_methods`, before the methods: "The {count} documented methods:"
+    pub mcp_methods: String,
+    /// MCP's `list_methods`, after them: "get_method gives one method's whole reference."
+    pub mcp_methods_end: String,
+    /// After an MCP list's description of a method that is not translated: " (not translated yet: in English)"
+    pub mcp_untranslated: String,
+    /// After an MCP list's description of a method whose translation is outdated: " (its translation may be out of date)"
+    pub mcp_outdated: String,
 }
 
 impl Chrome {

@@ -4,7 +4,7 @@
 
 use super::{document, markdown_body, Body, Resource};
 use crate::address::Address;
-use crate::content::Catalog;
+use crate::content::Editions;
 use crate::media::MediaType;
 use crate::render_discovery;
 
@@ -12,9 +12,10 @@ use crate::render_discovery;
 /// (`text/markdown`) and the server card: its own type first, then the
 /// same bytes as `application/json` for a client that asks for JSON alone
 /// (the draft has the server echo the type negotiated).
-pub(crate) fn resources(catalog: &Catalog) -> Vec<Resource> {
+pub(crate) fn resources(editions: &Editions) -> Vec<Resource> {
+    let catalog = editions.source();
     // The index's digest is of these very bytes.
-    let skill = render_discovery::skill(catalog);
+    let skill = render_discovery::skill(editions);
     let index = render_discovery::skills_index(catalog, &skill);
     let card = render_discovery::server_card(catalog);
     vec![

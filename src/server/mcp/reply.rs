@@ -21,6 +21,8 @@ pub(crate) mod code {
     pub(crate) const METHOD_NOT_FOUND: i64 = -32601;
     /// The parameters do not fit the method.
     pub(crate) const INVALID_PARAMS: i64 = -32602;
+    /// The server cannot answer (its table lacks what it needs).
+    pub(crate) const INTERNAL_ERROR: i64 = -32603;
     /// Legacy: no resource at that URI.
     pub(crate) const RESOURCE_NOT_FOUND: i64 = -32002;
     /// Modern: an MCP header disagrees with the body, or is missing.

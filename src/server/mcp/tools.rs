@@ -2,6 +2,13 @@
 //! stored by the pipeline for `list_methods` and `get_method`, completed
 //! here for `search` from each method's stored pieces.
 //!
+//! Every tool takes an optional `locale`, negotiated among the table's
+//! languages as `Accept-Language` is ([`locale`]): asked in one, a tool
+//! answers from the stored answer of that language (keyed by its segment)
+//! or, for `search`, from its `Edition`, with `_meta` saying what was
+//! served; an unknown or malformed locale gets the source's language.
+//! Without one, the answer is what it was before there were languages.
+//!
 //! A tool name that does not exist is a JSON-RPC error (`-32602`). Wrong
 //! arguments are the tool's own error (`isError`, so a model can correct
 //! them; MCP 2025-11-25 and later), or `-32602` for a client that speaks
@@ -10,11 +17,12 @@
 use super::json::{Echoed, Score};
 use super::reply::{code, Call, Reply};
 use crate::search::{query_terms, rank, read_part};
-use refserve_core::mcp::{answer_key, Era, Members, DEFAULT_LIMIT, TOOLS};
+use refserve_core::mcp::{answer_key, Era, Members, Served, DEFAULT_LIMIT, TOOLS};
 use refserve_core::negotiate::negotiate_language;
 use serde::Serialize;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
+use std::borrow::Cow;
 
 /// Answer a `tools/call` with `params`.
 pub(crate) fn call(call: &Call, params: &Map<String, Value>) -> Reply {
@@ -32,12 +40,7 @@ pub(crate) fn call(call: &Call, params: &Map<String, Value>) -> Reply {
         Some(_) => return invalid(call, "`arguments` must be an object."),
     };
     match name {
-        "list_methods" => match unexpected(arguments, &[]) {
-            Some(problem) => invalid(call, &problem),
-            None => call
-                .stored(&answer_key("tools/call", "list_methods"))
-                .expect("the pipeline stores every fixed tool answer (tested in tests/mcp.rs)"),
-        },
+        "list_methods" => list_methods(call, arguments),
         "get_method" => get_method(call, arguments),
         "search" => search(call, arguments),
         _ => {
@@ -54,15 +57,53 @@ pub(crate) fn call(call: &Call, params: &Map<String, Value>) -> Reply {
     }
 }
 
+/// The language a tool's `locale` argument chooses, as an index into
+/// `call.languages`: `None` without one; the source's (0) when it names
+/// none of them or is malformed, as `Accept-Language` would; the tool's
+/// error when it is not a string.
+fn locale(call: &Call, arguments: &Map<String, Value>) -> Result<Option<usize>, Reply> {
+    const LOCALE: &str = "the reader's language as a BCP 47 tag, like `zh-CN` or `en`";
+    match arguments.get("locale") {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(locale)) => Ok(Some(negotiate_language(
+            [locale.as_bytes()],
+            call.languages,
+        ))),
+        Some(other) => Err(invalid(
+            call,
+            &wrong_type("locale", "a string", other, LOCALE),
+        )),
+    }
+}
+
+/// The stored answer `argument` of `tools/call` in `language`, when a
+/// `locale` chose one: keyed `{argument} {segment}`.
+fn stored_in(call: &Call, argument: &str, language: Option<usize>) -> Option<Reply> {
+    let offer = call.languages.get(language?)?;
+    let segment = offer.tag.to_ascii_lowercase();
+    call.stored(&answer_key("tools/call", &format!("{argument} {segment}")))
+}
+
+fn list_methods(call: &Call, arguments: &Map<String, Value>) -> Reply {
+    if let Some(problem) = unexpected(arguments, &["locale"]) {
+        return invalid(call, &problem);
+    }
+    let language = match locale(call, arguments) {
+        Ok(language) => language,
+        Err(problem) => return problem,
+    };
+    stored_in(call, "list_methods", language)
+        .or_else(|| call.stored(&answer_key("tools/call", "list_methods")))
+        .expect("the pipeline stores every fixed tool answer (tested in tests/mcp.rs)")
+}
+
 fn get_method(call: &Call, arguments: &Map<String, Value>) -> Reply {
     if let Some(problem) = unexpected(arguments, &["name", "locale"]) {
         return invalid(call, &problem);
     }
-    const LOCALE: &str = "the reader's language as a BCP 47 tag, like `zh-CN` or `en`";
-    let language = match arguments.get("locale") {
-        None | Some(Value::Null) => 0,
-        Some(Value::String(locale)) => negotiate_language([locale.as_bytes()], call.languages),
-        Some(other) => return invalid(call, &wrong_type("locale", "a string", other, LOCALE)),
+    let language = match locale(call, arguments) {
+        Ok(language) => language,
+        Err(problem) => return problem,
     };
     const WHAT: &str = "the method's name, like `select` (list_methods gives them all)";
     let name = match arguments.get("name") {
@@ -71,13 +112,10 @@ fn get_method(call: &Call, arguments: &Map<String, Value>) -> Reply {
         Some(other) => return invalid(call, &wrong_type("name", "a string", other, WHAT)),
     };
     let key = name.trim().to_ascii_lowercase();
-    // In another language than the source's: its page there, if stored.
-    if let Some(offer) = call.languages.get(language).filter(|_| language > 0) {
-        let segment = offer.tag.to_ascii_lowercase();
-        let localized = answer_key("tools/call", &format!("get_method {key} {segment}"));
-        if let Some(reply) = call.stored(&localized) {
-            return reply;
-        }
+    // Asked in a locale: the page in its language, if stored (a removed
+    // method's error is not).
+    if let Some(reply) = stored_in(call, &format!("get_method {key}"), language) {
+        return reply;
     }
     if let Some(reply) = call.stored(&answer_key("tools/call", &format!("get_method {key}"))) {
         return reply;
@@ -100,9 +138,21 @@ fn get_method(call: &Call, arguments: &Map<String, Value>) -> Reply {
 }
 
 fn search(call: &Call, arguments: &Map<String, Value>) -> Reply {
-    if let Some(problem) = unexpected(arguments, &["query", "limit"]) {
+    if let Some(problem) = unexpected(arguments, &["query", "limit", "locale"]) {
         return invalid(call, &problem);
     }
+    let asked = match locale(call, arguments) {
+        Ok(language) => language,
+        Err(problem) => return problem,
+    };
+    // The language answered in: the source's unless a locale chose one.
+    let language = asked.unwrap_or(0);
+    let (Some(edition), Some(words)) = (
+        call.answers.editions.get(language),
+        call.search.get(language),
+    ) else {
+        return call.error(code::INTERNAL_ERROR, "The search is not stored.", None);
+    };
     const WHAT: &str = "what you want to do or know, in words";
     let query = match arguments.get("query") {
         Some(Value::String(query)) if !query.trim().is_empty() => query.trim(),
@@ -110,7 +160,7 @@ fn search(call: &Call, arguments: &Map<String, Value>) -> Reply {
         Some(Value::String(_)) => return invalid(call, &format!("`query` is empty: {WHAT}.")),
         Some(other) => return invalid(call, &wrong_type("query", "a string", other, WHAT)),
     };
-    let most = call.answers.hits.len();
+    let most = edition.hits.len();
     let limit = match arguments.get("limit") {
         None | Some(Value::Null) => DEFAULT_LIMIT,
         Some(limit) => match whole_number(limit) {
@@ -127,17 +177,17 @@ fn search(call: &Call, arguments: &Map<String, Value>) -> Reply {
     };
     let terms = query_terms(&call.answers.index, query);
     let found = rank(&call.answers.index, &terms, limit);
-    let hits = &call.answers.hits;
+    let hits = &edition.hits;
     let mut text = String::with_capacity(512 * (found.len() + 1));
     let mut results = Vec::with_capacity(found.len());
     if found.is_empty() {
-        text.push_str(&call.answers.no_match_text);
+        text.push_str(&edition.no_match_text);
     } else {
-        text.push_str("Methods for the query, best first (get_method gives one whole):\n\n");
+        text.push_str(&edition.found_text);
     }
     for (rank, found) in found.iter().enumerate() {
         let hit = &hits[found.method];
-        let why = found.why_line(&call.search[0].why);
+        let why = found.why_line(&words.why);
         text.push_str(&(rank + 1).to_string());
         text.push_str(". ");
         text.push_str(&hit.text);
@@ -150,12 +200,19 @@ fn search(call: &Call, arguments: &Map<String, Value>) -> Reply {
             score: Score(found.score),
         });
     }
+    let served = asked.and_then(|language| {
+        let tag = call.languages.get(language)?.tag;
+        Some(Served::of(
+            tag,
+            found.iter().map(|found| &hits[found.method]),
+        ))
+    });
     let structured = Searched {
         query: Echoed(read_part(query).trim_end()),
         results,
         methods: found.is_empty().then_some(&*call.answers.methods_json),
     };
-    finish(call, text, Some(structured))
+    finish(call, text, Some(structured), served)
 }
 
 /// Wrong arguments: the tool's own error, or `-32602` for 2025-06-18.
@@ -163,24 +220,54 @@ fn invalid(call: &Call, problem: &str) -> Reply {
     if call.era == Era::Legacy && call.legacy_version == Some("2025-06-18") {
         return call.error(code::INVALID_PARAMS, problem, None);
     }
-    finish(call, Echoed(problem), None::<Searched>)
+    finish(call, Echoed(problem), None::<Searched>, None)
 }
 
 /// The tool's result, `text` and the `structured` content (an error
-/// without), in the request's era, as the answer.
-fn finish<T: Serialize, S: Serialize>(call: &Call, text: T, structured: Option<S>) -> Reply {
+/// without), in the request's era, `_meta` saying what was `served` when
+/// a locale was asked for, as the answer.
+fn finish<T: Serialize, S: Serialize>(
+    call: &Call,
+    text: T,
+    structured: Option<S>,
+    served: Option<Served>,
+) -> Reply {
     let is_error = structured.is_none();
     call.respond(&ToolResult {
         content: [Content { kind: "text", text }],
         structured,
         is_error,
-        modern: (call.era == Era::Modern).then_some(&call.answers.modern_members),
+        ending: ending(call, served),
     })
+}
+
+/// The members that end a result: a modern one's (`resultType`, `_meta`
+/// naming the server), and `_meta` saying what was `served` (before the
+/// server's name, in a modern one).
+fn ending<'a>(call: &'a Call, served: Option<Served>) -> Option<Cow<'a, Members>> {
+    let modern = &call.answers.modern_members;
+    let Some(served) = served else {
+        return (call.era == Era::Modern).then_some(Cow::Borrowed(modern));
+    };
+    let mut meta = serde_json::to_value(&served).unwrap_or_default();
+    let mut members = Members::new();
+    if call.era == Era::Modern {
+        members.clone_from(modern);
+        let server = members
+            .get("_meta")
+            .and_then(|raw| serde_json::from_str::<Map<String, Value>>(raw.get()).ok());
+        if let (Value::Object(meta), Some(server)) = (&mut meta, server) {
+            meta.extend(server);
+        }
+    }
+    let meta = serde_json::value::to_raw_value(&meta).ok()?;
+    members.insert("_meta".into(), meta);
+    Some(Cow::Owned(members))
 }
 
 /// A tool's result: `{"content":[…],"structuredContent":{…}}`, or
 /// `"isError":true` in place of the structured content; a modern one
-/// ends with `resultType` and `_meta`.
+/// ends with `resultType` and `_meta`, one asked in a locale with `_meta`.
 #[derive(Serialize)]
 struct ToolResult<'a, T, S> {
     content: [Content<T>; 1],
@@ -189,7 +276,7 @@ struct ToolResult<'a, T, S> {
     #[serde(rename = "isError", skip_serializing_if = "std::ops::Not::not")]
     is_error: bool,
     #[serde(flatten)]
-    modern: Option<&'a Members>,
+    ending: Option<Cow<'a, Members>>,
 }
 
 /// `{"type":"text","text":…}`.
