@@ -440,7 +440,7 @@ fn readable(catalog: &Catalog) -> Vec<Readable> {
             "Index for agents",
             "Where everything is: every method's Markdown page, the JSON API and the OpenAPI \
              description.",
-            render_llms::llms(catalog),
+            render_llms::llms(catalog, None),
         ),
         (
             "llms-full.txt",
