@@ -302,18 +302,20 @@ async fn the_shipped_feed_is_empty_and_linked_from_the_homepage_and_llms_txt() {
     let server = start_server().await;
     let xml = text(&server, "/changes.atom", "application/atom+xml").await;
     assert!(feed_entries(&xml).is_empty(), "{xml}");
+    // The homepage (English's, without `Accept-Language`) links its
+    // language's feed, the same entries linking its pages.
     let home = server.get("/", &[("accept", "text/html")]).await;
     let html = String::from_utf8(home.decoded()).expect("UTF-8");
     assert!(html.contains(
-        "<link rel=\"alternate\" type=\"application/atom+xml\" title=\"Changes\" href=\"/changes.atom\">"
+        "<link rel=\"alternate\" type=\"application/atom+xml\" title=\"Changes\" href=\"/en/changes.atom\">"
     ));
     assert!(
-        html.contains("<a href=\"/changes.atom\"><code>/changes.atom</code></a>"),
+        html.contains("<a href=\"/en/changes.atom\"><code>/en/changes.atom</code></a>"),
         "{html}"
     );
     let links = home.links();
     assert!(
-        links.contains(&"</changes.atom>; rel=\"alternate\"; type=\"application/atom+xml\"".into()),
+        links.contains(&"</en/changes.atom>; rel=\"alternate\"; type=\"application/atom+xml\"".into()),
         "{links:?}"
     );
     let llms = text(&server, "/llms.txt", "text/plain").await;
