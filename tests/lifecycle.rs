@@ -5,8 +5,8 @@
 //! on its page, in its Markdown, its JSON, every list, MCP and search; a
 //! removed one leaves every list, its page answers 410 and its JSON
 //! document 404, each naming the successor; `/changes.atom` has an entry
-//! per mark. The shipped content's feed is empty, and linked. Both feeds
-//! are valid Atom (xmllint and an RFC 4287 check, under `tests/tools/full`).
+//! per mark. The shipped content's feed is empty, and linked. The feeds
+//! (the Chinese one too) are valid Atom (xmllint and an RFC 4287 check, under `tests/tools/full`).
 
 use crate::dev::Dev;
 use crate::support::{
@@ -333,6 +333,12 @@ async fn both_feeds_are_valid_atom() {
     let marked = String::from_utf8(marked.decoded()).expect("UTF-8");
     assert!(!feed_entries(&marked).is_empty(), "{marked}");
     assert_valid_atom(&marked).await;
+    // Each language's, its words its own.
+    let chinese = dev.client().get("/zh-hans/changes.atom", &[]).await;
+    assert_eq!(chinese.status, 200);
+    let chinese = String::from_utf8(chinese.decoded()).expect("UTF-8");
+    assert_eq!(feed_entries(&chinese).len(), feed_entries(&marked).len());
+    assert_valid_atom(&chinese).await;
     let server = start_server().await;
     assert_valid_atom(&text(&server, "/changes.atom", "application/atom+xml").await).await;
 }
