@@ -315,7 +315,9 @@ async fn the_shipped_feed_is_empty_and_linked_from_the_homepage_and_llms_txt() {
     );
     let links = home.links();
     assert!(
-        links.contains(&"</en/changes.atom>; rel=\"alternate\"; type=\"application/atom+xml\"".into()),
+        links.contains(
+            &"</en/changes.atom>; rel=\"alternate\"; type=\"application/atom+xml\"".into()
+        ),
         "{links:?}"
     );
     let llms = text(&server, "/llms.txt", "text/plain").await;
