@@ -94,6 +94,7 @@ async fn axe_finds_no_violation_in_either_scheme() {
         "/api/select",
         "/zh-hans/api/select",
         "/api/selct",
+        "/zh-hans/api/selct",
         "/search?q=count+rows",
         "/zh-hans/search?q=%E7%BB%9F%E8%AE%A1%E8%A1%8C%E6%95%B0",
         "/search?q=slectt+xyzzy",

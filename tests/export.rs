@@ -1,7 +1,8 @@
 //! `refserve export` served by nginx gives the bytes refserve sends: every
 //! path, every representation with a file, every coding; and the export
 //! says what it leaves out (dictionary-compressed bodies, `/mcp`) and what
-//! it serves at `/search` instead (a page that links the index).
+//! it serves at `/search` instead (a page that links the index); each
+//! language's `llms.txt`, `llms-full.txt` and feed are files like the others.
 
 use crate::support::{start_server, system_tool, Scratch, Server};
 use refserve::export::file_name;
@@ -272,4 +273,42 @@ async fn a_static_host_answers_search_with_a_page_that_links_the_index() {
             assert_eq!(reply.body, variant.body, "{path} {accept_encoding}");
         }
     }
+}
+
+#[test]
+fn every_language_s_documents_for_agents_are_exported() {
+    let (export, _) = export_into("export-languages");
+    let table = refserve::table::production();
+    for path in [
+        "/llms.txt",
+        "/llms-full.txt",
+        "/changes.atom",
+        "/en/llms.txt",
+        "/en/changes.atom",
+        "/zh-hans/llms.txt",
+        "/zh-hans/llms-full.txt",
+        "/zh-hans/changes.atom",
+    ] {
+        let resource = table.resource(path).expect(path);
+        let name = file_name(path, resource, 0).expect(path);
+        let file = export.path().join(&name);
+        let written = std::fs::read(&file).expect(path);
+        assert_eq!(
+            written,
+            resource.representations[0].identity().body,
+            "{path}"
+        );
+        // Each stored coding beside it.
+        for variant in &resource.representations[0].variants {
+            let suffix = match variant.coding {
+                Coding::Br => ".br",
+                Coding::Gzip => ".gz",
+                _ => continue,
+            };
+            let coded = export.path().join(format!("{name}{suffix}"));
+            assert_eq!(std::fs::read(&coded).expect(path), variant.body, "{path}");
+        }
+    }
+    let chinese = std::fs::read_to_string(export.path().join("zh-hans/llms.txt")).expect("read");
+    assert!(chinese.contains("阅读方式："), "{chinese}");
 }

@@ -5,8 +5,8 @@
 //! on its page, in its Markdown, its JSON, every list, MCP and search; a
 //! removed one leaves every list, its page answers 410 and its JSON
 //! document 404, each naming the successor; `/changes.atom` has an entry
-//! per mark. The shipped content's feed is empty, and linked. Both feeds
-//! are valid Atom (xmllint and an RFC 4287 check, under `tests/tools/full`).
+//! per mark. The shipped content's feed is empty, and linked. The feeds
+//! (the Chinese one too) are valid Atom (xmllint and an RFC 4287 check, under `tests/tools/full`).
 
 use crate::dev::Dev;
 use crate::support::{
@@ -302,18 +302,22 @@ async fn the_shipped_feed_is_empty_and_linked_from_the_homepage_and_llms_txt() {
     let server = start_server().await;
     let xml = text(&server, "/changes.atom", "application/atom+xml").await;
     assert!(feed_entries(&xml).is_empty(), "{xml}");
+    // The homepage (English's, without `Accept-Language`) links its
+    // language's feed, the same entries linking its pages.
     let home = server.get("/", &[("accept", "text/html")]).await;
     let html = String::from_utf8(home.decoded()).expect("UTF-8");
     assert!(html.contains(
-        "<link rel=\"alternate\" type=\"application/atom+xml\" title=\"Changes\" href=\"/changes.atom\">"
+        "<link rel=\"alternate\" type=\"application/atom+xml\" title=\"Changes\" href=\"/en/changes.atom\">"
     ));
     assert!(
-        html.contains("<a href=\"/changes.atom\"><code>/changes.atom</code></a>"),
+        html.contains("<a href=\"/en/changes.atom\"><code>/en/changes.atom</code></a>"),
         "{html}"
     );
     let links = home.links();
     assert!(
-        links.contains(&"</changes.atom>; rel=\"alternate\"; type=\"application/atom+xml\"".into()),
+        links.contains(
+            &"</en/changes.atom>; rel=\"alternate\"; type=\"application/atom+xml\"".into()
+        ),
         "{links:?}"
     );
     let llms = text(&server, "/llms.txt", "text/plain").await;
@@ -331,6 +335,12 @@ async fn both_feeds_are_valid_atom() {
     let marked = String::from_utf8(marked.decoded()).expect("UTF-8");
     assert!(!feed_entries(&marked).is_empty(), "{marked}");
     assert_valid_atom(&marked).await;
+    // Each language's, its words its own.
+    let chinese = dev.client().get("/zh-hans/changes.atom", &[]).await;
+    assert_eq!(chinese.status, 200);
+    let chinese = String::from_utf8(chinese.decoded()).expect("UTF-8");
+    assert_eq!(feed_entries(&chinese).len(), feed_entries(&marked).len());
+    assert_valid_atom(&chinese).await;
     let server = start_server().await;
     assert_valid_atom(&text(&server, "/changes.atom", "application/atom+xml").await).await;
 }

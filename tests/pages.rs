@@ -245,7 +245,11 @@ async fn discovery_links() {
     );
     let home = server.get("/", &[]).await;
     let links = home.links();
-    assert!(links.iter().any(|l| l.contains("</llms.txt>")), "{links:?}");
+    // Its language's own (the homepage without a language is English's).
+    assert!(
+        links.iter().any(|l| l.contains("</en/llms.txt>")),
+        "{links:?}"
+    );
 
     let catalog = server.get("/.well-known/api-catalog", &[]).await;
     assert!(catalog

@@ -123,6 +123,8 @@ fn requests() -> Vec<Asked> {
         ("/nope", &[("accept", "text/html")][..]),
         ("/nope", &[("accept", "text/markdown")][..]),
         ("/api/selct", &[("accept", "text/html")][..]),
+        ("/zh-hans/api/selct", &[("accept", "text/html")][..]),
+        ("/zh-hans/nope", &[("accept", "text/markdown")][..]),
         ("/api/reference/selct.json", &[][..]),
         ("/api/reference/Select.json", &[][..]),
         (long_name.as_str(), &[][..]),

@@ -46,6 +46,7 @@ mod export;
 mod fairness;
 mod hostile;
 mod idle;
+mod language_documents;
 mod languages;
 mod lifecycle;
 mod limits;

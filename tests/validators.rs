@@ -119,6 +119,12 @@ async fn every_html_page_passes_the_nu_checker() {
     let missing = server.get("/nope", &[("accept", "text/html")]).await;
     assert_eq!(missing.header("content-type"), "text/html; charset=utf-8");
     command.arg(dir.write("error.html", missing.decoded()));
+    // And a Chinese one, suggesting the method meant.
+    let chinese = server
+        .get("/zh-hans/api/selct", &[("accept", "text/html")])
+        .await;
+    assert_eq!(chinese.status, 404);
+    command.arg(dir.write("error-zh-hans.html", chinese.decoded()));
     // And the search's pages: results, none found, a bad query, and the
     // page an export serves instead.
     for (name, query, status) in [
@@ -180,7 +186,15 @@ async fn every_markdown_body_passes_markdownlint() {
             .iter()
             .map(|key| format!("/api/{key}.md")),
     );
-    paths.extend(["/llms.txt", "/llms-full.txt"].map(String::from));
+    paths.extend(
+        [
+            "/llms.txt",
+            "/llms-full.txt",
+            "/zh-hans/llms.txt",
+            "/zh-hans/llms-full.txt",
+        ]
+        .map(String::from),
+    );
     for path in paths {
         let name = file_name(path.trim_end_matches(".txt"), ".md");
         dir.write(&name, &fetch(&server, &path, &[]).await);

@@ -4,10 +4,10 @@
 //! other file spells a path.
 //!
 //! A page for people and agents (the homepage, the index, a method's page
-//! and their Markdown twins, the search, `llms.txt`) has an address in each
-//! language, `/zh-hans/api/select`, beside the one that negotiates it,
-//! `/api/select`: a [`Localized`] address, whose language is written as a
-//! prefix here and nowhere else.
+//! and their Markdown twins, the search, `llms.txt`, the feed) has an
+//! address in each language, `/zh-hans/api/select`, beside the one without
+//! a language, `/api/select`: a [`Localized`] address, whose language is
+//! written as a prefix here and nowhere else.
 
 use std::fmt;
 
@@ -96,6 +96,7 @@ impl<'k> Address<'k> {
                 | Address::Search
                 | Address::Llms
                 | Address::LlmsFull
+                | Address::Feed
         )
     }
 
@@ -138,6 +139,17 @@ impl<'k> Localized<'k> {
     /// The absolute URL of this address on the site at `base`.
     pub fn url(&self, base: &str) -> String {
         format!("{base}{self}")
+    }
+
+    /// The first segment of `path`, in the case sent, when more follows
+    /// it (`/zh-hans/api/selct` → `zh-hans`), whether or not the rest
+    /// names an address: if it is one of the site's languages (the caller
+    /// checks, ignoring case; `/api/…` has a first segment too), the
+    /// language whose pages the path is among, and whose words its errors
+    /// are in.
+    pub fn language_of(path: &str) -> Option<&str> {
+        let rest = path.strip_prefix('/')?;
+        rest.split_once('/').map(|(segment, _)| segment)
     }
 }
 
@@ -433,6 +445,17 @@ mod tests {
             assert_eq!(parsed.language, language);
             assert_eq!(parsed.address, Address::Method("select", View::Markdown));
         }
+        assert_eq!(
+            Localized::language_of("/zh-hans/api/selct"),
+            Some("zh-hans")
+        );
+        assert_eq!(Localized::language_of("/ZH-Hans/x"), Some("ZH-Hans"));
+        assert_eq!(Localized::language_of("/zh-hans"), None);
+        assert_eq!(Localized::language_of("/"), None);
+        assert_eq!(
+            Address::Feed.localized(Some("zh-hans")).to_string(),
+            "/zh-hans/changes.atom"
+        );
         for path in [
             "/zh-hans",
             "/zh-hans/api/reference.json",

@@ -28,6 +28,7 @@
 
 mod wire;
 
+use crate::address::Localized;
 use crate::errors::ErrorKind;
 use crate::mcp::Mcp;
 use crate::negotiate::{Coding, Language, MediaType};
@@ -151,43 +152,69 @@ pub struct Dictionary {
     deserialize = "'de: 'static, R: Deserialize<'de>"
 ))]
 pub struct ErrorBodies<R = Resource> {
-    /// The ErrorResponse, for API paths.
+    /// The ErrorResponse, for API paths: in the source's language whatever
+    /// the path, as the JSON Reference is.
     pub program: R,
-    /// The error as page URLs answer it: the ErrorResponse, an HTML page or
-    /// a Markdown page, by negotiation.
-    pub page: R,
     /// The ErrorResponse whose hint suggests each catalog key, in catalog
     /// order; empty when the kind suggests none.
     pub program_suggesting: Vec<R>,
-    /// The page that links each catalog key's method, in catalog order;
-    /// empty when the kind suggests none.
-    pub page_suggesting: Vec<R>,
+    /// The error as page URLs answer it, in each of the table's
+    /// [`Table::languages`], in that order.
+    pub pages: Vec<PageErrors<R>>,
+}
+
+/// The error pages of one kind in one language.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(bound(
+    serialize = "R: Serialize",
+    deserialize = "'de: 'static, R: Deserialize<'de>"
+))]
+pub struct PageErrors<R = Resource> {
+    /// The error by negotiation: the ErrorResponse (the source's, as for
+    /// programs), an HTML page or a Markdown page in the language.
+    pub page: R,
+    /// The page that links each catalog key's method in the language, in
+    /// catalog order; empty when the kind suggests none.
+    pub suggesting: Vec<R>,
 }
 
 impl<R> ErrorBodies<R> {
-    /// Every body: the ErrorResponse, the page, then the ones that suggest.
+    /// Every body: the ErrorResponse, the ones that suggest, then each
+    /// language's page and its pages that suggest.
     pub fn iter(&self) -> impl Iterator<Item = &R> {
-        [&self.program, &self.page]
-            .into_iter()
+        std::iter::once(&self.program)
             .chain(&self.program_suggesting)
-            .chain(&self.page_suggesting)
+            .chain(
+                self.pages
+                    .iter()
+                    .flat_map(|pages| std::iter::once(&pages.page).chain(&pages.suggesting)),
+            )
     }
 
     /// Every body, to change, in the order of [`ErrorBodies::iter`].
     pub fn iter_mut(&mut self) -> impl Iterator<Item = &mut R> {
-        [&mut self.program, &mut self.page]
-            .into_iter()
+        std::iter::once(&mut self.program)
             .chain(&mut self.program_suggesting)
-            .chain(&mut self.page_suggesting)
+            .chain(
+                self.pages.iter_mut().flat_map(|pages| {
+                    std::iter::once(&mut pages.page).chain(&mut pages.suggesting)
+                }),
+            )
     }
 
     /// The same bodies, each made into another by `f`.
     pub fn map<S>(&self, mut f: impl FnMut(&R) -> S) -> ErrorBodies<S> {
         ErrorBodies {
             program: f(&self.program),
-            page: f(&self.page),
             program_suggesting: self.program_suggesting.iter().map(&mut f).collect(),
-            page_suggesting: self.page_suggesting.iter().map(&mut f).collect(),
+            pages: self
+                .pages
+                .iter()
+                .map(|pages| PageErrors {
+                    page: f(&pages.page),
+                    suggesting: pages.suggesting.iter().map(&mut f).collect(),
+                })
+                .collect(),
         }
     }
 }
@@ -202,6 +229,9 @@ pub struct ErrorKey {
     /// The catalog key (its index) the body suggests, if any: the plain
     /// body when the kind suggests none.
     pub suggestion: Option<usize>,
+    /// The language of a page's body (its index in
+    /// [`Table::languages`]); a program's is always the source's.
+    pub language: usize,
 }
 
 /// Whom an error body is for.
@@ -220,6 +250,7 @@ impl ErrorKey {
             kind,
             audience: Audience::Program,
             suggestion: None,
+            language: 0,
         }
     }
 
@@ -229,6 +260,7 @@ impl ErrorKey {
             kind,
             audience: Audience::Page,
             suggestion: None,
+            language: 0,
         }
     }
 
@@ -238,6 +270,13 @@ impl ErrorKey {
             suggestion: Some(key),
             ..self
         }
+    }
+
+    /// This body in the language at `language` (its index in
+    /// [`Table::languages`]): a page's words; a program's stays the
+    /// source's.
+    pub const fn in_language(self, language: usize) -> ErrorKey {
+        ErrorKey { language, ..self }
     }
 }
 
@@ -282,16 +321,36 @@ impl Table {
         self.paths.get(path).map(|i| &self.resources[i])
     }
 
-    /// The error body `key` names.
+    /// The error body `key` names (the source language's page when the
+    /// table has no language at its index).
     pub fn error(&self, key: ErrorKey) -> &Resource {
         let bodies = &self.errors[key.kind.index()];
         let (plain, suggesting) = match key.audience {
             Audience::Program => (&bodies.program, &bodies.program_suggesting),
-            Audience::Page => (&bodies.page, &bodies.page_suggesting),
+            Audience::Page => {
+                let pages = bodies
+                    .pages
+                    .get(key.language)
+                    .unwrap_or_else(|| &bodies.pages[0]);
+                (&pages.page, &pages.suggesting)
+            }
         };
         key.suggestion
             .and_then(|i| suggesting.get(i))
             .unwrap_or(plain)
+    }
+
+    /// The index in [`Table::languages`] of the language whose pages
+    /// `path` is among (`/zh-hans/…`, the segment in any case); the
+    /// source's, 0, for any other path.
+    pub fn language_of(&self, path: &str) -> usize {
+        Localized::language_of(path)
+            .and_then(|segment| {
+                self.languages
+                    .iter()
+                    .position(|language| language.tag.eq_ignore_ascii_case(segment))
+            })
+            .unwrap_or(0)
     }
 
     /// Every error body: of each kind, the ErrorResponse, the page, and

@@ -61,9 +61,8 @@ pub const DEFAULT_BASE_URL: &str = "http://127.0.0.1:8080";
 /// the encoders allow, reusing the outputs in `cache`; the HTML pages are
 /// also compressed against a dictionary chosen among them.
 pub fn build(editions: &Editions, cache: Option<Cache>) -> Table {
-    let catalog = editions.source();
     let mut pages = site::resources(editions);
-    let mut errors = site::errors(catalog);
+    let mut errors = site::errors(editions);
     let dictionary = dictionary::attach(&mut pages, &mut errors);
     let encoding = Encoding::Smallest { cache };
     stored::table(editions, &pages, &errors, dictionary.as_ref(), &encoding)
@@ -73,9 +72,8 @@ pub fn build(editions: &Editions, cache: Option<Cache>) -> Table {
 /// identity bodies, no dictionary, and HTML pages that reload after an
 /// edit (`preview.rs`).
 pub fn preview(editions: &Editions) -> Table {
-    let catalog = editions.source();
     let mut pages = site::resources(editions);
-    let mut errors = site::errors(catalog);
+    let mut errors = site::errors(editions);
     preview::inject(&mut pages);
     preview::inject(errors.iter_mut().flat_map(|bodies| bodies.iter_mut()));
     stored::table(editions, &pages, &errors, None, &Encoding::Identity)

@@ -200,7 +200,7 @@ pub(crate) fn layout(catalog: &Catalog, page: &Page, main: &str, query: Option<&
     format!(
         "{head}<style>{STYLE}</style>\n</head>\n<body>\n<a class=\"skip\" href=\"#main\">{skip}</a>\n\
          <header>\n<nav aria-label=\"{site_nav}\"><a href=\"{home}\">{}</a><a href=\"{methods}\">{methods_label}</a><a href=\"{collection}\">JSON</a>\
-         <a href=\"/openapi.json\">OpenAPI</a><a href=\"/llms.txt\">llms.txt</a></nav>\n{}{}</header>\n\
+         <a href=\"{openapi}\">OpenAPI</a><a href=\"{llms}\">llms.txt</a></nav>\n{}{}</header>\n\
          {content}<footer>\n<p>{read_only}{footer_twin}</p>\n</footer>\n</body>\n</html>\n",
         escape(site),
         search_form,
@@ -211,6 +211,8 @@ pub(crate) fn layout(catalog: &Catalog, page: &Page, main: &str, query: Option<&
         methods = catalog.at(Address::Methods(View::Page)),
         methods_label = escape(&words.methods),
         collection = Address::Collection,
+        openapi = Address::OpenApi,
+        llms = catalog.at(Address::Llms),
         read_only = escape(&words.read_only),
     )
 }

@@ -66,6 +66,7 @@ pub(crate) fn home(catalog: &Catalog) -> String {
     md.push_str(&groups(catalog, "###"));
     let _ = write!(md, "## {}\n\n", words.machine_readable);
     for (address, what) in resources(words) {
+        let address = catalog.at(address);
         let _ = writeln!(md, "- [`{address}`]({address}): {what}");
     }
     md

@@ -11,7 +11,7 @@
 //! `render_openapi/search.rs` the search and its schemas;
 //! `render_openapi/components.rs` the components they refer to.
 
-use crate::address::Address;
+use crate::address::{Address, View};
 use crate::content::{Catalog, Entry};
 use crate::errors::ErrorKind;
 use crate::render_json;
@@ -49,8 +49,9 @@ pub(crate) fn openapi(catalog: &Catalog) -> String {
          refused with `405` and the code `method_not_allowed`. `GET /search` finds the \
          methods for a task asked in words. Every error body is an \
          `ErrorResponse` whose `error.code` is stable and whose `error.hint` says what to do \
-         next.",
-        count = catalog.entries.len()
+         next.\n\n{languages}",
+        count = catalog.entries.len(),
+        languages = languages(catalog),
     );
     let document = json!({
         "openapi": "3.1.0",
@@ -80,6 +81,33 @@ pub(crate) fn openapi(catalog: &Catalog) -> String {
     render_json::finish(&document)
 }
 
+/// What the description says of languages: the JSON documents are the
+/// source's, whatever `Accept-Language` asks; the pages are in each of
+/// the site's languages, at addresses of their own.
+fn languages(catalog: &Catalog) -> String {
+    let source = &catalog.language;
+    let tags: Vec<String> = (catalog.languages.iter())
+        .map(|l| format!("`{}`", l.tag))
+        .collect();
+    let example = example_entry(catalog).map_or("select", |e| e.key.as_str());
+    let page = Address::Method(example, View::Page);
+    let own: Vec<String> = (catalog.languages.iter())
+        .map(|l| format!("`{}`", page.localized(Some(&l.segment))))
+        .collect();
+    format!(
+        "The JSON documents are the reference in its source language, `{tag}`, whatever \
+         `Accept-Language` asks: they are sent with `Content-Language: {tag}`, their error \
+         bodies too are in it, and none varies on `Accept-Language`. The pages for people and \
+         agents (HTML and Markdown, outside this description) are published in {all}: each \
+         language's at its own address ({own}), and at the address without a language \
+         (`{negotiated}`) in the one `Accept-Language` prefers.",
+        tag = source.tag,
+        all = tags.join(", "),
+        own = own.join(", "),
+        negotiated = page.localized(None),
+    )
+}
+
 // ---------------------------------------------------------------------------
 // Operations
 
@@ -99,7 +127,7 @@ fn list_operation(catalog: &Catalog) -> Value {
         "responses": {
             "200": {
                 "description": "The whole catalog.",
-                "headers": success_headers(),
+                "headers": reference_headers(),
                 "content": { JSON: {
                     "schema": ref_to("schemas", "ReferenceCollection"),
                     "examples": { "catalog": {
@@ -136,7 +164,7 @@ fn get_operation(catalog: &Catalog) -> Value {
         "responses": {
             "200": {
                 "description": "The reference entry of the method.",
-                "headers": success_headers(),
+                "headers": reference_headers(),
                 "content": { JSON: {
                     "schema": ref_to("schemas", "SingleReference"),
                     "examples": examples,
@@ -270,6 +298,14 @@ fn error_response(catalog: &Catalog, description: &str, kinds: &[ErrorKind]) -> 
 
 fn success_headers() -> Value {
     header_refs(&["ETag", "Last-Modified", "Cache-Control", "Vary", "Link"])
+}
+
+/// The headers of a JSON document of the Reference: a success's and its
+/// language.
+fn reference_headers() -> Value {
+    let mut headers = success_headers();
+    headers["Content-Language"] = ref_to("headers", "Content-Language");
+    headers
 }
 
 /// The response headers `names`, each a `$ref` to its component.

@@ -3,20 +3,21 @@
 //!
 //! The renderers produce text; this stage names the path and media type of
 //! each text, the headers that travel with it, and the caching policy of
-//! each resource, and pairs every [`ErrorKind`] with its texts from
-//! `content/errors.json`. A removed method's addresses are resources too,
-//! whose bodies explain the error they answer with ([`removed`]); the
-//! agents' discovery documents are `site/discovery.rs`'s.
+//! each resource. The error bodies, and a removed method's addresses,
+//! whose bodies explain the error they answer with, are
+//! `site/errors.rs`'s; the agents' discovery documents
+//! `site/discovery.rs`'s.
 
 mod discovery;
+mod errors;
+
+pub(crate) use errors::errors;
 
 use crate::address::{Address, Localized, View};
-use crate::content::{Catalog, Editions, ErrorText, Status};
+use crate::content::{Catalog, Editions, Status};
 use crate::errors::ErrorKind;
 use crate::media::MediaType;
 use crate::render_html::{self, Page};
-use crate::render_markdown::Pointer;
-use crate::table::ErrorBodies;
 use crate::{
     render_crawlers, render_feed, render_icon, render_json, render_llms, render_markdown,
     render_openapi,
@@ -186,10 +187,9 @@ fn markdown_body(media: MediaType, markdown: String) -> Body {
 
 /// Every resource, keyed by path: the documents for programs and the
 /// discovery files, the pages at the addresses that negotiate their
-/// language, each language's pages at its own, then a removed method's
-/// addresses ([`removed`]).
+/// language, each language's pages and documents for agents at its own,
+/// then a removed method's addresses (`site/errors.rs`).
 pub(crate) fn resources(editions: &Editions) -> Vec<Resource> {
-    let source = editions.source();
     let mut all = documents(editions);
     let languages: Vec<Vec<(String, Resource)>> = editions
         .catalogs
@@ -205,8 +205,40 @@ pub(crate) fn resources(editions: &Editions) -> Vec<Resource> {
         )],
     ));
     all.extend(languages.into_iter().flatten().map(|(_, page)| page));
-    all.extend(removed(source));
+    for catalog in &editions.catalogs {
+        all.extend(for_agents(catalog));
+    }
+    all.extend(errors::removed(editions));
     all
+}
+
+/// `catalog`'s documents for agents at its own addresses, in its language
+/// and linking its pages: `llms.txt`, `llms-full.txt` and the feed. The
+/// ones without a language (`/llms.txt`) are the source's ([`documents`]):
+/// an agent asks for them without `Accept-Language`, so they do not
+/// negotiate.
+fn for_agents(catalog: &Catalog) -> Vec<Resource> {
+    let own = Some(catalog.language.segment.as_str());
+    [
+        (
+            Address::Llms,
+            markdown_body(MediaType::TEXT, render_llms::llms(catalog, own)),
+        ),
+        (
+            Address::LlmsFull,
+            markdown_body(MediaType::TEXT, render_llms::llms_full(catalog)),
+        ),
+        (
+            Address::Feed,
+            Body::new(MediaType::ATOM, render_feed::changes(catalog, own)),
+        ),
+    ]
+    .into_iter()
+    .map(|(address, mut body)| {
+        body.headers.push(content_language(catalog));
+        localized_document(catalog, address, vec![body])
+    })
+    .collect()
 }
 
 /// The pages at the addresses that negotiate their language: of each page
@@ -248,7 +280,7 @@ fn pages(editions: &Editions, catalog: &Catalog) -> Vec<(String, Resource)> {
     let words = &catalog.language.chrome;
     let every = editions.languages();
     let mut all = Vec::new();
-    let feed = Address::Feed.to_string();
+    let feed = catalog.at(Address::Feed).to_string();
     let home = Page {
         title: &catalog.site.title,
         description: &catalog.site.summary,
@@ -263,10 +295,10 @@ fn pages(editions: &Editions, catalog: &Catalog) -> Vec<(String, Resource)> {
         ),
         format!(
             "<{}>; rel=\"describedby\"; type=\"text/plain\"",
-            Address::Llms
+            catalog.at(Address::Llms)
         ),
         format!("<{}>; rel=\"api-catalog\"", Address::ApiCatalog),
-        alternate(Address::Feed.localized(None), MediaType::ATOM),
+        alternate(catalog.at(Address::Feed), MediaType::ATOM),
     ];
     let markdown = render_markdown::home(catalog);
     all.extend(page_and_twin(
@@ -326,9 +358,10 @@ fn pages(editions: &Editions, catalog: &Catalog) -> Vec<(String, Resource)> {
 /// feed, the sitemap, robots.txt, the icons, the health check, the API
 /// catalog and the discovery files.
 fn documents(editions: &Editions) -> Vec<Resource> {
+    // The JSON Reference is the source language's, whatever is asked.
     let catalog = editions.source();
     let api = |text: String| Body {
-        headers: vec![service_desc(catalog)],
+        headers: vec![service_desc(catalog), content_language(catalog)],
         ..Body::new(MediaType::JSON, text)
     };
     let mut all = vec![document(
@@ -356,7 +389,7 @@ fn documents(editions: &Editions) -> Vec<Resource> {
         ),
         (
             Address::Llms,
-            markdown_body(MediaType::TEXT, render_llms::llms(catalog)),
+            markdown_body(MediaType::TEXT, render_llms::llms(catalog, None)),
         ),
         (
             Address::LlmsFull,
@@ -364,7 +397,7 @@ fn documents(editions: &Editions) -> Vec<Resource> {
         ),
         (
             Address::Feed,
-            Body::new(MediaType::ATOM, render_feed::changes(catalog)),
+            Body::new(MediaType::ATOM, render_feed::changes(catalog, None)),
         ),
         (
             Address::Robots,
@@ -400,127 +433,4 @@ fn documents(editions: &Editions) -> Vec<Resource> {
     }
     all.extend(discovery::resources(editions));
     all
-}
-
-/// The texts of `kind` in `errors.json`.
-fn text(catalog: &Catalog, kind: ErrorKind) -> &ErrorText {
-    catalog
-        .errors
-        .iter()
-        .find(|t| t.code == kind.code())
-        .expect("content::load checks that errors.json has every code")
-}
-
-/// The ErrorResponse of `kind` saying `message` and `hint`.
-fn error_json(kind: ErrorKind, message: &str, hint: &str) -> Body {
-    Body::new(
-        MediaType::JSON,
-        render_json::error(kind.code(), message, hint),
-    )
-}
-
-/// The resource at `id` that explains `kind` in `representations`.
-fn error_resource(id: String, kind: ErrorKind, representations: Vec<Body>) -> Resource {
-    Resource {
-        id,
-        representations,
-        cache_control: kind.cache_control(),
-        error: Some(kind),
-        languages: 1,
-    }
-}
-
-/// The error bodies of every kind, in [`ErrorKind::ALL`] order: the
-/// ErrorResponse and the page, and one of either per catalog key for the
-/// kinds that suggest a close key (`reference_not_found/select`,
-/// `page/not_found/select`).
-pub(crate) fn errors(catalog: &Catalog) -> Vec<ErrorBodies<Resource>> {
-    let mut all = Vec::new();
-    for kind in ErrorKind::ALL {
-        let text = text(catalog, kind);
-        let error = |id: String, hint: &str| {
-            error_resource(id, kind, vec![error_json(kind, &text.message, hint)])
-        };
-        let texts = (text.message.as_str(), text.hint.as_str());
-        // A mistyped method page (`/api/selct`) links the method meant.
-        let page_suggesting = match kind {
-            ErrorKind::NotFound => catalog
-                .entries
-                .iter()
-                .map(|e| {
-                    let id = format!("page/{}/{}", kind.code(), e.key);
-                    page_error(catalog, kind, texts, Some(Pointer::Meant(&e.key)), id)
-                })
-                .collect(),
-            _ => Vec::new(),
-        };
-        let program_suggesting = match &text.hint_suggesting {
-            Some(template) => catalog
-                .entries
-                .iter()
-                .map(|entry| {
-                    let hint = template.replace("{key}", &entry.key);
-                    error(format!("{}/{}", kind.code(), entry.key), &hint)
-                })
-                .collect(),
-            None => Vec::new(),
-        };
-        all.push(ErrorBodies {
-            program: error(kind.code().into(), &text.hint),
-            page: page_error(catalog, kind, texts, None, format!("page/{}", kind.code())),
-            program_suggesting,
-            page_suggesting,
-        });
-    }
-    all
-}
-
-/// The addresses of the methods removed from the library, each answering
-/// with its error: the page and its Markdown twin 410 (`method_removed`),
-/// the JSON document 404 (`reference_not_found`), each hint naming the
-/// successor, if any, and the page linking it.
-fn removed(catalog: &Catalog) -> Vec<Resource> {
-    let (gone, unknown) = (ErrorKind::MethodRemoved, ErrorKind::ReferenceNotFound);
-    let mut all = Vec::new();
-    for entry in &catalog.removed {
-        let hint = text(catalog, gone).hint_for_removed(entry);
-        let texts = (text(catalog, gone).message.as_str(), hint.as_str());
-        let successor = entry.removed.as_ref().and_then(|m| m.successor.as_deref());
-        for form in [View::Markdown, View::Page] {
-            let id = Address::Method(&entry.key, form).to_string();
-            let pointer = successor.map(Pointer::Successor);
-            all.push(page_error(catalog, gone, texts, pointer, id));
-        }
-        let hint = text(catalog, unknown).hint_for_removed(entry);
-        let json = error_json(unknown, &text(catalog, unknown).message, &hint);
-        let id = Address::Document(&entry.key).to_string();
-        all.push(error_resource(id, unknown, vec![json]));
-    }
-    all
-}
-
-/// The error as page URLs answer it, at `id` (`page/<code>`, or
-/// `page/<code>/<key>` when it suggests the method `key`, or a removed
-/// method's path): the ErrorResponse first (for clients that state no
-/// preference), then HTML and Markdown. `texts` are its message and hint.
-fn page_error(
-    catalog: &Catalog,
-    kind: ErrorKind,
-    (message, hint): (&str, &str),
-    pointer: Option<Pointer>,
-    id: String,
-) -> Resource {
-    let title = text(catalog, kind)
-        .title
-        .as_deref()
-        .unwrap_or(kind.reason());
-    let markdown = render_markdown::error(catalog, title, kind.code(), (message, hint), pointer);
-    let page = Page {
-        title,
-        description: message,
-        ..Page::default()
-    };
-    let mut representations = vec![error_json(kind, message, hint)];
-    representations.extend(page_pair(catalog, &page, markdown, &[]));
-    error_resource(id, kind, representations)
 }

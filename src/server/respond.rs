@@ -17,8 +17,8 @@ use crate::errors::ErrorKind;
 use crate::fields::Fields;
 use crate::headers;
 use crate::negotiate::{best, Coding};
-use crate::route::{error_about, error_for, route, Route};
-use crate::table::{ErrorKey, Representation, Resource, Table, Variant};
+use crate::route::{error_about, error_for, page_error_for, route, Route};
+use crate::table::{Representation, Resource, Table, Variant};
 use bytes::Bytes;
 use http::header::{self, HeaderMap, HeaderValue};
 use http::{Method, Response, StatusCode};
@@ -85,15 +85,17 @@ pub fn select<'t>(
     }
 }
 
-/// The error `kind` as page URLs answer it (JSON, HTML or Markdown), for a
-/// request with `headers`; `head`: without its body.
+/// The error `kind` as page URLs answer it (JSON, HTML or Markdown), in
+/// the language whose pages `path` is among, for a request with
+/// `headers`; `head`: without its body.
 pub(crate) fn page_error<'t>(
     table: &'t Table,
     kind: ErrorKind,
+    path: &str,
     headers: &HeaderMap,
     head: bool,
 ) -> Selection<'t> {
-    let resource = table.error(ErrorKey::page(kind));
+    let resource = page_error_for(table, path, kind);
     failure(table, kind, resource, &Fields::of(headers), head)
 }
 

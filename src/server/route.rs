@@ -2,7 +2,8 @@
 //! ([`endpoint`]: `/mcp`, `/search` or the table), and in the table to the
 //! resource that answers it, or to the error that explains why none does.
 //! Every choice of an error body is made here ([`ErrorKey`]s: for whom,
-//! and which method it suggests). Paths are read with
+//! which method it suggests, and in which language: a page's error under
+//! `/zh-hans/` is in Chinese, a program's always the source's). Paths are read with
 //! `refserve_core::address`, which writes them too.
 //!
 //! The common case is one `phf` lookup of the path as sent. Only a miss
@@ -91,7 +92,9 @@ pub(crate) fn route<'t>(table: &'t Table, path: &str) -> Route<'t> {
         _ => match mistyped_page(table, canonical) {
             Some(key) => {
                 let kind = ErrorKind::NotFound;
-                let error = ErrorKey::page(kind).suggesting(key);
+                let error = ErrorKey::page(kind)
+                    .suggesting(key)
+                    .in_language(table.language_of(canonical));
                 Route::Missing(kind, table.error(error))
             }
             None => missing(table, decoded, ErrorKind::NotFound),
@@ -108,9 +111,10 @@ fn found(resource: &Resource) -> Route<'_> {
 }
 
 /// The method (its key's index) a missing `/api/<name>` or `/api/<name>.md`
-/// (in canonical form) was probably meant to be.
+/// (in canonical form, in a language's pages or not) was probably meant
+/// to be.
 fn mistyped_page(table: &Table, canonical: &str) -> Option<usize> {
-    match Address::parse(canonical)? {
+    match Localized::parse(canonical)?.address {
         Address::Method(name, _)
             if !address::is_for_programs(canonical) && name.len() <= MAX_NAME_LEN =>
         {
@@ -121,24 +125,32 @@ fn mistyped_page(table: &Table, canonical: &str) -> Option<usize> {
 }
 
 /// The error resource for `kind` on `path`: JSON for API paths, a
-/// negotiated page elsewhere.
+/// negotiated page elsewhere, in the language whose pages `path` is among
+/// (`/zh-hans/…`; the source's without one).
 pub(crate) fn error_for<'t>(table: &'t Table, path: &str, kind: ErrorKind) -> &'t Resource {
     if address::is_for_programs(path) {
         table.error(ErrorKey::program(kind))
     } else {
-        table.error(ErrorKey::page(kind))
+        page_error_for(table, path, kind)
     }
 }
 
+/// The negotiated error page for `kind` on `path`, in the language whose
+/// pages `path` is among.
+pub(crate) fn page_error_for<'t>(table: &'t Table, path: &str, kind: ErrorKind) -> &'t Resource {
+    table.error(ErrorKey::page(kind).in_language(table.language_of(path)))
+}
+
 /// The error body for `kind` about the existing `resource` (its 406): a
-/// negotiated page for a page, the ErrorResponse for a document.
+/// negotiated page for a page, in its language, the ErrorResponse for a
+/// document.
 pub(crate) fn error_about<'t>(
     table: &'t Table,
     resource: &Resource,
     kind: ErrorKind,
 ) -> &'t Resource {
     if resource.is_page() {
-        table.error(ErrorKey::page(kind))
+        page_error_for(table, &resource.id, kind)
     } else {
         table.error(ErrorKey::program(kind))
     }

@@ -81,20 +81,21 @@ pub(crate) fn answer(
     };
     let query = match query::query(uri.query()) {
         Ok(query) => query,
-        Err(kind) => return sent(respond::page_error(table, kind, headers, head)),
+        Err(kind) => return sent(respond::page_error(table, kind, uri.path(), headers, head)),
     };
     let fields = Fields::of(headers);
     let Some((language, negotiated)) = language(table, uri.path(), &fields) else {
         return sent(respond::page_error(
             table,
             ErrorKind::NotFound,
+            uri.path(),
             headers,
             head,
         ));
     };
     let Some(form) = choose_form(&fields) else {
         let kind = ErrorKind::NotAcceptable;
-        return sent(respond::page_error(table, kind, headers, head));
+        return sent(respond::page_error(table, kind, uri.path(), headers, head));
     };
     let page = &table.search[language];
     if form == Form::Html {
@@ -127,7 +128,7 @@ pub(crate) fn answer(
         }
         Precondition::Failed => {
             let kind = ErrorKind::PreconditionFailed;
-            return sent(respond::page_error(table, kind, headers, head));
+            return sent(respond::page_error(table, kind, uri.path(), headers, head));
         }
     }
     let terms = query_terms(&table.mcp.index, &query);
@@ -154,7 +155,7 @@ pub(crate) fn answer(
         // pause, so at most one per thread is ever held unreserved.
         let Some(reservation) = budget.reserve(body.capacity()) else {
             let kind = ErrorKind::Busy;
-            return sent(respond::page_error(table, kind, headers, false));
+            return sent(respond::page_error(table, kind, uri.path(), headers, false));
         };
         Full::new(reservation.hold(body))
     };

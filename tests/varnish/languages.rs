@@ -336,8 +336,9 @@ async fn fixed_addresses_and_the_json_api_are_one_object_whatever_the_language()
         ("/en/api/select", "en"),
         ("/zh-hans/", "zh-Hans"),
         ("/zh-hans/api/select.md", "zh-Hans"),
-        ("/api/reference.json", ""),
-        ("/api/reference/select.json", ""),
+        // The JSON Reference is English whatever is asked, and says so.
+        ("/api/reference.json", "en"),
+        ("/api/reference/select.json", "en"),
     ] {
         let mut first = None;
         for (n, accept_language) in languages.iter().enumerate() {

@@ -73,7 +73,17 @@ impl Table {
             ));
         }
         for (kind, bodies) in ErrorKind::ALL.iter().zip(&self.errors) {
-            for suggesting in [&bodies.program_suggesting, &bodies.page_suggesting] {
+            if bodies.pages.len() != self.languages.len() {
+                return Err(format!(
+                    "{}: error pages in {} languages, not {}",
+                    kind.code(),
+                    bodies.pages.len(),
+                    self.languages.len()
+                ));
+            }
+            let suggesting = std::iter::once(&bodies.program_suggesting)
+                .chain(bodies.pages.iter().map(|pages| &pages.suggesting));
+            for suggesting in suggesting {
                 if !suggesting.is_empty() && suggesting.len() != self.keys.len() {
                     return Err(format!(
                         "{}: {} suggestions for {} keys",

@@ -78,6 +78,56 @@ pub struct Chrome {
     pub resource_feed: String,
     /// "API catalog (RFC 9727)"
     pub resource_api_catalog: String,
+    /// "How to read it:"
+    pub llms_how: String,
+    /// "Every page has a Markdown twin: add `.md` to its path, or send `Accept: text/markdown`."
+    pub llms_twin: String,
+    /// "The same facts as JSON: `GET {collection}` for all methods, `GET {document}` for one (`name` is lowercase, like `select`)."
+    pub llms_json: String,
+    /// "Errors are JSON objects with `error.code`, `error.message` and `error.hint`."
+    pub llms_errors: String,
+    /// "Send `Accept-Encoding: br` or `gzip` for smaller responses, and `If-None-Match` with the `ETag` you got to revalidate."
+    pub llms_compression: String,
+    /// "Over MCP: add `{mcp}` as a Streamable HTTP server; its tools `search`, `get_method` and `list_methods` answer from the same reference."
+    pub llms_mcp: String,
+    /// "[OpenAPI description]({openapi}): the JSON endpoints, their schemas and errors"
+    pub llms_openapi: String,
+    /// "[All method references]({collection}): one JSON document"
+    pub llms_collection: String,
+    /// "[API catalog]({api_catalog}): RFC 9727 linkset"
+    pub llms_api_catalog: String,
+    /// "[Changes]({feed}): Atom feed of the methods that came in, were deprecated or were removed, with their versions and days"
+    pub llms_feed: String,
+    /// "MCP endpoint: `{mcp}`, the Model Context Protocol over Streamable HTTP (POST only, so not a link): tools `search`, `get_method`, `list_methods`"
+    pub llms_mcp_endpoint: String,
+    /// "Every page has an address in each language (`{own}`); the address without one (`{negotiated}`) answers in the language `Accept-Language` prefers. Each language has its own index:"
+    pub llms_languages: String,
+    /// "the index for agents in this language, linking its pages; [its index of methods]({methods})"
+    pub llms_language: String,
+    /// "[Full reference]({full}): every method page in one Markdown document"
+    pub llms_full: String,
+    /// "[Homepage]({home}): overview and quick start"
+    pub llms_home: String,
+    /// "{title}: changes"
+    pub feed_name: String,
+    /// "The methods that came into the library, were deprecated or were removed, with their versions and days, newest first."
+    pub feed_subtitle: String,
+    /// "{key} available since {version}"
+    pub feed_since_title: String,
+    /// "The method {key} is available since version {version} of the library ({date})."
+    pub feed_since: String,
+    /// "{key} deprecated in {version}"
+    pub feed_deprecated_title: String,
+    /// "The method {key} is deprecated since version {version} ({date}){instead}."
+    pub feed_deprecated: String,
+    /// "{key} removed in {version}"
+    pub feed_removed_title: String,
+    /// "The method {key} was removed in version {version} ({date}){instead}."
+    pub feed_removed: String,
+    /// "; use {successor} instead"
+    pub feed_instead: String,
+    /// "; it has no successor"
+    pub feed_no_successor: String,
     /// "Every documented method of the library, grouped by purpose, with a one-line description."
     pub methods_description: String,
     /// "All {count} documented methods, grouped by purpose. Each page has the call signatures, the parameters, the return value and examples; each is also [JSON]({json})."

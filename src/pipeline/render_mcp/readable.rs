@@ -85,7 +85,7 @@ pub(super) fn files(catalog: &Catalog) -> Vec<Readable> {
             "Index for agents",
             "Where everything is: every method's Markdown page, the JSON API and the OpenAPI \
              description.",
-            render_llms::llms(catalog),
+            render_llms::llms(catalog, None),
         ),
         (
             Address::LlmsFull,

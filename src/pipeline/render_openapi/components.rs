@@ -68,6 +68,12 @@ fn headers(catalog: &Catalog) -> Value {
             "schema": { "type": "string" },
             "example": "Accept-Encoding",
         },
+        "Content-Language": {
+            "description": "The language of the document: the Reference's source language, \
+                 whatever `Accept-Language` asks.",
+            "schema": { "type": "string" },
+            "example": catalog.language.tag,
+        },
         "Link": {
             "description": "Points to this OpenAPI description (RFC 8631, relation `service-desc`).",
             "schema": { "type": "string" },

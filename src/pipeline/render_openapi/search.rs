@@ -3,6 +3,7 @@
 
 use super::components::{deprecated_mark, NAME_PATTERN};
 use super::{error_content, error_examples, error_response, ref_to, string, success_headers};
+use crate::address::Address;
 use crate::content::Catalog;
 use crate::errors::ErrorKind;
 use crate::search_page::{MAX_QUERY_CHARS, PARAMETER};
@@ -34,6 +35,12 @@ pub(super) fn operation(catalog: &Catalog) -> Value {
         "data": [],
         "meta": { "query": NOTHING, "count": 0, "suggestions": [], "methods": names },
     });
+    let tags: Vec<String> = (catalog.languages.iter())
+        .map(|l| format!("`{}`", l.tag))
+        .collect();
+    let own: Vec<String> = (catalog.languages.iter())
+        .map(|l| Address::Search.localized(Some(&l.segment)).to_string())
+        .collect();
     let mut success = success_headers();
     success["X-Robots-Tag"] = json!({
         "description": "`noindex`: a page of search results is not a page to list.",
@@ -49,13 +56,21 @@ pub(super) fn operation(catalog: &Catalog) -> Value {
              examples and common synonyms, with the same ranking as the MCP tool `search`. \
              `Accept` chooses the answer: HTML (a results page; preferred, so browsers get it), \
              `text/markdown`, or `application/json`. Answers are sent uncompressed, vary on \
-             `Accept` alone and may be cached like the documents; the query, normalised \
+             `Accept` (and at `/search` on `Accept-Language`) and may be cached like the \
+             documents; the query, normalised \
              (one space between words, letters in their case), is part of their `ETag`. For an HTML \
              answer, a query that is exactly a method's name is redirected (`303`) to its \
              page; JSON and Markdown clients get the results. Of the {} methods, every one \
              found is listed; when none is, the answer says so, offers the names closest to \
-             the query's words, and names every method.",
-            catalog.entries.len()
+             the query's words, and names every method.\n\n\
+             The answer is in one of the site's languages ({languages}): at `/search` the one \
+             `Accept-Language` prefers (the source's, `{source}`, when it prefers none), at a \
+             language's own address (`{own}`) that language's, whatever is asked; \
+             `Content-Language` of an HTML or Markdown answer says which.",
+            catalog.entries.len(),
+            languages = tags.join(", "),
+            source = catalog.language.tag,
+            own = own.join("`, `"),
         ),
         "parameters": [
             {
@@ -74,6 +89,18 @@ pub(super) fn operation(catalog: &Catalog) -> Value {
                     "pattern": QUERY_PATTERN,
                 },
                 "example": "count rows",
+            },
+            {
+                "name": "Accept-Language",
+                "in": "header",
+                "required": false,
+                "description": format!(
+                    "At `/search`, the language of the answer, among {}; ignored at a \
+                     language's own address.",
+                    tags.join(", ")
+                ),
+                "schema": { "type": "string" },
+                "example": catalog.languages.last().map_or("en", |l| l.tag.as_str()),
             },
             ref_to("parameters", "IfMatch"),
             ref_to("parameters", "IfNoneMatch"),
