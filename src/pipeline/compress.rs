@@ -4,19 +4,22 @@
 //!
 //! - brotli (RFC 7932) at quality 11, with the window that has the shortest
 //!   header code among those that hold the whole body (2^16 − 16 bytes for
-//!   any body up to that size). Four encodings are tried: literal context
-//!   modelling on (as the `brotli` CLI does) or off, crossed with the
-//!   default distance codes or those of the encoder's FONT mode (one postfix
-//!   bit, 12 direct codes). The TEXT mode is not tried: the encoder's output
-//!   is byte for byte that of GENERIC. The large-window extension, which
-//!   standard decoders refuse, stays off.
+//!   any body up to that size). Two encodings are tried: literal context
+//!   modelling on (as the `brotli` CLI does) or off. The FONT mode's
+//!   distance codes, tried too until 28 November, won 397 bytes of 443 kB
+//!   over the served bodies and cost a third of a build after an edit
+//!   (`benches/README.md`, "Issue 42"); the TEXT mode's output is byte for
+//!   byte that of GENERIC. The large-window extension, which standard
+//!   decoders refuse, stays off.
 //! - gzip (RFC 1952) written by zopfli (15 iterations), or by flate2 at level
 //!   9 when that is smaller, as it can be on bodies of about 200 bytes (some
 //!   error bodies). The header carries no name and a zero mtime.
 //!
 //! - dcb and dcz (RFC 9842), for the bodies that are also compressed
 //!   against the compression dictionary (`dictionary.rs`): brotli as above
-//!   with the dictionary as history, and Zstandard at level 22 with the
+//!   with the dictionary as history, context modelling on alone (the few
+//!   hundred bytes of a page's difference from the dictionary gain some
+//!   five bytes from the other), and Zstandard at level 22 with the
 //!   dictionary as raw content, each after the RFC's header (its magic and
 //!   the dictionary's SHA-256). Each is kept only when smaller than every
 //!   plain variant of its body. The brotli candidates are decoded by
@@ -81,7 +84,8 @@ pub struct Cache {
 
 /// The settings of this module, part of every cache key: change it when an
 /// encoder's settings change.
-const SETTINGS: &str = "br q11 4 modes shortest window; gzip zopfli 15 or flate2 9; dcz 22";
+const SETTINGS: &str =
+    "br q11 generic, context modelling on or off (on alone for dcb), shortest window; gzip zopfli 15 or flate2 9; dcz 22";
 
 /// Cache files unused for this long are removed.
 const CACHE_LIFETIME: std::time::Duration = std::time::Duration::from_secs(14 * 24 * 60 * 60);
@@ -362,25 +366,19 @@ fn prune(cache: &Cache) {
 /// The brotli streams for `body` whose history starts with `dictionary`
 /// (empty: none), one for each setting (quality 11, see the module docs).
 fn brotli(body: &[u8], dictionary: &[u8]) -> Vec<Vec<u8>> {
-    let settings = [
-        (BrotliEncoderMode::BROTLI_MODE_GENERIC, 0),
-        (BrotliEncoderMode::BROTLI_MODE_FONT, 0),
-        (BrotliEncoderMode::BROTLI_MODE_GENERIC, 1),
-        (BrotliEncoderMode::BROTLI_MODE_FONT, 1),
-    ];
-    // Against a dictionary a body is a few hundred bytes of difference,
-    // which the other settings shorten by a handful; one is tried.
-    let tried = if dictionary.is_empty() { 4 } else { 1 };
-    settings
-        .into_iter()
-        .take(tried)
-        .map(|(mode, disable_literal_context_modeling)| {
+    // Literal context modelling on, then off; against a dictionary, on
+    // alone (module docs).
+    let disable_literal_context_modeling: &[i32] =
+        if dictionary.is_empty() { &[0, 1] } else { &[0] };
+    disable_literal_context_modeling
+        .iter()
+        .map(|&disable_literal_context_modeling| {
             let params = brotli::enc::BrotliEncoderParams {
                 quality: 11,
                 // A dictionary is history: the window spans it and the body.
                 lgwin: window(dictionary.len() + body.len()),
                 large_window: false,
-                mode,
+                mode: BrotliEncoderMode::BROTLI_MODE_GENERIC,
                 disable_literal_context_modeling,
                 size_hint: body.len(),
                 ..Default::default()
