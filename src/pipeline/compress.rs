@@ -40,6 +40,7 @@
 
 use crate::dictionary::Dictionary;
 use crate::negotiate::Coding;
+use crate::parallel;
 use crate::site::Body;
 use brotli::enc::backward_references::BrotliEncoderMode;
 use sha2::{Digest, Sha256};
@@ -47,8 +48,6 @@ use std::collections::HashMap;
 use std::io::{Read, Write};
 use std::num::NonZeroU64;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::OnceLock;
 
 /// The variants of one body: every coding worth storing with its bytes,
 /// smallest first, identity always among them.
@@ -139,7 +138,7 @@ pub(crate) fn encode<'b>(
         // No cache is no failure: every output is encoded afresh.
         let _ = std::fs::create_dir_all(&cache.dir);
     }
-    let outputs = run_jobs(&jobs, |((body, _), coding)| {
+    let outputs = parallel::map(&jobs, |((body, _), coding)| {
         // The history a dcb or dcz stream starts with: the dictionary.
         let history = if coding.needs_dictionary() {
             dictionary_bytes
@@ -195,33 +194,6 @@ impl Compressed<'_> {
         let key = (&body.bytes[..], body.with_dictionary && self.dictionary);
         self.variants[&key].clone()
     }
-}
-
-/// Run `job` on every one of `jobs` on several threads; the outputs in
-/// the jobs' order.
-fn run_jobs<J: Copy + Sync, T: Send + Sync>(jobs: &[J], job: impl Fn(J) -> T + Sync) -> Vec<T> {
-    let threads = std::env::var("NUM_JOBS")
-        .ok()
-        .and_then(|n| n.parse().ok())
-        .or_else(|| std::thread::available_parallelism().ok().map(usize::from))
-        .unwrap_or(1)
-        .clamp(1, jobs.len().max(1));
-    let next = AtomicUsize::new(0);
-    let outputs: Vec<OnceLock<T>> = jobs.iter().map(|_| OnceLock::new()).collect();
-    // A worker's panic is the scope's: it goes on to the caller.
-    std::thread::scope(|scope| {
-        for _ in 0..threads {
-            scope.spawn(|| loop {
-                let n = next.fetch_add(1, Ordering::Relaxed);
-                let Some(&one) = jobs.get(n) else { break };
-                let _ = outputs[n].set(job(one));
-            });
-        }
-    });
-    outputs
-        .into_iter()
-        .map(|output| output.into_inner().expect("every job ran"))
-        .collect()
 }
 
 /// The variants of `body` worth storing from the `outputs` of its jobs:

@@ -26,6 +26,7 @@ mod dictionary;
 pub mod emit;
 mod highlight;
 mod languages;
+mod parallel;
 pub mod preview;
 mod render_crawlers;
 mod render_discovery;

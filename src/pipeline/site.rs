@@ -17,6 +17,7 @@ use crate::address::{Address, Localized, View};
 use crate::content::{Catalog, Editions, Status};
 use crate::errors::ErrorKind;
 use crate::media::MediaType;
+use crate::parallel;
 use crate::render_html::{self, Page};
 use crate::{
     render_crawlers, render_feed, render_icon, render_json, render_llms, render_markdown,
@@ -191,11 +192,8 @@ fn markdown_body(media: MediaType, markdown: String) -> Body {
 /// then a removed method's addresses (`site/errors.rs`).
 pub(crate) fn resources(editions: &Editions) -> Vec<Resource> {
     let mut all = documents(editions);
-    let languages: Vec<Vec<(String, Resource)>> = editions
-        .catalogs
-        .iter()
-        .map(|catalog| pages(editions, catalog))
-        .collect();
+    let catalogs: Vec<&Catalog> = editions.catalogs.iter().collect();
+    let languages = parallel::map(&catalogs, |catalog| pages(editions, catalog));
     all.extend(negotiated(&languages));
     all.push(document(
         Address::Sitemap,
