@@ -8,7 +8,7 @@
 //! the environment give it, runs the pipeline and writes `OUT_DIR`. Errors
 //! name the file and field.
 
-use refserve_pipeline::{content, dates, emit, Cache, DEFAULT_BASE_URL};
+use refserve_pipeline::{content, dates, emit, Cache, CDN_MAX_AGE, DEFAULT_BASE_URL};
 use std::path::{Path, PathBuf};
 
 /// What the table is made from: this script reruns when one changes, and
@@ -23,6 +23,7 @@ fn main() {
         "REFSERVE_BASE_URL",
         "SOURCE_DATE_EPOCH",
         "REFSERVE_BUILD_CACHE",
+        "REFSERVE_CDN_MAX_AGE",
     ] {
         println!("cargo::rerun-if-env-changed={variable}");
     }
@@ -52,7 +53,15 @@ fn run() -> Result<(), String> {
 
     let editions =
         content::load(&root, "content", base_url, last_modified).map_err(|e| e.to_string())?;
-    let table = refserve_pipeline::build(&editions, cache(&root, &out_dir));
+    // How long a CDN keeps a document (`CDN-Cache-Control`,
+    // `Surrogate-Control`): a deploy purges what it changed.
+    let cdn_max_age = match std::env::var("REFSERVE_CDN_MAX_AGE") {
+        Ok(value) => value.trim().parse::<u64>().map_err(|_| {
+            format!("REFSERVE_CDN_MAX_AGE: `{value}` is not a whole number of seconds")
+        })?,
+        Err(_) => CDN_MAX_AGE,
+    };
+    let table = refserve_pipeline::build(&editions, cache(&root, &out_dir), cdn_max_age);
     emit::table(&out_dir, &table)
 }
 

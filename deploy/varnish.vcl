@@ -57,10 +57,32 @@ vcl 4.1;
 # Simplification: a client that weighs dcb or dcz below br still has them
 # put ahead of br (browsers send them all at q=1).
 #
+# A CDN's lifetime and purges: refserve gives every document a year in
+# CDN-Cache-Control (RFC 9213) and names what it is made of in
+# Surrogate-Key; this file keeps a document that long (browsers still get
+# the hour of Cache-Control) and, from the addresses in refserve_purgers
+# only, drops what a deploy changed (deploy/purge, after `refserve changes`):
+#
+#   PURGE <address>                       every object at the address, its
+#                                         queries (/search?q=…) included
+#   PURGE / with `Purge-Tag: <tag>`       every object tagged <tag>
+#
+# Both are bans (lurker-friendly: they test the stored object alone), so a
+# dropped object is fetched again on the next request for it, and every
+# other object stays a hit. Surrogate-Key, Cache-Tag, Surrogate-Control and
+# CDN-Cache-Control are for this cache: clients are not sent them.
+#
 # tests/varnish.rs runs this file (with its own backend port) against a
 # real refserve.
 
 import std;
+
+# Who may purge: the machine itself (deploy/purge runs beside Varnish). Add
+# the host that deploys, never a client's network.
+acl refserve_purgers {
+    "127.0.0.1";
+    "::1";
+}
 
 backend refserve {
     .host = "127.0.0.1";
@@ -80,6 +102,10 @@ backend refserve {
 }
 
 sub vcl_recv {
+    if (req.method == "PURGE") {
+        call refserve_purge;
+    }
+
     # /mcp (the Model Context Protocol endpoint; /mcp/ too, which refserve
     # answers alike), whatever the method and the query string, goes to
     # refserve exactly as sent, before anything
@@ -154,6 +180,29 @@ sub vcl_recv {
     # nothing (and every stored response is `public`), so unlike Varnish's
     # built-in vcl_recv they do not force a pass.
     return (hash);
+}
+
+# PURGE: from refserve_purgers only (403 otherwise). With `Purge-Tag`, a
+# ban of every object whose Surrogate-Key names that tag; without, a ban of
+# every object at the request's path, with any query. Tags and paths are
+# refserve's own (letters, digits, `-`, `.`, `:`, `/`, `_`): anything else
+# is refused (400), so nothing sent becomes a pattern.
+sub refserve_purge {
+    if (client.ip !~ refserve_purgers) {
+        return (synth(403, "Forbidden"));
+    }
+    if (req.http.Purge-Tag) {
+        if (req.http.Purge-Tag !~ "^[a-z0-9][a-z0-9:._-]*$") {
+            return (synth(400, "Bad Purge-Tag"));
+        }
+        ban("obj.http.Surrogate-Key ~ (^|\s)" + regsuball(req.http.Purge-Tag, "\.", "\\.") + "(\s|$)");
+        return (synth(200, "Purged tag " + req.http.Purge-Tag));
+    }
+    if (req.url !~ "^/[A-Za-z0-9/._-]*$") {
+        return (synth(400, "Bad address"));
+    }
+    ban("obj.http.X-Refserve-Url ~ ^" + regsuball(req.url, "\.", "\\.") + "(\?|$)");
+    return (synth(200, "Purged " + req.url));
 }
 
 # /search?… → /search?q=<the query as refserve reads it> (and a
@@ -447,6 +496,17 @@ sub vcl_hash {
 }
 
 sub vcl_backend_response {
+    # The address an object is at, for PURGE's bans (unset on delivery).
+    set beresp.http.X-Refserve-Url = bereq.url;
+    # A document: kept as long as CDN-Cache-Control says (a deploy purges
+    # what it changed), and served stale for a day after, while it is
+    # fetched again or while refserve is down (stale-while-revalidate,
+    # stale-if-error).
+    if (beresp.http.CDN-Cache-Control ~ "(?i)(^|,)\s*max-age=[0-9]+\s*(,|$)") {
+        set beresp.ttl = std.duration(regsub(beresp.http.CDN-Cache-Control, "(?i)^(?:.*,)?\s*max-age=([0-9]+)\s*(?:,.*)?$", "\1s"), 0s);
+        set beresp.grace = std.duration(regsub(beresp.http.CDN-Cache-Control, "(?i)^(?:.*,)?\s*stale-if-error=([0-9]+)\s*(?:,.*)?$", "\1s"), 0s);
+        return (deliver);
+    }
     # Varnish 7.1 stores only some statuses by itself (not 303, 308 nor
     # 400); refserve marks its redirects and 400 errors `public,
     # max-age=…`: honour that max-age.
@@ -466,6 +526,11 @@ sub vcl_backend_response {
 }
 
 sub vcl_deliver {
+    unset resp.http.X-Refserve-Url;
+    unset resp.http.Surrogate-Key;
+    unset resp.http.Cache-Tag;
+    unset resp.http.Surrogate-Control;
+    unset resp.http.CDN-Cache-Control;
     # HIT: from the cache; MISS: fetched and stored; PASS: fetched, not
     # stored (/mcp, not GET/HEAD, or refserve said no-store).
     if (obj.uncacheable) {

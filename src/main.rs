@@ -26,6 +26,8 @@ fn main() -> ExitCode {
         Command::Export(dir) => ("refserve", export(&dir)),
         Command::Dev(dev) => ("refserve dev", preview(&dev)),
         Command::Translations(config) => ("refserve translations", translations(&config)),
+        Command::Manifest => ("refserve manifest", manifest()),
+        Command::Changes { old, new, json } => ("refserve changes", changes(&old, &new, json)),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
@@ -45,6 +47,36 @@ fn export(dir: &Path) -> Result<(), String> {
     eprintln!("refserve: {}", refserve::export::MCP_NOTE);
     eprintln!("refserve: {}", refserve::export::SEARCH_NOTE);
     Ok(())
+}
+
+/// `refserve manifest`: what this binary serves, one variant a line.
+fn manifest() -> Result<(), String> {
+    print(&refserve::manifest::manifest(table::production()))
+}
+
+/// `refserve changes OLD NEW`: what a CDN must drop between two builds.
+fn changes(old: &Path, new: &Path, json: bool) -> Result<(), String> {
+    let read = |path: &Path| {
+        std::fs::read_to_string(path)
+            .map_err(|error| format!("cannot read {}: {error}", path.display()))
+    };
+    let changes = refserve::manifest::changes(&read(old)?, &read(new)?)?;
+    print(&if json {
+        changes.json()
+    } else {
+        changes.lines()
+    })
+}
+
+/// Write `text` to standard output; a closed pipe is no error.
+fn print(text: &str) -> Result<(), String> {
+    use std::io::Write;
+    match std::io::stdout().lock().write_all(text.as_bytes()) {
+        Err(error) if error.kind() != std::io::ErrorKind::BrokenPipe => {
+            Err(format!("cannot write: {error}"))
+        }
+        _ => Ok(()),
+    }
 }
 
 /// The runtime every command but `export` runs on.

@@ -35,8 +35,18 @@ pub async fn start_server_with(change: impl FnOnce(&mut refserve::config::Config
 /// Start refserve on a free port of 127.0.0.1 serving `table` (one built
 /// from a content copy, with `refserve_pipeline::preview`).
 pub async fn start_server_on(table: refserve::table::Table) -> Server {
+    start_server_deploying(table).await.0
+}
+
+/// Start refserve on a free port of 127.0.0.1 serving `table`, with the
+/// tables it answers from: their `replace` deploys another build, as a
+/// redeploy does, behind the same socket.
+pub async fn start_server_deploying(
+    table: refserve::table::Table,
+) -> (Server, refserve::table::Tables) {
     let latest = std::sync::Arc::new(std::sync::RwLock::new(std::sync::Arc::new(table)));
-    serve(refserve::table::Tables::Swappable(latest), |_| {}).await
+    let tables = refserve::table::Tables::Swappable(latest);
+    (serve(tables.clone(), |_| {}).await, tables)
 }
 
 /// Start refserve on a free port of 127.0.0.1 serving `tables`, with a

@@ -41,6 +41,7 @@ mod deploy;
 mod dev;
 mod dictionary;
 mod discovery;
+mod edge;
 mod errors;
 mod export;
 mod fairness;

@@ -8,7 +8,8 @@
 //! object, `/search`'s normalised query; `varnish/freshness.rs`: 304s and
 //! how long answers are kept; `varnish/pass.rs`: `/mcp` passed through;
 //! `varnish/languages.rs`: one object per language on the addresses that
-//! negotiate it, whatever the spelling of `Accept-Language`.
+//! negotiate it, whatever the spelling of `Accept-Language`;
+//! `varnish/purge.rs`: a deploy purges what it changed and nothing else.
 //!
 //! These tests run under `tests/tools/full`, after `tests/tools/install.sh`
 //! installs Varnish (Debian's `varnish`) when `varnishd` is missing.
@@ -18,6 +19,7 @@ mod keys;
 mod languages;
 mod objects;
 mod pass;
+mod purge;
 
 use crate::support::{Reply, Scratch, Server};
 use bytes::Bytes;

@@ -77,6 +77,28 @@ pub struct SearchPage {
     pub exported: Resource,
 }
 
+impl SearchPage {
+    /// A fingerprint of what the answers are made from — each method, the
+    /// line that says why it matched, each layout's text — and of no
+    /// header: it changes when an answer's bytes may, and not with the
+    /// build's name (`refserve manifest`).
+    pub fn fingerprint(&self) -> u64 {
+        let text = |layout: &Layout| {
+            let pieces = (
+                &layout.top,
+                &layout.found,
+                &layout.found_end,
+                &layout.nothing,
+            );
+            let more = (&layout.suggestions, &layout.every_method, &layout.end);
+            postcard::to_allocvec(&(pieces, more)).expect("pieces serialise")
+        };
+        let answers = postcard::to_allocvec(&(&self.methods, &self.why))
+            .expect("the methods and the line that says why serialise");
+        crate::headers::fingerprint(&[&answers, &text(&self.html), &text(&self.markdown)])
+    }
+}
+
 /// The headers of one form's answers.
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(bound(deserialize = "'de: 'static"))]

@@ -23,6 +23,7 @@ mod compress;
 pub mod content;
 pub mod dates;
 mod dictionary;
+mod edge;
 pub mod emit;
 mod highlight;
 mod languages;
@@ -53,6 +54,7 @@ use refserve_core::{address, errors, escape, headers, mcp, media, negotiate, sea
 
 pub use compress::{Cache, Encoding};
 use content::Editions;
+pub use edge::MAX_AGE as CDN_MAX_AGE;
 pub use refserve_core::table::Table;
 
 /// Where the server links to when no base URL is given: itself.
@@ -61,12 +63,20 @@ pub const DEFAULT_BASE_URL: &str = "http://127.0.0.1:8080";
 /// Render, compress and store every response of `catalog`, as small as
 /// the encoders allow, reusing the outputs in `cache`; the HTML pages are
 /// also compressed against a dictionary chosen among them.
-pub fn build(editions: &Editions, cache: Option<Cache>) -> Table {
+pub fn build(editions: &Editions, cache: Option<Cache>, cdn_max_age: u64) -> Table {
     let mut pages = site::resources(editions);
     let mut errors = site::errors(editions);
     let dictionary = dictionary::attach(&mut pages, &mut errors);
     let encoding = Encoding::Smallest { cache };
-    stored::table(editions, &pages, &errors, dictionary.as_ref(), &encoding)
+    let dictionary = dictionary.as_ref();
+    stored::table(
+        editions,
+        &pages,
+        &errors,
+        dictionary,
+        &encoding,
+        cdn_max_age,
+    )
 }
 
 /// Render and store every response of `catalog` for `refserve dev`:
@@ -77,5 +87,12 @@ pub fn preview(editions: &Editions) -> Table {
     let mut errors = site::errors(editions);
     preview::inject(&mut pages);
     preview::inject(errors.iter_mut().flat_map(|bodies| bodies.iter_mut()));
-    stored::table(editions, &pages, &errors, None, &Encoding::Identity)
+    stored::table(
+        editions,
+        &pages,
+        &errors,
+        None,
+        &Encoding::Identity,
+        CDN_MAX_AGE,
+    )
 }

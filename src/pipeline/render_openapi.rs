@@ -297,7 +297,17 @@ fn error_response(catalog: &Catalog, description: &str, kinds: &[ErrorKind]) -> 
 // Headers
 
 fn success_headers() -> Value {
-    header_refs(&["ETag", "Last-Modified", "Cache-Control", "Vary", "Link"])
+    header_refs(&[
+        "ETag",
+        "Last-Modified",
+        "Cache-Control",
+        "CDN-Cache-Control",
+        "Surrogate-Control",
+        "Surrogate-Key",
+        "Cache-Tag",
+        "Vary",
+        "Link",
+    ])
 }
 
 /// The headers of a JSON document of the Reference: a success's and its

@@ -41,7 +41,7 @@ pub(crate) fn page(
         markdown: markdown(catalog, headers(Form::Markdown)),
         json: headers(Form::Json),
         see_other,
-        methods: catalog.entries.iter().map(|e| method(catalog, e)).collect(),
+        methods: methods(catalog),
         why: why(&catalog.language.chrome),
         exported,
     }
@@ -83,6 +83,11 @@ pub(crate) fn exported(catalog: &Catalog) -> Resource {
         error: None,
         languages: 1,
     }
+}
+
+/// Each method of `catalog` as search's answers show it, in catalog order.
+pub(crate) fn methods(catalog: &Catalog) -> Vec<Method> {
+    catalog.entries.iter().map(|e| method(catalog, e)).collect()
 }
 
 /// What search says when nothing matches, before every method: how it

@@ -7,9 +7,11 @@
 //! 303) is sent, stored and checked (`src/table/tests.rs`) with no other
 //! change.
 
+use crate::address::Address;
 use crate::compress::{self, Compressed, Encoding};
 use crate::content::{Catalog, Editions};
 use crate::dictionary::Dictionary;
+use crate::edge::Edge;
 use crate::errors::ErrorKind;
 use crate::headers;
 use crate::media::MediaType;
@@ -31,6 +33,7 @@ pub(crate) fn table(
     errors: &[ErrorBodies<Resource>],
     dictionary: Option<&Dictionary>,
     encoding: &Encoding,
+    cdn_max_age: u64,
 ) -> Table {
     // The MCP answers are made from the catalogs alone: on another core,
     // beside the rest (a fifth of what `refserve dev` does on an edit).
@@ -42,13 +45,19 @@ pub(crate) fn table(
             .iter()
             .map(render_search::exported)
             .collect();
+        let content_hash = content_hash(table::every(pages, errors, exported.iter()), editions);
+        let edge = Edge {
+            max_age: cdn_max_age,
+            build: content_hash.clone(),
+        };
         let rendered = table::every(pages, errors, exported.iter());
         let bodies = rendered.flat_map(|resource| &resource.representations);
         let compressed = compress::encode(bodies, dictionary, encoding);
         let last_modified = httpdate::fmt_http_date(
             std::time::UNIX_EPOCH + std::time::Duration::from_secs(catalog.last_modified),
         );
-        let store = |resource: &Resource| stored_resource(resource, &compressed, &last_modified);
+        let store =
+            |resource: &Resource| stored_resource(resource, &compressed, &last_modified, &edge);
         let resources: Vec<table::Resource> = pages.iter().map(store).collect();
         let errors: Vec<ErrorBodies> = errors.iter().map(|bodies| bodies.map(store)).collect();
         let search: Vec<SearchPage> = editions
@@ -56,21 +65,27 @@ pub(crate) fn table(
             .iter()
             .zip(&exported)
             .map(|(catalog, exported)| {
+                let search = catalog.at(Address::Search).to_string();
+                let edge = |media| edge.headers(&search, media, Some(&catalog.language.tag));
                 render_search::page(
                     catalog,
-                    |form| search_headers(catalog, form, &last_modified),
+                    |form| {
+                        search_headers(
+                            catalog,
+                            form,
+                            &last_modified,
+                            edge(MEDIA_TYPES[form as usize]),
+                        )
+                    },
                     // `/search`'s `303` to a method's page, but `Location`: kept
                     // as long as an answer, and by `Accept` (JSON and Markdown
                     // clients get the results).
-                    map(shared("Accept", CACHE_CONTROL, Answer::SeeOther)),
+                    map(shared("Accept", CACHE_CONTROL, Answer::SeeOther)
+                        .chain(edge(MediaType::HTML))),
                     store(exported),
                 )
             })
             .collect();
-        let stored = resources
-            .iter()
-            .chain(errors.iter().flat_map(ErrorBodies::iter));
-        let content_hash = content_hash(stored, &search);
         Table {
             paths: Index::of(&resources),
             resources,
@@ -110,6 +125,7 @@ fn stored_resource(
     resource: &Resource,
     compressed: &Compressed,
     last_modified: &str,
+    edge: &Edge,
 ) -> table::Resource {
     let encoded: Vec<compress::Encoded> = resource
         .representations
@@ -148,7 +164,9 @@ fn stored_resource(
         .map(|(body, variants)| Representation {
             variants: variants
                 .into_iter()
-                .map(|(coding, bytes)| variant(resource, body, vary, last_modified, coding, bytes))
+                .map(|(coding, bytes)| {
+                    variant(resource, body, vary, last_modified, edge, coding, bytes)
+                })
                 .collect(),
         })
         .collect();
@@ -168,6 +186,7 @@ fn variant(
     body: &Body,
     vary: &'static str,
     last_modified: &str,
+    edge: &Edge,
     coding: Coding,
     bytes: Vec<u8>,
 ) -> Variant {
@@ -201,8 +220,22 @@ fn variant(
         Some(ErrorKind::MethodNotAllowed) => sent.push(("allow", headers::ALLOW.into())),
         Some(_) => {}
     }
+    // What a CDN reads, on a document it may keep: its lifetime and tags,
+    // on its 200s and the 304s that refresh them (RFC 9111 §4.3.4).
+    let for_the_edge = if resource.error.is_none() && resource.cache_control != "no-store" {
+        let language = body
+            .headers
+            .iter()
+            .find(|(name, _)| *name == "content-language")
+            .map(|(_, tag)| tag.as_str());
+        edge.headers(&resource.id, body.media, language)
+    } else {
+        Vec::new()
+    };
+    sent.extend(for_the_edge.iter().cloned());
     let mut not_modified = vec![("etag", etag.clone())];
     not_modified.extend(shared(vary, resource.cache_control, Answer::NotModified));
+    not_modified.extend(for_the_edge);
     Variant {
         coding,
         body: Bytes::from(bytes),
@@ -216,7 +249,12 @@ fn variant(
 /// for JSON), varying on `Accept` alone (they are sent in identity), and
 /// `noindex` (a results page is no page to list). The server adds
 /// `Content-Length` and `ETag`.
-fn search_headers(catalog: &Catalog, form: Form, last_modified: &str) -> SearchHeaders {
+fn search_headers(
+    catalog: &Catalog,
+    form: Form,
+    last_modified: &str,
+    for_the_edge: Vec<(&'static str, String)>,
+) -> SearchHeaders {
     let media = MEDIA_TYPES[form as usize];
     let noindex = ("x-robots-tag", "noindex".to_string());
     let mut sent = vec![("content-type", media.content_type())];
@@ -231,7 +269,10 @@ fn search_headers(catalog: &Catalog, form: Form, last_modified: &str) -> SearchH
         Form::Json => sent.push(site::service_desc(catalog)),
     }
     sent.push(("last-modified", last_modified.to_string()));
-    let not_modified = shared("Accept", CACHE_CONTROL, Answer::NotModified).chain([noindex]);
+    sent.extend(for_the_edge.iter().cloned());
+    let not_modified = shared("Accept", CACHE_CONTROL, Answer::NotModified)
+        .chain([noindex])
+        .chain(for_the_edge);
     SearchHeaders {
         ok: map(sent),
         not_modified: map(not_modified),
@@ -295,23 +336,22 @@ fn map(headers: impl IntoIterator<Item = (&'static str, String)>) -> HeaderMap {
 }
 
 /// The first 16 hex digits of a SHA-256 over every resource's path and
-/// identity bodies, in table order, and `/search`'s pieces.
-fn content_hash<'r>(
-    resources: impl Iterator<Item = &'r table::Resource>,
-    search: &[SearchPage],
-) -> String {
+/// identity bodies, in table order, and what search answers from in each
+/// language: the build's name (its purge tag, `edge.rs`) and what the ETags
+/// of search's answers are made from.
+fn content_hash<'r>(resources: impl Iterator<Item = &'r Resource>, editions: &Editions) -> String {
     use sha2::{Digest, Sha256};
     let mut hash = Sha256::new();
-    for page in search {
-        hash.update(serde_json::to_vec(page).expect("the search page serialises"));
+    for catalog in &editions.catalogs {
+        let index = render_search::methods(catalog);
+        hash.update(serde_json::to_vec(&index).expect("the search index serialises"));
     }
     for resource in resources {
         hash.update(resource.id.as_bytes());
         hash.update([0]);
-        for representation in &resource.representations {
-            let identity = representation.identity();
-            hash.update((identity.body.len() as u64).to_be_bytes());
-            hash.update(&identity.body);
+        for body in &resource.representations {
+            hash.update((body.bytes.len() as u64).to_be_bytes());
+            hash.update(&body.bytes);
         }
     }
     hash.finalize()[..8]

@@ -28,6 +28,17 @@ pub enum Command {
     Dev(DevConfig),
     /// List what each translation holds, or mark translations current.
     Translations(TranslationsConfig),
+    /// Print every address served, each representation's ETags and purge tags.
+    Manifest,
+    /// Compare two manifests: what a CDN must drop (`json`: as JSON).
+    Changes {
+        /// The manifest of the build served until now.
+        old: PathBuf,
+        /// The manifest of the build deployed.
+        new: PathBuf,
+        /// JSON rather than one tag or address a line.
+        json: bool,
+    },
 }
 
 /// What `refserve translations` does.
@@ -132,6 +143,8 @@ fn parse_with(
             content,
             mark: mark.map(|language| (language, keys)),
         }),
+        Some(Sub::Manifest) => Command::Manifest,
+        Some(Sub::Changes { old, new, json }) => Command::Changes { old, new, json },
         Some(Sub::Dev(dev)) => Command::Dev(DevConfig {
             content: dev.content,
             addr: dev.addr,
@@ -235,7 +248,32 @@ enum Sub {
         #[arg(value_name = "KEY", requires = "mark")]
         keys: Vec<String>,
     },
+    /// Print what this binary serves: every address, each
+    /// representation's ETags and purge tags, one variant a line
+    #[command(verbatim_doc_comment, after_help = MANIFEST_NOTES)]
+    Manifest,
+    /// Print what changed between two builds' manifests: the purge tags
+    /// and the addresses a CDN must drop, one a line
+    #[command(verbatim_doc_comment, after_help = MANIFEST_NOTES)]
+    Changes {
+        /// The manifest of the build served until now
+        #[arg(value_name = "OLD")]
+        old: PathBuf,
+        /// The manifest of the build deployed
+        #[arg(value_name = "NEW")]
+        new: PathBuf,
+        /// Print {"tags": [...], "addresses": [...]} instead
+        #[arg(long)]
+        json: bool,
+    },
 }
+
+/// What `refserve manifest --help` and `refserve changes --help` add.
+const MANIFEST_NOTES: &str = "\
+Before a deploy: refserve manifest > old.manifest (the binary served now); after it, the same
+with the new binary, then refserve changes old.manifest new.manifest: a tag is printed when
+every document it names changed, an address when any of its representations did. Feed them to
+the CDN's purge (deploy/README.md, \"Redeploy\").";
 
 /// What `refserve translations --help` adds after the flags.
 const TRANSLATIONS_NOTES: &str = "\

@@ -57,6 +57,7 @@ mod connection;
 pub mod export;
 mod fields;
 pub mod handler;
+pub mod manifest;
 pub mod mcp;
 mod message;
 pub mod metrics;

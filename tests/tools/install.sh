@@ -17,6 +17,8 @@
 #   DIR/bin/lighthouse  Lighthouse on that Node
 #   xmllint     from Debian's libxml2-utils, when it is not on PATH already
 #   varnishd    from Debian's varnish (tests/varnish.rs), when it is missing
+#   curl        from Debian's curl (deploy/purge, which tests/varnish/purge.rs
+#               runs), when it is missing
 #   nginx       from Debian's nginx and libnginx-mod-http-brotli-static
 #               (tests/export.rs), when they are missing
 #   systemd-analyze  from Debian's systemd (tests/deploy.rs), when it is
@@ -54,6 +56,7 @@ flock 9
 # PATH).
 have_xmllint() { command -v xmllint >/dev/null 2>&1; }
 have_varnishd() { command -v varnishd >/dev/null 2>&1 || [[ -x /usr/sbin/varnishd ]]; }
+have_curl() { command -v curl >/dev/null 2>&1; }
 have_nginx() { [[ -x /usr/sbin/nginx && -f /usr/lib/nginx/modules/ngx_http_brotli_static_module.so ]]; }
 have_systemd_analyze() { command -v systemd-analyze >/dev/null 2>&1; }
 have_php() { command -v php >/dev/null 2>&1; }
@@ -181,6 +184,7 @@ apt_install() {
 }
 have_xmllint || apt_install libxml2-utils
 have_varnishd || apt_install varnish
+have_curl || apt_install curl
 have_nginx || apt_install nginx libnginx-mod-http-brotli-static
 have_systemd_analyze || apt_install systemd
 have_php || apt_install php-cli

@@ -94,15 +94,33 @@ async fn errors_are_kept_no_longer_than_they_say() {
     let server = start_server().await;
     let varnish = Varnish::start(&server).await;
 
-    // Documents: an hour, then a day of stale-while-revalidate (grace).
+    // Documents: a year (their CDN-Cache-Control: a deploy purges what it
+    // changed), then a day of grace (stale-if-error); browsers get the
+    // hour of Cache-Control, and none of the headers for the cache.
     let html = [("accept", "text/html")];
     let page = varnish.get("/", &html).await;
     assert_eq!(cache_state(&page), "MISS");
-    assert!(
-        (3500.0..=3600.0).contains(&seconds(&page, "x-test-ttl")),
-        "{page:?}"
+    let ttl = seconds(&page, "x-test-ttl");
+    assert!((31_535_000.0..=31_536_000.0).contains(&ttl), "TTL {ttl}");
+    assert_eq!(
+        seconds(&page, "x-test-grace"),
+        86400.0,
+        "{:?}",
+        page.headers
     );
-    assert_eq!(seconds(&page, "x-test-grace"), 86400.0, "{page:?}");
+    assert_eq!(
+        page.header("cache-control"),
+        "public, max-age=3600, stale-while-revalidate=86400"
+    );
+    for cdn_only in [
+        "cdn-cache-control",
+        "surrogate-control",
+        "surrogate-key",
+        "cache-tag",
+        "x-refserve-url",
+    ] {
+        assert!(!page.headers.contains_key(cdn_only), "{cdn_only}");
+    }
 
     // 405 and 406 are no-store: never a hit, however often asked.
     for (method, path, headers) in [

@@ -4,6 +4,7 @@
 
 use super::{error_response, example_entry, header_refs, ref_to, string};
 use crate::content::Catalog;
+use crate::edge::MAX_AGE as CDN_MAX_AGE;
 use crate::errors::{ErrorKind, MAX_NAME_LEN, MAX_PATH_LEN};
 use crate::site::CACHE_CONTROL;
 use indexmap::IndexMap;
@@ -62,6 +63,33 @@ fn headers(catalog: &Catalog) -> Value {
             ),
             "schema": { "type": "string" },
             "example": CACHE_CONTROL,
+        },
+        "CDN-Cache-Control": {
+            "description": "How long a CDN may keep the document (RFC 9213): far longer than \
+                 browsers, since a deploy purges what it changed (`Surrogate-Key`), and served stale \
+                 through an origin outage. Errors carry none.",
+            "schema": { "type": "string" },
+            "example": format!(
+                "public, max-age={CDN_MAX_AGE}, stale-while-revalidate=86400, \
+                 stale-if-error=86400"
+            ),
+        },
+        "Surrogate-Control": {
+            "description": "`CDN-Cache-Control`'s lifetime, for the CDNs that read this \
+                 header instead (Fastly).",
+            "schema": { "type": "string" },
+        },
+        "Surrogate-Key": {
+            "description": "The purge tags of the document, space-separated: `build:<hash>`, \
+                 `method:<key>`, its kind (`page`, `markdown`, `json`, `openapi`, `search`…), \
+                 `lang:<tag>`, and `list` on what names every method. A CDN purges by them \
+                 what a deploy changed (`refserve changes`).",
+            "schema": { "type": "string" },
+            "example": "build:0123456789abcdef method:select json lang:en",
+        },
+        "Cache-Tag": {
+            "description": "`Surrogate-Key`'s tags, comma-separated, as Cloudflare reads them.",
+            "schema": { "type": "string" },
         },
         "Vary": {
             "description": "The request headers the representation depends on.",
@@ -145,7 +173,15 @@ fn responses(catalog: &Catalog) -> Value {
         "NotModified": {
             "description": "The representation has not changed since the one the client \
                  holds (`If-None-Match` or `If-Modified-Since`): no body.",
-            "headers": header_refs(&["ETag", "Cache-Control", "Vary"]),
+            "headers": header_refs(&[
+                "ETag",
+                "Cache-Control",
+                "CDN-Cache-Control",
+                "Surrogate-Control",
+                "Surrogate-Key",
+                "Cache-Tag",
+                "Vary",
+            ]),
         },
         "InvalidName": error_response(
             catalog,

@@ -1,0 +1,299 @@
+//! `refserve manifest` and `refserve changes`: what a build serves, one
+//! variant a line with its ETag and purge tags; and, between two builds'
+//! manifests, what a CDN must drop — the tags every document of which
+//! changed, and every address any representation of which changed, was
+//! added or was removed.
+//!
+//! A manifest line is tab-separated: the address, the media type, the
+//! language (`-` for none), the coding, the ETag and the purge tags
+//! (space-separated, `-` for none: errors, such as what stands at a removed
+//! method's address, carry none). Search's answers, made at run time, stand
+//! at each language's search address with a fingerprint of what they are
+//! made from in place of an ETag. The build's own tag (`build:…`) names
+//! every document of one build, so it is never printed as a change.
+
+use crate::table::{Resource, Table};
+use http::header::{HeaderMap, CONTENT_LANGUAGE, CONTENT_TYPE};
+use refserve_core::address::Address;
+use refserve_core::search_page::{SearchPage, MEDIA_TYPES};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// The header that carries the purge tags, space-separated.
+const SURROGATE_KEY: &str = "surrogate-key";
+
+/// The tag every document of one build carries.
+const BUILD_TAG: &str = "build:";
+
+/// One line of a manifest: a variant of a representation, what it is and
+/// what it is tagged with.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Line {
+    /// Where it is served.
+    address: String,
+    /// What tells it from the address's other variants: media type,
+    /// language and coding.
+    variant: String,
+    /// Its ETag (or the fingerprint of search's answers).
+    etag: String,
+    /// Its purge tags.
+    tags: Vec<String>,
+}
+
+/// The manifest of `table`: one line a variant, in table order, then
+/// search's answers.
+pub fn manifest(table: &Table) -> String {
+    let mut out = String::new();
+    for line in lines(table) {
+        let tags = if line.tags.is_empty() {
+            "-".to_string()
+        } else {
+            line.tags.join(" ")
+        };
+        out.push_str(&format!(
+            "{}\t{}\t{}\t{}\n",
+            line.address, line.variant, line.etag, tags
+        ));
+    }
+    out
+}
+
+/// Every line of `table`'s manifest.
+fn lines(table: &Table) -> Vec<Line> {
+    let mut lines: Vec<Line> = table.resources.iter().flat_map(resource_lines).collect();
+    for page in &table.search {
+        lines.extend(search_lines(page));
+    }
+    lines
+}
+
+/// The lines of `resource`: each variant of each representation.
+fn resource_lines(resource: &Resource) -> impl Iterator<Item = Line> + '_ {
+    resource
+        .representations
+        .iter()
+        .flat_map(|representation| &representation.variants)
+        .map(|variant| Line {
+            address: resource.id.clone(),
+            variant: format!(
+                "{}\t{}\t{}",
+                essence(&variant.headers),
+                language(&variant.headers),
+                variant.coding.token()
+            ),
+            etag: variant.etag.to_str().unwrap_or("-").to_string(),
+            tags: tags(&variant.headers),
+        })
+}
+
+/// The lines of search's answers in `page`'s language: at its own search
+/// address and at the one that negotiates.
+fn search_lines(page: &SearchPage) -> impl Iterator<Item = Line> + '_ {
+    let fingerprint = format!("\"search-{:016x}\"", page.fingerprint());
+    // Every form's answers are in the page's language (JSON's too, which
+    // sends no Content-Language).
+    let written_in = language(&page.html.headers.ok);
+    let answers = [
+        &page.html.headers.ok,
+        &page.markdown.headers.ok,
+        &page.json.ok,
+    ];
+    let negotiated = Address::Search.to_string();
+    let addresses = [page.exported.id.clone(), negotiated];
+    addresses.into_iter().flat_map(move |address| {
+        let fingerprint = fingerprint.clone();
+        let written_in = written_in.clone();
+        answers
+            .into_iter()
+            .zip(MEDIA_TYPES)
+            .map(move |(headers, media)| Line {
+                address: address.clone(),
+                variant: format!("{}\t{written_in}\tidentity", media.essence()),
+                etag: fingerprint.clone(),
+                tags: tags(headers),
+            })
+    })
+}
+
+/// The media type of a response with `headers`, without parameters.
+fn essence(headers: &HeaderMap) -> String {
+    let value = headers.get(CONTENT_TYPE).and_then(|v| v.to_str().ok());
+    let value = value.unwrap_or("-");
+    value.split(';').next().unwrap_or(value).trim().to_string()
+}
+
+/// The language of a response with `headers`, `-` for none.
+fn language(headers: &HeaderMap) -> String {
+    let value = headers.get(CONTENT_LANGUAGE).and_then(|v| v.to_str().ok());
+    value.unwrap_or("-").to_string()
+}
+
+/// The purge tags of a response with `headers`.
+fn tags(headers: &HeaderMap) -> Vec<String> {
+    let value = headers.get(SURROGATE_KEY).and_then(|v| v.to_str().ok());
+    value
+        .unwrap_or_default()
+        .split_ascii_whitespace()
+        .map(str::to_string)
+        .collect()
+}
+
+/// What a CDN must drop between two builds.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Changes {
+    /// The tags every document of which changed (or was added or removed).
+    pub tags: Vec<String>,
+    /// The addresses any variant of which changed, was added or removed.
+    pub addresses: Vec<String>,
+}
+
+impl Changes {
+    /// One tag a line, then one address a line.
+    pub fn lines(&self) -> String {
+        self.tags
+            .iter()
+            .chain(&self.addresses)
+            .map(|item| format!("{item}\n"))
+            .collect()
+    }
+
+    /// `{"tags": [...], "addresses": [...]}`.
+    pub fn json(&self) -> String {
+        let value = serde_json::json!({ "tags": self.tags, "addresses": self.addresses });
+        format!("{value}\n")
+    }
+}
+
+/// What changed from the manifest `old` to the manifest `new`; an error
+/// names the line that is not a manifest's (`which` names the file).
+pub fn changes(old: &str, new: &str) -> Result<Changes, String> {
+    let old = read(old).map_err(|e| format!("OLD: {e}"))?;
+    let new = read(new).map_err(|e| format!("NEW: {e}"))?;
+    // Each variant (address, media type, language, coding): its ETag in
+    // each build, if it is in it.
+    let mut variants: BTreeMap<(&str, &str), [Option<&str>; 2]> = BTreeMap::new();
+    for (side, lines) in [&old, &new].into_iter().enumerate() {
+        for line in lines {
+            variants.entry((&line.address, &line.variant)).or_default()[side] = Some(&line.etag);
+        }
+    }
+    let changed = |address: &str, variant: &str| {
+        let [before, after] = variants[&(address, variant)];
+        before != after
+    };
+    let addresses: BTreeSet<&str> = variants
+        .keys()
+        .filter(|(address, variant)| changed(address, variant))
+        .map(|(address, _)| *address)
+        .collect();
+    // A tag is printed when every variant that carries it, in either
+    // build, changed.
+    let mut whole: BTreeMap<&str, bool> = BTreeMap::new();
+    for line in old.iter().chain(&new) {
+        for tag in &line.tags {
+            if tag.starts_with(BUILD_TAG) {
+                continue;
+            }
+            let all = whole.entry(tag).or_insert(true);
+            *all &= changed(&line.address, &line.variant);
+        }
+    }
+    Ok(Changes {
+        tags: whole
+            .into_iter()
+            .filter(|(_, all)| *all)
+            .map(|(tag, _)| tag.to_string())
+            .collect(),
+        addresses: addresses.into_iter().map(str::to_string).collect(),
+    })
+}
+
+/// The lines of a manifest.
+fn read(text: &str) -> Result<Vec<Line>, String> {
+    text.lines()
+        .enumerate()
+        .filter(|(_, line)| !line.is_empty())
+        .map(|(n, line)| {
+            let fields: Vec<&str> = line.split('\t').collect();
+            let [address, media, language, coding, etag, tags] = fields[..] else {
+                return Err(format!(
+                    "line {}: not a manifest line (six tab-separated fields: \
+                     address, type, language, coding, ETag, tags)",
+                    n + 1
+                ));
+            };
+            Ok(Line {
+                address: address.to_string(),
+                variant: format!("{media}\t{language}\t{coding}"),
+                etag: etag.to_string(),
+                tags: match tags {
+                    "-" => Vec::new(),
+                    tags => tags.split(' ').map(str::to_string).collect(),
+                },
+            })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn manifest(lines: &[(&str, &str, &str)]) -> String {
+        lines
+            .iter()
+            .map(|(address, etag, tags)| format!("{address}\ttext/html\ten\tbr\t{etag}\t{tags}\n"))
+            .collect()
+    }
+
+    #[test]
+    fn a_changed_method_is_its_tag_and_addresses_and_nothing_else() {
+        let old = manifest(&[
+            ("/api/select", "\"1\"", "build:a method:select page lang:en"),
+            ("/api/insert", "\"2\"", "build:a method:insert page lang:en"),
+            ("/api", "\"3\"", "build:a page lang:en list"),
+            ("/robots.txt", "\"4\"", "build:a robots"),
+        ]);
+        let new = manifest(&[
+            ("/api/select", "\"5\"", "build:b method:select page lang:en"),
+            ("/api/insert", "\"2\"", "build:b method:insert page lang:en"),
+            ("/api", "\"6\"", "build:b page lang:en list"),
+            ("/robots.txt", "\"4\"", "build:b robots"),
+        ]);
+        let changes = changes(&old, &new).expect("two manifests");
+        assert_eq!(changes.tags, ["list", "method:select"]);
+        assert_eq!(changes.addresses, ["/api", "/api/select"]);
+        assert_eq!(changes.lines(), "list\nmethod:select\n/api\n/api/select\n");
+    }
+
+    #[test]
+    fn identical_builds_change_nothing() {
+        let old = manifest(&[("/api/select", "\"1\"", "build:a method:select page")]);
+        let new = manifest(&[("/api/select", "\"1\"", "build:b method:select page")]);
+        assert_eq!(
+            changes(&old, &new).expect("two manifests"),
+            Changes::default()
+        );
+        assert_eq!(changes(&old, &new).expect("two manifests").lines(), "");
+    }
+
+    #[test]
+    fn a_removed_method_is_dropped_and_an_added_one_fetched() {
+        let old = manifest(&[("/api/gone", "\"1\"", "build:a method:gone page")]);
+        let new = manifest(&[
+            ("/api/gone", "\"2\"", "-"),
+            ("/api/new", "\"3\"", "build:b method:new page"),
+        ]);
+        let changes = changes(&old, &new).expect("two manifests");
+        assert_eq!(changes.tags, ["method:gone", "method:new"]);
+        assert_eq!(changes.addresses, ["/api/gone", "/api/new"]);
+    }
+
+    #[test]
+    fn a_line_that_is_not_a_manifest_s_is_named() {
+        let error = changes("/api\tx\n", "").expect_err("not a manifest");
+        assert!(
+            error.starts_with("OLD: line 1: not a manifest line"),
+            "{error}"
+        );
+    }
+}
