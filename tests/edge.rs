@@ -64,7 +64,10 @@ async fn a_document_names_its_tags_and_a_cdns_lifetime_on_its_200_and_its_304() 
     assert_eq!(tags(&one)[1..], ["method:insert", "json", "lang:en"]);
     let search = server.get("/zh-hans/search?q=rows", &html).await;
     assert_eq!(search.status, 200);
-    assert_eq!(tags(&search)[1..], ["search", "lang:zh-hans", "list"]);
+    assert_eq!(
+        tags(&search)[1..],
+        ["search", "search:zh-hans", "lang:zh-hans", "list"]
+    );
     // Every answer of one build names the same build.
     assert_eq!(tags(&collection)[0], tags(&page)[0]);
 }

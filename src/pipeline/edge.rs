@@ -18,6 +18,8 @@
 //!   `feed`, `sitemap`, `robots`, `icon`, `discovery`, `dictionary`,
 //!   `search`;
 //! - `lang:<segment>`: the language it is written in (`lang:zh-hans`);
+//! - `search:<segment>`: search's answers in one language, whatever their
+//!   query (which a purge by URL cannot name);
 //! - `list`: a document that names every method (the collection, the
 //!   index, the homepage, llms.txt and llms-full.txt, the sitemap, the feed,
 //!   OpenAPI, search's answers): a change to any method changes it.
@@ -73,7 +75,13 @@ impl Edge {
         }
         tags.push(kind(address, media).to_string());
         if let Some(language) = language {
-            tags.push(format!("lang:{}", language.to_ascii_lowercase()));
+            let language = language.to_ascii_lowercase();
+            // Search's answers in one language, whatever the query: a CDN
+            // that purges by URL cannot name them all (`/search?q=…`).
+            if address == Some(Address::Search) {
+                tags.push(format!("search:{language}"));
+            }
+            tags.push(format!("lang:{language}"));
         }
         if address.is_some_and(|address| names_every_method(&address)) {
             tags.push("list".to_string());

@@ -296,18 +296,23 @@ fn error_response(catalog: &Catalog, description: &str, kinds: &[ErrorKind]) -> 
 // ---------------------------------------------------------------------------
 // Headers
 
+/// The headers a CDN reads on a document and its 304 (`edge.rs`).
+const FOR_THE_EDGE: [&str; 4] = [
+    "CDN-Cache-Control",
+    "Surrogate-Control",
+    "Surrogate-Key",
+    "Cache-Tag",
+];
+
 fn success_headers() -> Value {
-    header_refs(&[
-        "ETag",
-        "Last-Modified",
-        "Cache-Control",
-        "CDN-Cache-Control",
-        "Surrogate-Control",
-        "Surrogate-Key",
-        "Cache-Tag",
-        "Vary",
-        "Link",
-    ])
+    let before = ["ETag", "Last-Modified", "Cache-Control"];
+    header_refs(&[&before[..], &FOR_THE_EDGE, &["Vary", "Link"]].concat())
+}
+
+/// The headers of a 304: its validator, how long it may be kept, what it
+/// varies on.
+fn not_modified_headers() -> Value {
+    header_refs(&[&["ETag", "Cache-Control"][..], &FOR_THE_EDGE, &["Vary"]].concat())
 }
 
 /// The headers of a JSON document of the Reference: a success's and its

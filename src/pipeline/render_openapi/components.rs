@@ -2,7 +2,7 @@
 //! `name` parameter, the shared responses and the schemas, which the
 //! operations in `render_openapi.rs` refer to by `$ref`.
 
-use super::{error_response, example_entry, header_refs, ref_to, string};
+use super::{error_response, example_entry, not_modified_headers, ref_to, string};
 use crate::content::Catalog;
 use crate::edge::MAX_AGE as CDN_MAX_AGE;
 use crate::errors::{ErrorKind, MAX_NAME_LEN, MAX_PATH_LEN};
@@ -173,15 +173,7 @@ fn responses(catalog: &Catalog) -> Value {
         "NotModified": {
             "description": "The representation has not changed since the one the client \
                  holds (`If-None-Match` or `If-Modified-Since`): no body.",
-            "headers": header_refs(&[
-                "ETag",
-                "Cache-Control",
-                "CDN-Cache-Control",
-                "Surrogate-Control",
-                "Surrogate-Key",
-                "Cache-Tag",
-                "Vary",
-            ]),
+            "headers": not_modified_headers(),
         },
         "InvalidName": error_response(
             catalog,
