@@ -462,6 +462,10 @@ async fn every_answer_of_dev_is_never_stored() {
             "{}",
             reply.status
         );
+        // Nor for a CDN, whatever production's documents say.
+        for for_the_edge in ["cdn-cache-control", "surrogate-control"] {
+            assert!(!reply.headers.contains_key(for_the_edge), "{for_the_edge}");
+        }
     }
 }
 

@@ -149,6 +149,11 @@ impl Preview {
         };
         let headers = response.headers_mut();
         headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+        // Nor kept by a CDN for the year the table gives production's
+        // documents.
+        for for_the_edge in ["cdn-cache-control", "surrogate-control"] {
+            headers.remove(for_the_edge);
+        }
         if let Some(problem) = lock(&self.problem).as_deref() {
             headers.insert(CONTENT_ERROR, content_error(problem));
         }
