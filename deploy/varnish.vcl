@@ -10,13 +10,14 @@ vcl 4.1;
 # rewrites every Accept-Encoding to gzip (br clients would never get br) and
 # weakens the ETag of anything it gunzips for a client.
 #
-# refserve already says how long each response may be kept (Cache-Control:
-# an hour plus a day of stale-while-revalidate for documents, 60 seconds for
-# 404/400/414, an hour for 308s, no-store for 405/406) and what it varies on
-# (Vary). This file makes the request headers canonical so that Vary
-# matches, makes Varnish keep exactly what Cache-Control allows (308s and
-# 400s too, no grace beyond it), adds X-Cache (HIT, MISS or PASS), and never
-# touches ETag, Vary or Cache-Control. /mcp, the Model Context Protocol
+# refserve already says how long each response may be kept (documents:
+# CDN-Cache-Control, a year plus a day of stale-if-error, for a cache that a
+# deploy purges; Cache-Control: 60 seconds for 404/400/414, an hour for
+# 308s, no-store for 405/406) and what it varies on (Vary). This file makes
+# the request headers canonical so that Vary matches, makes Varnish keep
+# exactly what those allow (308s and 400s too, no grace beyond it), adds
+# X-Cache (HIT, MISS or PASS), and never touches ETag, Vary or
+# Cache-Control. /mcp, the Model Context Protocol
 # endpoint (POST), is passed to refserve as sent and never stored. /search
 # keeps its query, normalised, in the cache key (refserve_search_query).
 #
