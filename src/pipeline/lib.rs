@@ -11,8 +11,12 @@
 //!    dictionary chosen among the pages (`dictionary.rs`);
 //! 3. compress (`compress.rs`): every body in every coding worth storing;
 //! 4. store (`stored.rs`): every body with its complete header maps, in
-//!    the response table's types (`refserve_core::table`);
+//!    the response table's types (`refserve_core::table`), the CDN's
+//!    lifetime and purge tags among them (`edge.rs`);
 //! 5. emit (`emit.rs`): the table's stored form and its `phf` index.
+//!
+//! Work that splits is spread over the cores (`parallel.rs`): the encoders'
+//! jobs, each language's pages, the MCP answers beside the rest.
 //!
 //! `build.rs` runs all five for the production binary ([`build`], then
 //! [`emit::table`]); `refserve dev` runs the first four in memory on every
@@ -62,7 +66,9 @@ pub const DEFAULT_BASE_URL: &str = "http://127.0.0.1:8080";
 
 /// Render, compress and store every response of `catalog`, as small as
 /// the encoders allow, reusing the outputs in `cache`; the HTML pages are
-/// also compressed against a dictionary chosen among them.
+/// also compressed against a dictionary chosen among them. A CDN may keep
+/// each document `cdn_max_age` seconds ([`CDN_MAX_AGE`] unless the build
+/// says otherwise).
 pub fn build(editions: &Editions, cache: Option<Cache>, cdn_max_age: u64) -> Table {
     let mut pages = site::resources(editions);
     let mut errors = site::errors(editions);

@@ -42,6 +42,8 @@
 //! - [`tls`]: HTTPS: the certificate and key, and their reload.
 //! - [`config`]: command line and environment.
 //! - [`export`]: a table as static files.
+//! - [`manifest`]: what a table serves (each variant's ETag and purge
+//!   tags), and what changed between two builds' manifests.
 //!
 //! [`errors`], `headers` and [`negotiate`] are the vocabulary crate's
 //! (`src/core/`, `refserve-core`), which the pipeline (`src/pipeline/`) speaks
