@@ -11,7 +11,9 @@
 //! out. `last-modified` is left out like `date`; a body that writes the
 //! date is hashed decoded, the date blanked, without its `etag` and
 //! `content-length` (and so is a search's answer, whose `etag` names the
-//! table's generation); a revalidation is named without the ETag it sends.
+//! table's generation); a revalidation is named without the ETag it sends;
+//! the build's purge tag (`build:` and the content hash, `Surrogate-Key`,
+//! `Cache-Tag`) is blanked.
 //!
 //! A change that alters served bytes on purpose writes the manifest again
 //! in the same commit, so that every change of what clients receive shows
@@ -237,6 +239,18 @@ fn dated_paths() -> Vec<String> {
         .collect()
 }
 
+/// A header value with the build's purge tag (`build:` and the content
+/// hash, which moves with the build's date) blanked.
+fn without_build(value: &str) -> String {
+    match value.split_once("build:") {
+        Some((before, after)) => {
+            let hash = after.find([' ', ',']).unwrap_or(after.len());
+            format!("{before}build:(the build){}", &after[hash..])
+        }
+        None => value.to_string(),
+    }
+}
+
 /// The manifest's line for a reply; `dated` when its resource's bodies
 /// write the build's date.
 fn line(name: &str, reply: &Reply, dated: bool) -> String {
@@ -257,7 +271,10 @@ fn line(name: &str, reply: &Reply, dated: bool) -> String {
         .headers
         .iter()
         .filter(|(header, _)| !left_out.contains(&header.as_str()))
-        .map(|(header, value)| format!("{header}: {}\n", String::from_utf8_lossy(value.as_bytes())))
+        .map(|(header, value)| {
+            let value = without_build(&String::from_utf8_lossy(value.as_bytes()));
+            format!("{header}: {value}\n")
+        })
         .collect();
     headers.sort();
     let headers = sha256_hex(headers.concat());
