@@ -168,7 +168,7 @@ mod tests {
     fn what_names_every_method_is_a_list() {
         for (id, media) in [
             ("/api/reference.json", MediaType::JSON),
-            ("/zh-hans/api", MediaType::HTML),
+            ("/zh-hans/api/", MediaType::HTML),
             ("/", MediaType::HTML),
             ("/llms.txt", MediaType::TEXT),
             ("/sitemap.xml", MediaType::XML),

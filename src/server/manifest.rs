@@ -278,9 +278,13 @@ mod tests {
 
     #[test]
     fn a_removed_method_is_dropped_and_an_added_one_fetched() {
-        let old = manifest(&[("/api/gone", "\"1\"", "build:a method:gone page")]);
+        let old = manifest(&[
+            ("/api/gone", "\"1\"", "build:a method:gone page"),
+            ("/api/kept", "\"4\"", "build:a method:kept page"),
+        ]);
         let new = manifest(&[
             ("/api/gone", "\"2\"", "-"),
+            ("/api/kept", "\"4\"", "build:b method:kept page"),
             ("/api/new", "\"3\"", "build:b method:new page"),
         ]);
         let changes = changes(&old, &new).expect("two manifests");
