@@ -5,6 +5,9 @@
 # and then 2 × REQUESTS requests over 64 HTTP/1.1 connections. The
 # difference of the two counts over REQUESTS is what one request costs in
 # user-space instructions: start, table, connections and exit cancel out.
+# Each request carries the User-Agent of a browser or of an agent, as the
+# metrics count requests by client class; BEFORE=path/to/refserve adds a
+# column for another build with metrics (the cost of a change to them).
 #
 # CPU time per request (benches/load.sh) moves by several percent between two
 # processes of one binary on this machine and its VM has no hardware counters
@@ -14,7 +17,7 @@
 #
 #   benches/observing.sh        # about five minutes after the build
 #
-# Settings: REQUESTS=10000. Needs valgrind and h2load (apt-get installs
+# Settings: REQUESTS=10000, BEFORE (unset). Needs valgrind and h2load (apt-get installs
 # them when run as root).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -44,21 +47,36 @@ per_request() { # mode path header... → instructions per request
     echo $(((twice - once) / REQUESTS))
 }
 
-echo "| Request | plain | metrics | change | JSON log | change |"
-echo "|---|--:|--:|--:|--:|--:|"
+CHROME='Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36'
+CHATGPT='Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; ChatGPT-User/1.0; +https://openai.com/bot)'
+if [[ -n ${BEFORE:-} ]]; then
+    [[ -x $BEFORE ]] || die "BEFORE must be a refserve binary"
+    echo "| Request | plain | metrics | change | JSON log | change | metrics, BEFORE | change |"
+    echo "|---|--:|--:|--:|--:|--:|--:|--:|"
+else
+    echo "| Request | plain | metrics | change | JSON log | change |"
+    echo "|---|--:|--:|--:|--:|--:|"
+fi
 row() { # label path header...
-    local label=$1 plain metrics log
+    local label=$1 plain metrics log before=0
     shift
     say "measuring $label"
     plain=$(per_request plain "$@")
     metrics=$(per_request metrics "$@")
     log=$(per_request json-log "$@")
+    if [[ -n ${BEFORE:-} ]]; then
+        before=$(REFSERVE=$BEFORE per_request metrics "$@")
+    fi
     python3 -c '
 import sys
-label, plain, metrics, log = sys.argv[1], *map(int, sys.argv[2:])
-change = lambda n: f"{(n / plain - 1) * 100:+.1f}%"
-print(f"| {label} | {plain:,} | {metrics:,} | {change(metrics)} | {log:,} | {change(log)} |")
-' "$label" "$plain" "$metrics" "$log"
+label, plain, metrics, log, before = sys.argv[1], *map(int, sys.argv[2:])
+change = lambda n, of: f"{(n / of - 1) * 100:+.1f}%"
+cells = [f"{plain:,}", f"{metrics:,}", change(metrics, plain), f"{log:,}", change(log, plain)]
+if before:
+    cells += [f"{before:,}", change(metrics, before)]
+print(f"| {label} | " + " | ".join(cells) + " |")
+' "$label" "$plain" "$metrics" "$log" "$before"
 }
-row '`/api/reference/select.json` br' /api/reference/select.json -H "Accept-Encoding: br"
-row '`/` HTML br' / -H "Accept: text/html" -H "Accept-Encoding: br"
+row '`/api/reference/select.json` br, browser' /api/reference/select.json -H "Accept-Encoding: br" -H "User-Agent: $CHROME"
+row '`/` HTML br, browser' / -H "Accept: text/html" -H "Accept-Encoding: br" -H "User-Agent: $CHROME"
+row '`/api/select.md` br, ChatGPT-User' /api/select.md -H "Accept-Encoding: br" -H "User-Agent: $CHATGPT"

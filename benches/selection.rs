@@ -7,6 +7,7 @@
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use http::{HeaderMap, HeaderValue, Method};
+use refserve::client_class::{ClientClass, Read};
 use refserve::negotiate::{negotiate_encoding, negotiate_media_type, Coding, MediaType};
 use std::hint::black_box;
 
@@ -240,6 +241,7 @@ fn observing(c: &mut Criterion) {
         status: 200,
         bytes: 1821,
         coding: "br",
+        class: "browser",
         duration: std::time::Duration::from_micros(3),
     };
     let mut line = String::with_capacity(512);
@@ -260,9 +262,18 @@ fn observing(c: &mut Criterion) {
                 http::StatusCode::OK,
                 Coding::Br,
                 1821,
+                (ClientClass::Browser, Read::Html),
             );
             metrics.request_ended(black_box(std::time::Duration::from_micros(3)));
         })
+    });
+    // The class of a browser's request: the whole User-Agent read for the
+    // table's tokens (a connection's first request, or one whose header
+    // differs from the last; the others compare it with the last).
+    let chrome = b"Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) \
+                   Chrome/156.0.0.0 Safari/537.36";
+    c.bench_function("metrics/client_class", |b| {
+        b.iter(|| ClientClass::of(Some(black_box(&chrome[..]))))
     });
 }
 

@@ -28,6 +28,6 @@ pub mod table;
 #[cfg(feature = "dev")]
 pub use refserve_dev as dev;
 pub use refserve_server::{
-    access_log, conditional, config, errors, export, manifest, mcp, metrics, negotiate, respond,
-    server, systemd, tls,
+    access_log, client_class, conditional, config, errors, export, manifest, mcp, metrics,
+    negotiate, respond, server, systemd, tls,
 };

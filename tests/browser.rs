@@ -4,7 +4,7 @@
 //! violation in the light or the dark scheme, a reader who opens `/` and
 //! follows links gets every method page compressed against the
 //! dictionary, and one with JavaScript off searches from the header's box
-//! with the keyboard. Performance depends on timing, so
+//! and follows and opens the page actions with the keyboard. Performance depends on timing, so
 //! `benches/lighthouse.sh` reports it instead.
 
 use crate::support::{node_file, run, start_server, system_tool, tools, Outcome};
@@ -217,4 +217,51 @@ async fn a_reader_without_javascript_searches_from_the_header_with_the_keyboard(
     assert!(exact["title"]
         .as_str()
         .is_some_and(|title| title.starts_with("select · ")));
+}
+
+#[tokio::test]
+#[ignore = "external tool: tests/tools/full"]
+async fn a_reader_without_javascript_uses_the_page_actions_with_the_keyboard() {
+    let server = start_server().await;
+    let mut command = chromium_script("actions.cjs");
+    command.arg(&server.origin).arg("/en/api/select");
+    let outcome = run(command).await;
+    outcome.assert_success();
+    let used = &json_lines(&outcome)[0];
+    // Reached with Tab, after the header and the title.
+    assert!(
+        used["tabs"]
+            .as_u64()
+            .is_some_and(|tabs| (1..20).contains(&tabs)),
+        "{used}"
+    );
+    // Enter on the first action: the page's Markdown twin.
+    assert_eq!(
+        used["followed"],
+        serde_json::json!({
+            "status": 200,
+            "path": "/en/api/select.md",
+            "type": "text/markdown; charset=utf-8"
+        })
+    );
+    // The disclosure opens with Enter, and its links come next.
+    assert_eq!(used["opened"], true, "{used}");
+    let links: Vec<&str> = used["links"]
+        .as_array()
+        .expect("links")
+        .iter()
+        .filter_map(|link| link.as_str())
+        .collect();
+    let forms = [
+        "/en/api/select.md",
+        "https://chatgpt.com/?q=",
+        "https://claude.ai/new?q=",
+        "https://www.perplexity.ai/search?q=",
+        "cursor://anysphere.cursor-deeplink/mcp/install?",
+        "vscode:mcp/install?",
+    ];
+    assert_eq!(links.len(), forms.len(), "{used}");
+    for (link, form) in links.iter().zip(forms) {
+        assert!(link.starts_with(form), "{link} is not {form}…");
+    }
 }

@@ -220,7 +220,7 @@ fn the_json_access_log_writes_one_object_per_request() {
     let (mut child, addr, mut stderr) = spawn(&["--access-log-format", "json"]);
     let mut connection = std::net::TcpStream::connect(&addr).expect("connect");
     connection
-        .write_all(b"HEAD /llms.txt HTTP/1.1\r\nHost: x\r\n\r\nGET /a\"b%0A HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        .write_all(b"HEAD /llms.txt HTTP/1.1\r\nHost: x\r\nUser-Agent: Mozilla/5.0 (compatible; GPTBot/1.2; +https://openai.com/gptbot)\r\n\r\nGET /a\"b%0A HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
         .expect("send");
     let mut response = Vec::new();
     connection
@@ -247,6 +247,11 @@ fn the_json_access_log_writes_one_object_per_request() {
         (&"/a\"b%0A".into(), &404.into())
     );
     assert_eq!(missing["protocol"], "HTTP/1.1");
+    // The client's class, from its User-Agent; none is `other`.
+    assert_eq!(
+        (&head["class"], &missing["class"]),
+        (&"ai-crawler".into(), &"other".into())
+    );
     let _ = child.kill();
     let _ = child.wait();
 }

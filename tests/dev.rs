@@ -227,6 +227,14 @@ async fn dev_serves_the_identity_bodies_of_production_but_the_script() {
             assert_eq!(reply.status, 200, "{} {accept}", resource.id);
             let body = String::from_utf8_lossy(&reply.body)
                 .replace(tag, "")
+                .replace(
+                    &cursor_config(&dev.origin),
+                    &cursor_config(&production.base_url),
+                )
+                .replace(
+                    &query_value(&dev.origin),
+                    &query_value(&production.base_url),
+                )
                 .replace(&dev.origin, &production.base_url)
                 .replace(&dev_dates[0], &production_dates[0])
                 .replace(&dev_dates[1], &production_dates[1]);
@@ -700,4 +708,22 @@ async fn silent_connections_beyond_the_open_file_limit_wait_their_turn_and_are_c
     tokio::time::timeout(Duration::from_secs(30), all_closed)
         .await
         .expect("every silent connection is closed within 30 s");
+}
+
+/// `origin` as the page actions write it in a query value (an origin's
+/// `:` and `/` percent-encoded).
+fn query_value(origin: &str) -> String {
+    origin.replace(':', "%3A").replace('/', "%2F")
+}
+
+/// The page actions' Cursor install config for the MCP server of `origin`:
+/// its JSON in base64, as a query value.
+fn cursor_config(origin: &str) -> String {
+    use base64::Engine;
+    let json = format!("{{\"url\":\"{origin}/mcp\"}}");
+    base64::engine::general_purpose::STANDARD
+        .encode(json)
+        .replace('+', "%2B")
+        .replace('/', "%2F")
+        .replace('=', "%3D")
 }

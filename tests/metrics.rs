@@ -104,6 +104,61 @@ async fn requests_responses_and_connections_are_counted() {
 }
 
 #[tokio::test]
+async fn each_request_is_counted_under_its_client_class_and_what_it_read() {
+    use refserve::client_class::{ClientClass, Read};
+    let server = server_with_metrics().await;
+    let series = |class: &str, read: &str| {
+        format!("refserve_reader_requests_total{{class=\"{class}\",representation=\"{read}\"}}")
+    };
+    // Every class and representation from the start.
+    let exposition = text(&scrape(&server, "/metrics", &[]).await);
+    for class in ClientClass::ALL {
+        for read in Read::ALL {
+            assert_eq!(
+                sample(&exposition, &series(class.label(), read.label())),
+                0.0
+            );
+        }
+    }
+    let chatgpt = "Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; \
+                   ChatGPT-User/1.0; +https://openai.com/bot)";
+    server
+        .get("/api/select.md", &[("user-agent", chatgpt)])
+        .await;
+    let chrome = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) \
+                  Chrome/156.0.0.0 Safari/537.36";
+    let browser = [("user-agent", chrome), ("accept", "text/html")];
+    server.get("/zh-hans/api/select", &browser).await;
+    server.get("/search?q=rows", &browser).await;
+    server
+        .get("/llms.txt", &[("user-agent", "curl/8.14.1")])
+        .await;
+    server
+        .get("/api/reference.json", &[("user-agent", "GPTBot/1.1")])
+        .await;
+    let ping = r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#;
+    let mcp = [("content-type", "application/json"), ("user-agent", chrome)];
+    server.post("/mcp", &mcp, ping).await;
+    server.get("/robots.txt", &[]).await;
+    let exposition = text(&scrape(&server, "/metrics", &[]).await);
+    for (class, read) in [
+        ("ai-assistant", "markdown"),
+        ("browser", "html"),
+        ("browser", "search"),
+        ("tool", "llms"),
+        ("ai-crawler", "json"),
+        ("mcp-client", "mcp"),
+        ("other", "other"),
+    ] {
+        assert_eq!(
+            sample(&exposition, &series(class, read)),
+            1.0,
+            "{class} {read}"
+        );
+    }
+}
+
+#[tokio::test]
 async fn a_send_timeout_is_counted_as_its_own_close() {
     let server = server_with_metrics().await;
     let mut stalled = small_window_connection(server.addr()).await;

@@ -57,6 +57,7 @@ mod mcp_clients;
 mod methods;
 mod metrics;
 mod negotiation;
+mod page_actions;
 mod pages;
 mod reading;
 mod search;

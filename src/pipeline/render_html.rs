@@ -6,6 +6,8 @@
 //! layout is readable on a phone and a desktop, follows the system's light
 //! or dark scheme, and has landmarks, a skip link and visible focus.
 
+mod actions;
+
 use crate::address::{Address, View};
 use crate::content::{Catalog, Language};
 use crate::highlight;
@@ -103,6 +105,15 @@ li{margin:.25rem 0}\
 .methods li li{display:block;margin:.1rem 0}}\
 header .languages{flex:0 1 auto;gap:.9rem;font-size:.9rem}header .languages a:first-child{font-weight:400;margin-right:0}\
 header .languages a[aria-current]{color:inherit;text-decoration:none;font-weight:600}\
+.actions{margin:-.25rem 0 1.5rem;font-size:.9rem}\
+.actions ul{list-style:none;padding:0;margin:0;display:flex;flex-wrap:wrap;gap:.5rem}\
+.actions li{margin:0}\
+.actions li a,.actions summary{display:inline-block;list-style:none;border:1px solid var(--line);border-radius:999px;padding:.2rem .75rem;text-decoration:none}\
+.actions li a:hover,.actions summary:hover{border-color:var(--link)}\
+.actions summary{margin-top:.5rem;color:var(--link);cursor:pointer}\
+.actions summary::before{content:\"\\25B8  \"/\"\"}.actions details[open] summary::before{content:\"\\25BE  \"/\"\"}\
+.actions summary:focus-visible{outline:3px solid var(--focus);outline-offset:2px}.actions summary::-webkit-details-marker{display:none}\
+.actions details p{margin:.75rem 0 .5rem}.actions pre{margin:.5rem 0 0}\
 .skip{position:absolute;left:-999rem}\
 .skip:focus{left:1rem;top:.5rem;background:var(--bg);padding:.25rem .5rem}\
 ";
@@ -120,9 +131,15 @@ pub(crate) fn content_security_policy() -> String {
     )
 }
 
-/// A page: its Markdown rendered as HTML inside the layout.
+/// A page: its Markdown rendered as HTML inside the layout; a page with an
+/// address and a Markdown twin (the homepage, the index, a method's) has
+/// the page actions under its title.
 pub(crate) fn page(catalog: &Catalog, page: &Page, markdown: &str) -> String {
-    let mut main = body(markdown);
+    let actions = page
+        .markdown_path
+        .filter(|_| page.address.is_some())
+        .map(|twin| actions::html(catalog, twin));
+    let mut main = body_after_title(markdown, actions);
     // A page shown in another language than its catalog's: its notice
     // (the first quote) is in the catalog's.
     if page.content_language.is_some() {
@@ -300,9 +317,23 @@ fn methods_nav(catalog: &Catalog, current: &str) -> String {
 
 /// The Markdown as HTML (a page's main content).
 pub(crate) fn body(markdown: &str) -> String {
+    body_after_title(markdown, None)
+}
+
+/// The Markdown as HTML, with the HTML `after_title`, if any, right after
+/// its `h1`.
+fn body_after_title(markdown: &str, after_title: Option<String>) -> String {
     let mut html = String::with_capacity(markdown.len() * 2);
-    let events = highlight_php(Parser::new_ext(markdown, Options::ENABLE_TABLES));
-    html::push_html(&mut html, link_headings(label_tables(events)));
+    let mut after_title = after_title.map(|after| Event::Html(CowStr::from(after)));
+    let events = Parser::new_ext(markdown, Options::ENABLE_TABLES).flat_map(|event| {
+        let title_ends = matches!(event, Event::End(TagEnd::Heading(HeadingLevel::H1)));
+        let after = if title_ends { after_title.take() } else { None };
+        std::iter::once(event).chain(after)
+    });
+    html::push_html(
+        &mut html,
+        link_headings(label_tables(highlight_php(events))),
+    );
     html
 }
 

@@ -11,6 +11,10 @@ use crate::address::{Address, View};
 use crate::content::{fill, Catalog, Chrome, Entry, Group, Inline, Paragraph, Status};
 use std::fmt::Write as _;
 
+/// The name the reference's MCP server is given in a client's settings
+/// (the homepage's entry, the page actions' install links).
+pub(crate) const MCP_ENTRY: &str = "method-reference";
+
 /// The homepage `/` (and `/index.md`), in `catalog`'s language.
 pub(crate) fn home(catalog: &Catalog) -> String {
     let site = &catalog.site;
@@ -57,7 +61,7 @@ pub(crate) fn home(catalog: &Catalog) -> String {
     let _ = write!(
         md,
         "\n{}\n\n## {}\n\n{}\n\n\
-         ```json\n{{\n  \"mcpServers\": {{\n    \"method-reference\": {{ \"type\": \"http\", \"url\": \"{mcp}\" }}\n  }}\n}}\n```\n\n",
+         ```json\n{{\n  \"mcpServers\": {{\n    \"{MCP_ENTRY}\": {{ \"type\": \"http\", \"url\": \"{mcp}\" }}\n  }}\n}}\n```\n\n",
         words.responses,
         words.for_agents,
         fill(&words.mcp_text, &[("mcp", &mcp)]),

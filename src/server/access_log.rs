@@ -15,17 +15,18 @@
 //!
 //! Two formats, one line per request:
 //!
-//! - **text**: `PEER METHOD "PATH" VERSION STATUS BYTES CODING DURATIONus`,
+//! - **text**: `PEER METHOD "PATH" VERSION STATUS BYTES CODING CLASS DURATIONus`,
 //!   the path printed with Rust's escaping, so no input can forge a line;
 //! - **json**: one object per line with the fields `time` (RFC 3339, UTC,
 //!   milliseconds), `peer`, `method`, `path`, `protocol`, `status`,
-//!   `bytes`, `coding` and `duration_us`, every string JSON-escaped, and
+//!   `bytes`, `coding`, `class` and `duration_us`, every string JSON-escaped, and
 //!   every character that some reader takes for a line break or that
 //!   reorders text (U+0085, U+2028, U+2029, the C1 controls, the bidi
 //!   embeddings, overrides and isolates) written as `\uXXXX`.
 //!
 //! `BYTES` is the length of the body sent (0 for HEAD and 304), `CODING`
-//! its content coding, `DURATION` the time refserve took to choose the
+//! its content coding, `CLASS` the client's class (`client_class.rs`:
+//! `browser`, `ai-assistant`, …), `DURATION` the time refserve took to choose the
 //! response (the time to deliver it is the response-time metric's).
 
 use crate::metrics::Metrics;
@@ -71,6 +72,8 @@ pub struct Entry<'a> {
     pub bytes: u64,
     /// The body's content coding.
     pub coding: &'static str,
+    /// The client's class.
+    pub class: &'static str,
     /// The time taken to choose the response.
     pub duration: Duration,
 }
@@ -98,6 +101,8 @@ impl Entry<'_> {
                 out.push(' ');
                 out.push_str(self.coding);
                 out.push(' ');
+                out.push_str(self.class);
+                out.push(' ');
                 push_number(out, micros);
                 out.push_str("us\n");
             }
@@ -122,6 +127,8 @@ impl Entry<'_> {
                 push_number(out, self.bytes);
                 out.push_str(",\"coding\":\"");
                 out.push_str(self.coding);
+                out.push_str("\",\"class\":\"");
+                out.push_str(self.class);
                 out.push_str("\",\"duration_us\":");
                 push_number(out, micros);
                 out.push_str("}\n");
@@ -401,6 +408,7 @@ mod tests {
             status: 200,
             bytes: 1234,
             coding: "br",
+            class: "browser",
             duration: Duration::from_micros(17),
         }
     }
@@ -427,7 +435,7 @@ mod tests {
         let line = entry("/a\n\"b").line(Format::Text);
         assert_eq!(
             line,
-            "127.0.0.1:4000 GET \"/a\\n\\\"b\" HTTP/1.1 200 1234 br 17us\n"
+            "127.0.0.1:4000 GET \"/a\\n\\\"b\" HTTP/1.1 200 1234 br browser 17us\n"
         );
     }
 
@@ -442,11 +450,12 @@ mod tests {
         assert_eq!(object["status"], 200);
         assert_eq!(object["bytes"], 1234);
         assert_eq!(object["coding"], "br");
+        assert_eq!(object["class"], "browser");
         assert_eq!(object["duration_us"], 17);
         assert_eq!(object["peer"], "127.0.0.1:4000");
         let time = object["time"].as_str().expect("a time");
         assert!(humantime::parse_rfc3339(time).is_ok(), "{time}");
-        assert_eq!(object.as_object().map(|o| o.len()), Some(9));
+        assert_eq!(object.as_object().map(|o| o.len()), Some(10));
     }
 
     #[test]

@@ -47,6 +47,7 @@
 use crate::accept::Accepted;
 use crate::access_log::{AccessLog, Entry};
 use crate::activity::{Activity, Tracked};
+use crate::client_class::{ClientClass, Read, Remembered};
 use crate::config::Config;
 use crate::handler::{Answer, Answered, Handler};
 use crate::mcp::{Origins, Policy};
@@ -57,7 +58,7 @@ use crate::tls;
 use crate::watchdog::{drained, supervise, CLOSE_GRACE, DRAIN_IDLE_GRACE};
 use crate::watched::{Framing, Socket, Watched};
 use futures_util::future::Either;
-use http::header::{HeaderValue, CONNECTION, STRICT_TRANSPORT_SECURITY};
+use http::header::{HeaderValue, CONNECTION, STRICT_TRANSPORT_SECURITY, USER_AGENT};
 use http::uri::PathAndQuery;
 use http::{Method, Request, Response, Version};
 use http_body::Body as _;
@@ -66,6 +67,7 @@ use hyper::server::conn::http1;
 use hyper::service::service_fn;
 use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
 use hyper_util::server::conn::auto;
+use std::cell::RefCell;
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -270,8 +272,9 @@ where
             Some(_) => peer.to_string(),
             None => String::new(),
         };
+        let remembered = RefCell::new(Remembered::default());
         service_fn(move |request: Request<Incoming>| {
-            let asked = Asked::of(&request, &shared);
+            let asked = Asked::of(&request, &shared, &remembered);
             if asked.version == Version::HTTP_2 && shared.streams.over() {
                 // hyper resets the stream with the error's reason.
                 let refused = h2::Error::from(h2::Reason::REFUSED_STREAM);
@@ -338,11 +341,14 @@ struct Asked {
     method: Option<Method>,
     /// For the access log; `None` when it is off.
     target: Option<PathAndQuery>,
+    /// For the metrics and the access log: the client's class, by its
+    /// `User-Agent`; `None` when both are off.
+    class: Option<ClientClass>,
 }
 
 impl Asked {
     #[inline(always)]
-    fn of<B>(request: &Request<B>, shared: &Shared) -> Self {
+    fn of<B>(request: &Request<B>, shared: &Shared, remembered: &RefCell<Remembered>) -> Self {
         Asked {
             version: request.version(),
             method: shared.observes().then(|| request.method().clone()),
@@ -350,6 +356,12 @@ impl Asked {
                 .access_log
                 .as_ref()
                 .and_then(|_| request.uri().path_and_query().cloned()),
+            class: shared.observes().then(|| {
+                let agent = request.headers().get(USER_AGENT);
+                remembered
+                    .borrow_mut()
+                    .class(agent.map(HeaderValue::as_bytes))
+            }),
         }
     }
 }
@@ -368,6 +380,7 @@ fn deliver(
     let Answered {
         mut response,
         coding,
+        read,
         open,
     } = answered;
     if secure {
@@ -382,9 +395,14 @@ fn deliver(
     }
     if let Some(method) = &asked.method {
         let bytes = response.body().size_hint().exact().unwrap_or(0);
+        // Whoever speaks MCP is an MCP client, whatever its header.
+        let class = match read {
+            Read::Mcp => ClientClass::McpClient,
+            _ => asked.class.unwrap_or_default(),
+        };
         if let Some(metrics) = &shared.metrics {
             let status = response.status();
-            metrics.request(asked.version, method, status, coding, bytes);
+            metrics.request(asked.version, method, status, coding, bytes, (class, read));
         }
         if let Some(log) = &shared.access_log {
             log.record(&Entry {
@@ -395,6 +413,7 @@ fn deliver(
                 status: response.status().as_u16(),
                 bytes,
                 coding: coding.token(),
+                class: class.label(),
                 duration: open
                     .began()
                     .map(|began| began.elapsed())

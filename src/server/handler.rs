@@ -22,11 +22,12 @@
 //! own, so that the common request's answer stays small.
 
 use crate::activity::{Activity, Open};
+use crate::client_class::Read;
 use crate::errors::ErrorKind;
 use crate::mcp::{self, Policy};
 use crate::message;
 use crate::negotiate::Coding;
-use crate::respond::{self, Body};
+use crate::respond::{self, Body, Selection};
 use crate::route::{self, Endpoint};
 use crate::search_page;
 use crate::table::{Table, Tables};
@@ -52,6 +53,8 @@ pub struct Answered {
     pub response: Response<Body>,
     /// The content coding of its body (identity when it has none).
     pub coding: Coding,
+    /// What it is, as the metrics count what clients read.
+    pub read: Read,
     /// The request, open until its response body is dropped.
     pub open: Open,
 }
@@ -93,32 +96,32 @@ impl Handler {
                 Answered {
                     response,
                     coding: Coding::Identity,
+                    read: Read::Mcp,
                     open,
                 }
             }));
         }
         let open = Open::begin(activity);
-        let (response, coding) = if endpoint == Endpoint::Search {
+        let (response, coding, read) = if endpoint == Endpoint::Search {
             // The one budget `/mcp` and `/search` hold their answers in.
-            search_page::answer(
+            let (response, coding) = search_page::answer(
                 &table,
                 &self.mcp.budget,
                 &request.method,
                 &request.uri,
                 &request.headers,
-            )
-        } else {
-            let selection = respond::select(
-                &table,
-                &request.method,
-                request.uri.path(),
-                &request.headers,
             );
-            (selection.into_response(), selection.coding())
+            (response, coding, Read::Search)
+        } else {
+            let path = request.uri.path();
+            let selection = respond::select(&table, &request.method, path, &request.headers);
+            let read = what_was_read(path, &selection);
+            (selection.into_response(), selection.coding(), read)
         };
         Answer::Now(Answered {
             response,
             coding,
+            read,
             open,
         })
     }
@@ -134,9 +137,17 @@ fn refused(table: &Table, kind: ErrorKind, request: &Parts, activity: &Arc<Activ
     let selection = respond::refused(table, kind, &request.method, path, &request.headers);
     Answered {
         coding: selection.coding(),
+        read: what_was_read(path, &selection),
         response: selection.into_response(),
         open: Open::begin(activity),
     }
+}
+
+/// What a request for `path` answered with `selection` read.
+fn what_was_read(path: &str, selection: &Selection) -> Read {
+    selection
+        .media_type()
+        .map_or(Read::Other, |media_type| Read::of(path, media_type))
 }
 
 impl<L: Future<Output = Answered>> Answer<L> {

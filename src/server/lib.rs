@@ -36,7 +36,8 @@
 //! - [`activity`] and [`watched`]: what a connection's watchdog reads: its
 //!   open requests and whether its responses move.
 //! - [`metrics`] and `scrape.rs`: the operator's numbers and the separate
-//!   listener that serves them.
+//!   listener that serves them; [`client_class`]: who reads, from
+//!   `User-Agent`.
 //! - [`access_log`]: request lines, written by a thread of their own.
 //! - [`systemd`]: inherited sockets and readiness notifications.
 //! - [`tls`]: HTTPS: the certificate and key, and their reload.
@@ -53,6 +54,7 @@ pub mod accept;
 pub mod access_log;
 pub mod activity;
 mod budget;
+pub mod client_class;
 pub mod conditional;
 pub mod config;
 mod connection;

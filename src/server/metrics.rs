@@ -15,6 +15,7 @@
 //! or the classic Prometheus text format derived from it (`prometheus_text`).
 
 use crate::budget::Budget;
+use crate::client_class::{ClientClass, Read};
 use crate::negotiate::Coding;
 use http::{Method, StatusCode, Version};
 use prometheus_client::collector::Collector;
@@ -48,6 +49,8 @@ const BUCKETS: [f64; 17] = [
 pub struct Metrics {
     /// Requests by protocol, method and status.
     requests: [[[AtomicU64; STATUSES.len() + 1]; METHODS.len()]; PROTOCOLS.len()],
+    /// Requests by client class and what they read.
+    readers: [[AtomicU64; Read::ALL.len()]; ClientClass::ALL.len()],
     /// Response body bytes by content coding.
     body_bytes: [AtomicU64; Coding::ALL.len()],
     /// Response times: a count per bucket (the last one past 10 s) and
@@ -75,7 +78,8 @@ impl Metrics {
         }
     }
 
-    /// A request answered with `status` and `body_len` bytes in `coding`.
+    /// A request answered with `status` and `body_len` bytes in `coding`,
+    /// from a client of `class` that read `read`.
     pub fn request(
         &self,
         version: Version,
@@ -83,6 +87,7 @@ impl Metrics {
         status: StatusCode,
         coding: Coding,
         body_len: u64,
+        (class, read): (ClientClass, Read),
     ) {
         let protocol = match version {
             Version::HTTP_10 | Version::HTTP_09 => 0,
@@ -101,6 +106,7 @@ impl Metrics {
             .position(|&code| code == status.as_u16())
             .unwrap_or(STATUSES.len());
         self.requests[protocol][method][status].fetch_add(1, Ordering::Relaxed);
+        self.readers[class.index()][read.index()].fetch_add(1, Ordering::Relaxed);
         self.body_bytes[coding.index()].fetch_add(body_len, Ordering::Relaxed);
     }
 
@@ -220,6 +226,21 @@ impl Collector for Exposition {
                         .encode_family(&labels)?
                         .encode_counter::<NoLabelSet, _, u64>(&load(count), None)?;
                 }
+            }
+        }
+
+        let mut family = encoder.encode_descriptor(
+            "reader_requests",
+            "Requests answered, by client class (from User-Agent, or /mcp) and what they read",
+            None,
+            MetricType::Counter,
+        )?;
+        for (class, by_read) in ClientClass::ALL.iter().zip(&m.readers) {
+            for (read, count) in Read::ALL.iter().zip(by_read) {
+                let labels = [("class", class.label()), ("representation", read.label())];
+                family
+                    .encode_family(&labels)?
+                    .encode_counter::<NoLabelSet, _, u64>(&load(count), None)?;
             }
         }
 
@@ -461,6 +482,7 @@ mod tests {
             StatusCode::NOT_FOUND,
             Coding::Br,
             0,
+            (ClientClass::Browser, Read::Html),
         );
         metrics.request(
             Version::HTTP_11,
@@ -468,6 +490,7 @@ mod tests {
             StatusCode::OK,
             Coding::Dcb,
             700,
+            (ClientClass::AiAssistant, Read::Markdown),
         );
         metrics.request(
             Version::HTTP_11,
@@ -475,6 +498,7 @@ mod tests {
             StatusCode::IM_A_TEAPOT,
             Coding::Identity,
             5,
+            (ClientClass::Other, Read::Other),
         );
         metrics.request(
             Version::HTTP_2,
@@ -482,6 +506,7 @@ mod tests {
             StatusCode::SERVICE_UNAVAILABLE,
             Coding::Identity,
             5,
+            (ClientClass::McpClient, Read::Mcp),
         );
         metrics.request_ended(Duration::from_micros(70));
         let text = exposition(&metrics);
@@ -491,6 +516,9 @@ mod tests {
             r#"refserve_requests_total{protocol="HTTP/1.1",method="GET",status="200"} 1"#,
             r#"refserve_requests_total{protocol="HTTP/1.1",method="other",status="other"} 1"#,
             r#"refserve_response_body_bytes_total{coding="dcb"} 700"#,
+            r#"refserve_reader_requests_total{class="ai-assistant",representation="markdown"} 1"#,
+            r#"refserve_reader_requests_total{class="mcp-client",representation="mcp"} 1"#,
+            r#"refserve_reader_requests_total{class="ai-crawler",representation="llms"} 0"#,
             r#"refserve_response_duration_seconds_bucket{le="0.00005"} 0"#,
             r#"refserve_response_duration_seconds_bucket{le="0.0001"} 1"#,
             r#"refserve_response_duration_seconds_count 1"#,

@@ -16,7 +16,7 @@ use crate::conditional::Precondition;
 use crate::errors::ErrorKind;
 use crate::fields::Fields;
 use crate::headers;
-use crate::negotiate::{best, Coding};
+use crate::negotiate::{best, Coding, MediaType};
 use crate::route::{error_about, error_for, page_error_for, route, Route};
 use crate::table::{Representation, Resource, Table, Variant};
 use bytes::Bytes;
@@ -45,6 +45,8 @@ pub enum Selection<'t> {
         representation: &'t Representation,
         /// The chosen variant.
         variant: &'t Variant,
+        /// The representation's media type.
+        media_type: &'t MediaType,
         /// HEAD: the same headers, no content.
         head: bool,
         /// The error this body explains, if it is one.
@@ -54,6 +56,8 @@ pub enum Selection<'t> {
     NotModified {
         /// The variant the client holds.
         variant: &'t Variant,
+        /// Its media type.
+        media_type: &'t MediaType,
     },
     /// 308 to this page's canonical path.
     Redirect(&'t Resource),
@@ -141,12 +145,18 @@ fn found<'t>(
         return not_acceptable();
     };
     let representation = &resource.representations[chosen];
+    let media_type = media_type_of(resource, chosen);
     let Some(variant) = choose_variant(table, representation, fields) else {
         return not_acceptable();
     };
     match fields.precondition(variant.etag.as_bytes(), table.last_modified_unix) {
         Precondition::Send => {}
-        Precondition::NotModified => return Selection::NotModified { variant },
+        Precondition::NotModified => {
+            return Selection::NotModified {
+                variant,
+                media_type,
+            }
+        }
         Precondition::Failed => {
             let kind = ErrorKind::PreconditionFailed;
             let resource = error_about(table, resource, kind);
@@ -157,6 +167,7 @@ fn found<'t>(
         status: StatusCode::OK,
         representation,
         variant,
+        media_type,
         head,
         error: None,
     }
@@ -182,6 +193,7 @@ fn failure<'t>(
         status,
         representation,
         variant,
+        media_type: media_type_of(resource, chosen),
         head,
         error: Some(kind),
     }
@@ -207,6 +219,11 @@ fn choose_representation(table: &Table, resource: &Resource, fields: &Fields) ->
     }
     let language = fields.language(&table.languages);
     Some(language * resource.media_types.len() + media_type)
+}
+
+/// The media type of `resource`'s representation `chosen`.
+fn media_type_of(resource: &Resource, chosen: usize) -> &MediaType {
+    &resource.media_types[chosen % resource.media_types.len()]
 }
 
 /// The variant `Accept-Encoding` weighs highest (the smallest of equal
@@ -243,6 +260,17 @@ impl Selection<'_> {
         }
     }
 
+    /// The media type of the body sent, or described by a HEAD or a 304;
+    /// `None` for a redirect or `OPTIONS`.
+    pub(crate) fn media_type(&self) -> Option<&MediaType> {
+        match self {
+            Selection::Body { media_type, .. } | Selection::NotModified { media_type, .. } => {
+                Some(media_type)
+            }
+            _ => None,
+        }
+    }
+
     /// The response: status, headers and the body.
     pub fn into_response(self) -> Response<Body> {
         match self {
@@ -262,7 +290,7 @@ impl Selection<'_> {
                 *response.headers_mut() = variant.headers.clone();
                 response
             }
-            Selection::NotModified { variant } => {
+            Selection::NotModified { variant, .. } => {
                 let mut response = Response::new(Body::default());
                 *response.status_mut() = StatusCode::NOT_MODIFIED;
                 *response.headers_mut() = variant.not_modified.clone();

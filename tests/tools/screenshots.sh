@@ -33,4 +33,5 @@ shot /api/quote 1280,1000 method-light
 shot /api/quote 1280,1000 method-dark "$dark"
 shot /api/quote 390,2300 method-phone "$dark"
 shot "/search?q=count+rows" 1280,1000 search-light
+shot /zh-hans/api/quote 390,1400 method-zh-phone
 ls -1 "$out"

@@ -30,6 +30,22 @@ pub struct Chrome {
     pub read_only: String,
     /// "This page as Markdown"
     pub as_markdown: String,
+    /// The page actions' label: "Use this page with AI"
+    pub page_actions: String,
+    /// "View as Markdown"
+    pub view_markdown: String,
+    /// "Open in {app}" (ChatGPT, Claude, Perplexity)
+    pub open_in: String,
+    /// The prompt an assistant is opened with: "Read {url} so I can ask you about it."
+    pub ask_prompt: String,
+    /// "Use the whole reference in your assistant"
+    pub use_with_assistant: String,
+    /// Before the MCP server's address: "MCP server:"
+    pub mcp_server: String,
+    /// "Add to {app}" (Cursor, VS Code)
+    pub add_to: String,
+    /// Before Claude Code's command: "Claude Code, from a terminal:"
+    pub add_by_command: String,
     /// "Changes"
     pub feed_title: String,
     /// "Table"
