@@ -44,25 +44,27 @@ fn run() -> Result<(), String> {
     let base_url = content::base_url(&base_url).map_err(|e| e.to_string())?;
     // `Last-Modified`: as reproducible builds ask, or when the newest input
     // last changed (committed, or edited since).
-    let last_modified = match std::env::var("SOURCE_DATE_EPOCH") {
-        Ok(value) => value.trim().parse::<u64>().map_err(|_| {
-            format!("SOURCE_DATE_EPOCH: `{value}` is not a whole number of seconds")
-        })?,
-        Err(_) => dates::newest(&root, &INPUTS),
-    };
+    let last_modified =
+        seconds("SOURCE_DATE_EPOCH")?.unwrap_or_else(|| dates::newest(&root, &INPUTS));
 
     let editions =
         content::load(&root, "content", base_url, last_modified).map_err(|e| e.to_string())?;
     // How long a CDN keeps a document (`CDN-Cache-Control`,
     // `Surrogate-Control`): a deploy purges what it changed.
-    let cdn_max_age = match std::env::var("REFSERVE_CDN_MAX_AGE") {
-        Ok(value) => value.trim().parse::<u64>().map_err(|_| {
-            format!("REFSERVE_CDN_MAX_AGE: `{value}` is not a whole number of seconds")
-        })?,
-        Err(_) => CDN_MAX_AGE,
-    };
+    let cdn_max_age = seconds("REFSERVE_CDN_MAX_AGE")?.unwrap_or(CDN_MAX_AGE);
     let table = refserve_pipeline::build(&editions, cache(&root, &out_dir), cdn_max_age);
     emit::table(&out_dir, &table)
+}
+
+/// The whole number of seconds in the environment's `variable`, if set.
+fn seconds(variable: &str) -> Result<Option<u64>, String> {
+    let Ok(value) = std::env::var(variable) else {
+        return Ok(None);
+    };
+    let seconds = value.trim().parse::<u64>();
+    seconds
+        .map(Some)
+        .map_err(|_| format!("{variable}: `{value}` is not a whole number of seconds"))
 }
 
 /// The cache of compressed bodies: `REFSERVE_BUILD_CACHE` (`off`: none),

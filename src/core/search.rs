@@ -109,22 +109,6 @@ impl Field {
         }
     }
 
-    /// Where it was found, as the line that says why a method matched names it.
-    pub fn label(self) -> &'static str {
-        match self {
-            Field::Name => "its name",
-            Field::Synonym => "a word for what it does",
-            Field::Group => "its group",
-            Field::Description => "its description",
-            Field::Signature => "its signature",
-            Field::Parameter => "a parameter",
-            Field::Returns => "its return value",
-            Field::Note => "its note",
-            Field::Example => "an example's title",
-            Field::Code => "an example's code",
-        }
-    }
-
     /// Its position in [`Field::ALL`].
     pub fn index(self) -> usize {
         self as usize

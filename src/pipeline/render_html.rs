@@ -18,6 +18,7 @@ use pulldown_cmark::{
     html, CodeBlockKind, CowStr, Event, HeadingLevel, Options, Parser, Tag, TagEnd,
 };
 use sha2::{Digest, Sha256};
+use std::sync::LazyLock;
 
 /// What the layout needs to know about a page besides its Markdown.
 #[derive(Clone, Copy, Default)]
@@ -47,76 +48,13 @@ pub(crate) struct Page<'a> {
     pub feed: Option<&'a str>,
 }
 
-/// The stylesheet of every page.
-const STYLE: &str = "\
-:root{color-scheme:light dark;--bg:#fff;--fg:#1d1d1f;--muted:#5b5b66;--line:#d9d9e0;--code:#f3f3f6;--link:#0550ae;--focus:#bf3989;\
---hl-c:#5a606b;--hl-s:#0a3069;--hl-n:#0550ae;--hl-v:#953800;--hl-f:#6639ba;--hl-k:#b31d28}\
-@media (prefers-color-scheme:dark){:root{--bg:#111318;--fg:#e6e6ea;--muted:#a4a4b0;--line:#34343c;--code:#1d2027;--link:#7cb7ff;--focus:#ff9bd2;\
---hl-c:#9198a1;--hl-s:#a5d6ff;--hl-n:#79c0ff;--hl-v:#ffa657;--hl-f:#d2a8ff;--hl-k:#ff7b72}}\
-*{box-sizing:border-box}\
-body{margin:0;background:var(--bg);color:var(--fg);font:1rem/1.6 system-ui,-apple-system,\"Segoe UI\",Roboto,sans-serif}\
-header,main,footer{max-width:56rem;margin:0 auto;padding:0 1rem}\
-header{border-bottom:1px solid var(--line);display:flex;flex-wrap:wrap;align-items:center;column-gap:1.25rem}\
-header nav{display:flex;flex-wrap:wrap;gap:.25rem 1.25rem;padding:.75rem 0;flex:1 1 auto}\
-.search{display:flex;gap:.5rem;flex:1 1 15rem;max-width:24rem;margin:.5rem 0}\
-.search input,.search button{font:inherit;border-radius:6px;padding:.35rem .6rem;border:1px solid var(--muted)}\
-.search input{flex:1;min-width:0;color:var(--fg);background:var(--bg)}\
-.search input::placeholder{color:var(--muted);opacity:1}\
-.search button{color:var(--bg);background:var(--link);border-color:var(--link);padding-inline:.9rem;cursor:pointer}\
-.search :focus-visible{outline:3px solid var(--focus);outline-offset:2px}\
-.hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}\
-header nav a:first-child{font-weight:600;margin-right:auto}\
-main{padding-top:1rem;padding-bottom:2rem}\
-footer{border-top:1px solid var(--line);color:var(--muted);font-size:.9rem;padding-top:.5rem;padding-bottom:1.5rem}\
-a{color:var(--link);text-underline-offset:.15em}\
-a:focus-visible,.scroll:focus-visible{outline:3px solid var(--focus);outline-offset:2px;border-radius:2px}\
-h1{font-size:2rem;line-height:1.2;margin:.5rem 0 1rem;overflow-wrap:anywhere}\
-h2{font-size:1.4rem;margin:2rem 0 .75rem;border-bottom:1px solid var(--line);padding-bottom:.25rem}\
-h3{font-size:1.1rem;margin:1.5rem 0 .5rem;overflow-wrap:anywhere}\
-code{font:.92em/1.5 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;background:var(--code);border-radius:4px;padding:.1em .3em}\
-pre{background:var(--code);border:1px solid var(--line);border-radius:6px;padding:.75rem 1rem;white-space:pre-wrap;overflow-wrap:anywhere}\
-pre code{padding:0;background:none}\
-.c{color:var(--hl-c);font-style:italic}.s{color:var(--hl-s)}.n{color:var(--hl-n)}.v{color:var(--hl-v)}.f{color:var(--hl-f)}.k{color:var(--hl-k)}\
-.scroll{overflow-x:auto;margin:0 0 1rem}\
-table{border-collapse:collapse;width:100%;font-size:.95rem}\
-th,td{border:1px solid var(--line);padding:.4rem .6rem;text-align:left;vertical-align:top}\
-th{background:var(--code)}\
-ul{padding-left:1.25rem}\
-li{margin:.25rem 0}\
-.results{padding-left:1.5rem}.results>li{margin:1.5rem 0}\
-.results h2{font-size:1.25rem;margin:0 0 .25rem;border:0;padding:0}\
-.results p{margin:.25rem 0}.results pre{margin:.5rem 0 0}\
-.why{color:var(--muted);font-size:.9rem}\
-@media (max-width:40rem){.scroll table,.scroll tbody,.scroll tr,.scroll td{display:block;width:100%}\
-.scroll thead{position:absolute;left:-999rem}\
-.scroll tr{border:1px solid var(--line);border-radius:6px;margin:0 0 .75rem;padding:.3rem 0}\
-.scroll td{border:0;padding:.2rem .75rem}\
-.scroll td::before{content:attr(data-label) \": \";font-weight:600}}\
-.here{color:inherit;text-decoration:none}.here:hover,.here:focus-visible{text-decoration:underline}\
-.here::after{content:\" #\"/\"\";color:var(--muted);font-weight:400}\
-.methods{font-size:.95rem;border-top:1px solid var(--line);padding:0 1rem 1rem;max-width:56rem;margin:0 auto}\
-.methods ul{list-style:none;padding:0;margin:.5rem 0}.methods li li{display:inline-block;margin:.15rem .9rem .15rem 0}\
-.methods>ul>li{color:var(--muted);margin:.5rem 0}\
-.methods [aria-current]{font-weight:700;color:var(--fg)}\
-@media (min-width:64rem){body:has(.with-nav) :is(header,footer){max-width:72rem}\
-.with-nav{display:grid;grid-template-columns:13rem minmax(0,1fr);max-width:72rem;margin:0 auto;gap:0 1rem}\
-.with-nav main{grid-column:2;grid-row:1;max-width:none;margin:0;min-width:0}\
-.methods{grid-column:1;grid-row:1;border-top:0;padding:1rem 0;margin:0;position:sticky;top:0;align-self:start;max-height:100vh;overflow-y:auto}\
-.methods li li{display:block;margin:.1rem 0}}\
-header .languages{flex:0 1 auto;gap:.9rem;font-size:.9rem}header .languages a:first-child{font-weight:400;margin-right:0}\
-header .languages a[aria-current]{color:inherit;text-decoration:none;font-weight:600}\
-.actions{margin:-.25rem 0 1.5rem;font-size:.9rem}\
-.actions ul{list-style:none;padding:0;margin:0;display:flex;flex-wrap:wrap;gap:.5rem}\
-.actions li{margin:0}\
-.actions li a,.actions summary{display:inline-block;list-style:none;border:1px solid var(--line);border-radius:999px;padding:.2rem .75rem;text-decoration:none}\
-.actions li a:hover,.actions summary:hover{border-color:var(--link)}\
-.actions summary{margin-top:.5rem;color:var(--link);cursor:pointer}\
-.actions summary::before{content:\"\\25B8  \"/\"\"}.actions details[open] summary::before{content:\"\\25BE  \"/\"\"}\
-.actions summary:focus-visible{outline:3px solid var(--focus);outline-offset:2px}.actions summary::-webkit-details-marker{display:none}\
-.actions details p{margin:.75rem 0 .5rem}.actions pre{margin:.5rem 0 0}\
-.skip{position:absolute;left:-999rem}\
-.skip:focus{left:1rem;top:.5rem;background:var(--bg);padding:.25rem .5rem}\
-";
+/// The stylesheet of every page (`render_html/style.css`), sent on one
+/// line: its lines joined.
+fn style() -> &'static str {
+    static STYLE: LazyLock<String> =
+        LazyLock::new(|| include_str!("render_html/style.css").lines().collect());
+    &STYLE
+}
 
 /// The `Content-Security-Policy` of every page: nothing but the inline
 /// stylesheet and same-origin images, no script, no framing, forms sent
@@ -124,7 +62,7 @@ header .languages a[aria-current]{color:inherit;text-decoration:none;font-weight
 /// (no script may run), but tools that load resources in the page's context
 /// under its policy need it: Lighthouse reads `/robots.txt` that way.
 pub(crate) fn content_security_policy() -> String {
-    let digest = Sha256::digest(STYLE.as_bytes());
+    let digest = Sha256::digest(style().as_bytes());
     format!(
         "default-src 'none'; style-src 'sha256-{}'; img-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
         STANDARD.encode(digest)
@@ -215,13 +153,14 @@ pub(crate) fn layout(catalog: &Catalog, page: &Page, main: &str, query: Option<&
         None => main,
     };
     format!(
-        "{head}<style>{STYLE}</style>\n</head>\n<body>\n<a class=\"skip\" href=\"#main\">{skip}</a>\n\
+        "{head}<style>{style}</style>\n</head>\n<body>\n<a class=\"skip\" href=\"#main\">{skip}</a>\n\
          <header>\n<nav aria-label=\"{site_nav}\"><a href=\"{home}\">{}</a><a href=\"{methods}\">{methods_label}</a><a href=\"{collection}\">JSON</a>\
          <a href=\"{openapi}\">OpenAPI</a><a href=\"{llms}\">llms.txt</a></nav>\n{}{}</header>\n\
          {content}<footer>\n<p>{read_only}{footer_twin}</p>\n</footer>\n</body>\n</html>\n",
         escape(site),
         search_form,
         switcher(catalog, page),
+        style = style(),
         skip = escape(&words.skip_to_content),
         site_nav = escape(&words.site_navigation),
         home = catalog.at(Address::Home(View::Page)),
