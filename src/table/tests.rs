@@ -248,6 +248,39 @@ mod stored {
     }
 
     #[test]
+    fn bodies_are_stored_once_after_the_table() {
+        let stored = super::super::STORED;
+        let length = u32::from_le_bytes(stored[..4].try_into().expect("a length")) as usize;
+        let bodies = &stored[4 + length..];
+        let within = |body: &bytes::Bytes| {
+            let start = bodies.as_ptr() as usize;
+            let at = body.as_ptr() as usize;
+            at >= start && at + body.len() <= start + bodies.len()
+        };
+        // A page and the address that negotiates it send one body.
+        let fixed = table()
+            .resource("/en/api/select")
+            .expect("the English page");
+        let negotiated = table()
+            .resource("/api/select")
+            .expect("the negotiated page");
+        let (fixed, negotiated) = (
+            &fixed.representations[0].identity().body,
+            &negotiated.representations[0].identity().body,
+        );
+        assert_eq!(fixed, negotiated);
+        assert_eq!(fixed.as_ptr(), negotiated.as_ptr(), "stored once");
+        // Every body lies among the bodies, none in the table's own bytes.
+        for resource in &table().resources {
+            for representation in &resource.representations {
+                for variant in &representation.variants {
+                    assert!(within(&variant.body), "{}", resource.id);
+                }
+            }
+        }
+    }
+
+    #[test]
     fn the_stored_form_reads_back_to_the_same_bytes() {
         let stored = table().to_bytes().expect("a table stores");
         assert_eq!(stored, super::super::STORED);

@@ -7,6 +7,12 @@
 //! their bytes, by the three modules here the derives name ([`body`],
 //! [`value`], [`map`]). A table read back is checked for what a request
 //! relies on ([`Table::from_static`]).
+//!
+//! The stored form is the table's length (4 bytes, little-endian), the
+//! table, then its bodies, each distinct one once: a variant stores where
+//! its body lies among them. Reading the table touches its own bytes and
+//! none of the bodies', which the binary's pages hold until a response
+//! first sends them; a body served at two addresses is stored once.
 
 use super::{Index, Table};
 use crate::errors::ErrorKind;
@@ -16,12 +22,33 @@ use bytes::Bytes;
 use http::{HeaderMap, HeaderName, HeaderValue};
 use serde::de::Error as _;
 use serde::ser::Error as _;
-use serde::{Deserialize, Deserializer, Serializer};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
+
+thread_local! {
+    /// While [`Table::to_bytes`] stores a table: its bodies so far.
+    static STORING: RefCell<Option<Bodies>> = const { RefCell::new(None) };
+    /// While [`Table::from_static`] reads one: its bodies.
+    static READING: Cell<Option<&'static [u8]>> = const { Cell::new(None) };
+}
+
+/// The bodies of a table being stored, each distinct one once.
+#[derive(Default)]
+struct Bodies {
+    bytes: Vec<u8>,
+    at: HashMap<Bytes, usize>,
+}
 
 impl Table {
     /// The table's stored form.
     pub fn to_bytes(&self) -> Result<Vec<u8>, String> {
-        postcard::to_allocvec(self).map_err(|e| format!("storing the table: {e}"))
+        STORING.with(|storing| storing.replace(Some(Bodies::default())));
+        let table = postcard::to_allocvec(self);
+        let bodies = STORING.with(|storing| storing.take()).unwrap_or_default();
+        let table = table.map_err(|e| format!("storing the table: {e}"))?;
+        let length = u32::try_from(table.len()).map_err(|_| "a table over 4 GiB".to_string())?;
+        Ok([&length.to_le_bytes()[..], &table, &bodies.bytes].concat())
     }
 
     /// The table stored in `bytes` (by [`Table::to_bytes`]), borrowing every
@@ -32,8 +59,16 @@ impl Table {
         bytes: &'static [u8],
         paths: Option<&'static phf::Map<&'static str, u16>>,
     ) -> Result<Table, String> {
-        let mut table: Table =
-            postcard::from_bytes(bytes).map_err(|e| format!("reading the stored table: {e}"))?;
+        let (length, rest) = bytes
+            .split_first_chunk::<4>()
+            .ok_or("reading the stored table: no length")?;
+        let (table, bodies) = rest
+            .split_at_checked(u32::from_le_bytes(*length) as usize)
+            .ok_or("reading the stored table: shorter than its length")?;
+        READING.with(|reading| reading.set(Some(bodies)));
+        let table = postcard::from_bytes::<Table>(table);
+        READING.with(|reading| reading.set(None));
+        let mut table = table.map_err(|e| format!("reading the stored table: {e}"))?;
         table.check()?;
         table.paths = match paths {
             Some(paths) => Index::Perfect(paths),
@@ -118,20 +153,42 @@ impl Table {
     }
 }
 
-/// A body: its bytes, read back as a slice of the binary's.
+/// A body: in a table, where it lies among the table's bodies, read back
+/// as a slice of the binary's; alone, its bytes.
 pub(crate) mod body {
     use super::*;
 
-    /// Store the bytes.
+    /// Store the bytes among the table's bodies (once) and where they lie,
+    /// or else the bytes.
     pub(crate) fn serialize<S: Serializer>(body: &Bytes, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_bytes(body)
+        let span = STORING.with(|storing| {
+            let mut storing = storing.borrow_mut();
+            let bodies = storing.as_mut()?;
+            let next = bodies.bytes.len();
+            let at = *bodies.at.entry(body.clone()).or_insert_with(|| {
+                bodies.bytes.extend_from_slice(body);
+                next
+            });
+            Some((at, body.len()))
+        });
+        match span {
+            Some(span) => span.serialize(serializer),
+            None => serializer.serialize_bytes(body),
+        }
     }
 
-    /// Borrow the bytes.
+    /// Borrow the bytes from the table's bodies, or from the stored form.
     pub(crate) fn deserialize<D: Deserializer<'static>>(
         deserializer: D,
     ) -> Result<Bytes, D::Error> {
-        <&'static [u8]>::deserialize(deserializer).map(Bytes::from_static)
+        let Some(bodies) = READING.with(Cell::get) else {
+            return <&'static [u8]>::deserialize(deserializer).map(Bytes::from_static);
+        };
+        let (at, length) = <(usize, usize)>::deserialize(deserializer)?;
+        at.checked_add(length)
+            .and_then(|end| bodies.get(at..end))
+            .map(Bytes::from_static)
+            .ok_or_else(|| D::Error::custom("a body beyond the stored bodies"))
     }
 }
 
