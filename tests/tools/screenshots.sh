@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Take the README's screenshots with headless Chromium: the homepage and a
-# method page, light and dark, desktop and phone widths, and a search's
-# results.
+# method page, light and dark, desktop and phone widths, a search's results,
+# and the method page in Chinese on a phone.
 # Usage: tests/tools/screenshots.sh [OUT_DIR]   (default: tests/screenshots)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
