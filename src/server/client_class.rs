@@ -12,6 +12,7 @@
 //! the class of the last header it was sent ([`Remembered`]): clients send
 //! the same one with every request.
 
+use refserve_core::address::{Address, Localized};
 use refserve_core::media::MediaType;
 
 /// A class of client.
@@ -177,14 +178,16 @@ impl Read {
     }
 
     /// What a request for `path` answered in `media_type` read (an
-    /// `llms.txt` is plain text, as `robots.txt` is).
+    /// `llms.txt` is plain text, as `robots.txt` is: its address tells).
     pub(crate) fn of(path: &str, media_type: &MediaType) -> Read {
         match media_type.subtype {
             "html" => Read::Html,
             "markdown" => Read::Markdown,
             "json" => Read::Json,
-            _ if path.ends_with("llms.txt") || path.ends_with("llms-full.txt") => Read::Llms,
-            _ => Read::Other,
+            _ => match Localized::parse(path).map(|at| at.address) {
+                Some(Address::Llms | Address::LlmsFull) => Read::Llms,
+                _ => Read::Other,
+            },
         }
     }
 }
