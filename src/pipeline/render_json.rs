@@ -118,20 +118,18 @@ pub(crate) fn finish(value: &Value) -> String {
 /// own, a number's digits).
 pub(crate) fn filled(skeleton: &str, values: &Value) -> Value {
     let document = serde_json::from_str(skeleton).expect("a skeleton is JSON");
+    let values = values.as_object().expect("the values are a JSON object");
     fill_in(document, values)
 }
 
-fn fill_in(value: Value, values: &Value) -> Value {
+fn fill_in(value: Value, values: &Map<String, Value>) -> Value {
     match value {
-        Value::String(text) => {
+        Value::String(text) if text.contains("{{") => {
             let place = text.strip_prefix("{{").and_then(|t| t.strip_suffix("}}"));
             if let Some(value) = place.and_then(|name| values.get(name)) {
                 return value.clone();
             }
-            let Some(members) = values.as_object().filter(|_| text.contains("{{")) else {
-                return Value::String(text);
-            };
-            let text = members.iter().fold(text, |text, (name, value)| {
+            let text = values.iter().fold(text, |text, (name, value)| {
                 let value = value
                     .as_str()
                     .map_or_else(|| value.to_string(), str::to_string);
