@@ -41,6 +41,9 @@ pub(crate) fn openapi(catalog: &Catalog) -> String {
     let values = json!({
         "count": catalog.entries.len(),
         "base_url": catalog.base_url,
+        "collection_path": Address::Collection.to_string(),
+        "document_path": Address::Document("{name}").to_string(),
+        "search_path": Address::Search.to_string(),
         "source": catalog.language.tag,
         "languages": spans(catalog.languages.iter().map(|l| &l.tag)),
         "pages": in_each(page),
