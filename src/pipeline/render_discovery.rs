@@ -24,7 +24,7 @@
 //! The api-catalog (`render_json::api_catalog`) links both.
 
 use crate::address::{Address, View};
-use crate::content::{Catalog, Editions};
+use crate::content::{fill, Catalog, Editions};
 use crate::mcp::VERSIONS;
 use crate::render_json::finish;
 use crate::render_markdown::escape;
@@ -41,6 +41,11 @@ const SERVER_CARD_SCHEMA: &str =
 
 /// The longest skill name the Agent Skills specification allows.
 const MAX_SKILL_NAME: usize = 64;
+
+/// The skill's sections on when and how to use the reference, over HTTP
+/// and over MCP, with places for the base URL (`{base}`), a method's key
+/// (`{example}`) and the protocol versions served (`{versions}`).
+const USAGE: &str = include_str!("render_discovery/skill.md");
 
 /// The longest `title` and `description` a server card may hold.
 const MAX_CARD_TEXT: usize = 100;
@@ -85,61 +90,27 @@ fn skill_description(catalog: &Catalog) -> String {
 pub(crate) fn skill(editions: &Editions) -> String {
     let catalog = editions.source();
     let site = &catalog.site;
-    let base = &catalog.base_url;
     let description =
         serde_json::to_string(&skill_description(catalog)).expect("a string always serialises");
     // A JSON string is a YAML double-quoted scalar: whatever the title
     // holds, the front matter stays YAML.
     let mut md = format!(
-        "---\nname: {}\ndescription: {description}\n---\n\n",
-        skill_name(catalog)
+        "---\nname: {}\ndescription: {description}\n---\n\n# {}\n\n{}\n\n{}\n\n",
+        skill_name(catalog),
+        escape(&site.title),
+        escape(&site.summary),
+        escape(&site.about)
     );
-    let _ = write!(
-        md,
-        "# {title}\n\n{summary}\n\n{about}\n\n\
-         ## When to use it\n\n\
-         Before writing a call to the library, look the method up here rather than from memory: \
-         its exact signatures, which parameters are optional, what it returns and the notes that \
-         catch people out. When the task is described in words (\"count the rows that match\"), \
-         search first, then read the method it finds.\n\n\
-         ## Over HTTP\n\n\
-         Every address answers `GET`, without a key; send `Accept-Encoding: br` or `gzip` for \
-         smaller answers.\n\n\
-         - `{base}/search?q=<words>` with `Accept: text/markdown` (or `application/json`): the \
-         methods for a task described in words, best first, each with why it matched; typos \
-         and other libraries' names are forgiven (`{base}/search?q=count+the+rows`).\n\
-         - `{base}/llms.txt`: every method with its one-line description, by group. Pick from \
-         it when you know roughly what you need.\n\
-         - `{base}/api/<name>.md`: one method's page in Markdown: signatures, parameters, return \
-         value, notes and examples (`{base}/api/{example}.md`).\n\
-         - `{base}/api/reference/<name>.json`: the same facts as JSON; \
-         `{base}/api/reference.json` has every method, and `{base}/openapi.json` describes both.\n\
-         - `{base}/llms-full.txt`: the whole reference in one Markdown document, to search \
-         through as text.\n\n\
-         ## Over MCP\n\n\
-         `{base}/mcp` speaks the Model Context Protocol over Streamable HTTP, statelessly, at \
-         protocol versions {versions}. Add it to an MCP client as an HTTP server, then use its \
-         tools:\n\n\
-         - `search` with `query` (the task in plain words) and optionally `limit`: the methods \
-         that fit, best first, each with why it matched, its signatures and its address.\n\
-         - `get_method` with `name`: one method's whole page, and its reference as structured \
-         content.\n\
-         - `list_methods`: every method with its description and signatures.\n\n\
-         Every method's Markdown page, `llms.txt` and `llms-full.txt` are resources too. Without \
-         a client, one JSON-RPC message per `POST`:\n\n\
-         ```sh\n\
-         curl -s {base}/mcp -H 'Content-Type: application/json' \\\n  \
-         -d '{{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{{\"name\":\"search\",\"arguments\":{{\"query\":\"count the rows that match\"}}}}}}'\n\
-         ```\n\n\
-         {languages}\
-         ## The methods\n\n",
-        title = escape(&site.title),
-        summary = escape(&site.summary),
-        about = escape(&site.about),
-        versions = VERSIONS.join(", "),
-        languages = languages(editions),
-        example = example_key(catalog),
-    );
+    let versions = VERSIONS.join(", ");
+    // The base URL last: what it holds is filled in as it is.
+    let places = [
+        ("example", example_key(catalog)),
+        ("versions", &versions),
+        ("base", &catalog.base_url),
+    ];
+    md.push_str(&fill(USAGE, &places));
+    md.push_str(&languages(editions));
+    md.push_str("## The methods\n\n");
     for group in &site.groups {
         let keys: Vec<String> = group.keys.iter().map(|key| format!("`{key}`")).collect();
         let _ = writeln!(md, "- {}: {}", escape(&group.name), keys.join(", "));

@@ -112,6 +112,51 @@ pub(crate) fn finish(value: &Value) -> String {
     text
 }
 
+/// The JSON document `skeleton` with its places `{{name}}` filled in with
+/// the members of `values`: a string that is one place becomes the value
+/// itself, a place within a longer string the value's text (a string's
+/// own, a number's digits), and so is a place within a member's name.
+pub(crate) fn filled(skeleton: &str, values: &Value) -> Value {
+    let document = serde_json::from_str(skeleton).expect("a skeleton is JSON");
+    let values = values.as_object().expect("the values are a JSON object");
+    fill_in(document, values)
+}
+
+/// `text` with each place `{{name}}` in it replaced by the value's text.
+fn fill_text(text: String, values: &Map<String, Value>) -> String {
+    if !text.contains("{{") {
+        return text;
+    }
+    values.iter().fold(text, |text, (name, value)| {
+        let value = value
+            .as_str()
+            .map_or_else(|| value.to_string(), str::to_string);
+        text.replace(&format!("{{{{{name}}}}}"), &value)
+    })
+}
+
+fn fill_in(value: Value, values: &Map<String, Value>) -> Value {
+    match value {
+        Value::String(text) if text.contains("{{") => {
+            let place = text.strip_prefix("{{").and_then(|t| t.strip_suffix("}}"));
+            match place.and_then(|name| values.get(name)) {
+                Some(value) => value.clone(),
+                None => Value::String(fill_text(text, values)),
+            }
+        }
+        Value::Array(items) => {
+            Value::Array(items.into_iter().map(|v| fill_in(v, values)).collect())
+        }
+        Value::Object(members) => {
+            let members = members
+                .into_iter()
+                .map(|(k, v)| (fill_text(k, values), fill_in(v, values)));
+            Value::Object(members.collect())
+        }
+        other => other,
+    }
+}
+
 /// `/.well-known/api-catalog` (RFC 9727): a linkset naming the two APIs
 /// and, for each, its description (service-desc: the OpenAPI document, the
 /// MCP server card), its documentation for people (service-doc) and, for
@@ -151,4 +196,19 @@ pub(crate) fn api_catalog(catalog: &Catalog) -> String {
             }
         ]
     }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_skeleton_s_places_are_filled_with_values_or_their_text() {
+        let skeleton = r#"{"n": "{{n}}", "text": "{{n}} of {{name}}, `{key}`", "list": ["{{list}}"], "/{{name}}": 1}"#;
+        let values = json!({ "n": 3, "name": "select", "list": { "a": [1] } });
+        assert_eq!(
+            filled(skeleton, &values),
+            json!({ "n": 3, "text": "3 of select, `{key}`", "list": [{ "a": [1] }], "/select": 1 })
+        );
+    }
 }

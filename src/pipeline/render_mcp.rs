@@ -4,7 +4,7 @@
 //! Pure functions of the catalogs. The texts a tool returns are the site's
 //! own: a method's Markdown page (in each language), its Reference object,
 //! `llms.txt` and `llms-full.txt`. This file writes the answers;
-//! `render_mcp/tools.rs` describes the tools, `render_mcp/readable.rs` the
+//! `render_mcp/tools.json` describes the tools, `render_mcp/readable.rs` the
 //! resources.
 //!
 //! A tool asked in a `locale` answers in the language negotiated for it:
@@ -15,23 +15,28 @@
 //! one, they answer in the source's language as they always have.
 
 mod readable;
-mod tools;
 
 use crate::address::{Address, View};
 use crate::content::{fill, Catalog, Editions, Entry, Status};
 use crate::mcp::{
-    answer_key, Answer, Edition, Era, Hit, Mcp, Members, Served, Standing, HANDSHAKE_VERSIONS,
-    MODERN_VERSION, TTL_MS,
+    answer_key, Answer, Edition, Era, Hit, Mcp, Members, Served, Standing, DEFAULT_LIMIT,
+    HANDSHAKE_VERSIONS, MODERN_VERSION, TTL_MS,
 };
-use crate::render_json;
+use crate::render_json::{self, filled};
 use crate::render_markdown;
-use crate::search;
+use crate::render_openapi::reference_schema_alone;
+use crate::search::{self, MAX_QUERY_BYTES};
 use bytes::Bytes;
 use readable::Readable;
 use serde_json::{json, Value};
 
 /// The server's name in `serverInfo`.
 const SERVER_NAME: &str = "refserve";
+
+/// The three tools as `tools/list` describes them: what each does, its
+/// input and output schemas and its annotations, with a place for each
+/// value [`tools`] derives.
+const TOOLS: &str = include_str!("render_mcp/tools.json");
 
 /// Every answer of `/mcp` for `editions`.
 pub(crate) fn render(editions: &Editions) -> Mcp {
@@ -67,7 +72,7 @@ pub(crate) fn render(editions: &Editions) -> Mcp {
     add("ping", json!({}), LEGACY, false);
     add(
         "tools/list",
-        json!({ "tools": tools::tools(editions) }),
+        json!({ "tools": tools(editions) }),
         BOTH,
         true,
     );
@@ -326,6 +331,47 @@ fn instructions(editions: &Editions) -> String {
         catalog.site.title.trim_end_matches('.'),
         catalog.site.summary,
         catalog.entries.len(),
-        tools::locales_sentence(editions),
+        locales_sentence(editions),
+    )
+}
+
+/// The tools, `TOOLS` with the catalog's methods, the languages served and
+/// the search's limits in it.
+fn tools(editions: &Editions) -> Value {
+    let catalog = editions.source();
+    let keys: Vec<&str> = catalog.entries.iter().map(|e| e.key.as_str()).collect();
+    let values = json!({
+        "count": catalog.entries.len(),
+        "locales": locales(editions),
+        "keys": keys,
+        "reference": reference_schema_alone(),
+        "max_query_bytes": MAX_QUERY_BYTES,
+        "default_limit": DEFAULT_LIMIT,
+    });
+    filled(TOOLS, &values)
+}
+
+/// The tags of the languages served, the source's first: `en, zh-Hans`.
+fn locales(editions: &Editions) -> String {
+    let tags: Vec<&str> = editions
+        .languages()
+        .into_iter()
+        .map(|l| l.tag.as_str())
+        .collect();
+    tags.join(", ")
+}
+
+/// What the instructions say of `locale`, which every tool takes: a
+/// sentence, with a space before it; nothing when the site has one
+/// language.
+fn locales_sentence(editions: &Editions) -> String {
+    if editions.catalogs.len() < 2 {
+        return String::new();
+    }
+    format!(
+        " Each tool takes an optional `locale` (a BCP 47 tag such as `zh-CN`) and answers in \
+         the language it chooses among {}, English when none matches; `_meta` says which was \
+         served.",
+        locales(editions)
     )
 }

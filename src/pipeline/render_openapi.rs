@@ -1,189 +1,121 @@
 //! Build stage 2 (OpenAPI): the OpenAPI 3.1 description of the two JSON
-//! endpoints, `/openapi.json`.
+//! endpoints and of the search, `/openapi.json`.
 //!
-//! Everything that can be derived is derived: the server URL, the examples
-//! (rendered by [`render_json`] from the real catalog and error texts, so
-//! they are the served bodies), the error codes ([`ErrorKind::ALL`]), the
-//! name limits and the caching headers. The document is deterministic: the
-//! same content gives the same bytes.
-//!
-//! This file writes the document and the two reference operations;
-//! `render_openapi/search.rs` the search and its schemas;
-//! `render_openapi/components.rs` the components they refer to.
+//! The document is `render_openapi/openapi.json`, with a place `{{name}}`
+//! for everything that is derived: the server URL, the examples (rendered
+//! by [`render_json`] from the real catalog and error texts, so they are
+//! the served bodies), the error codes ([`ErrorKind::ALL`]), the name and
+//! query limits, the languages and the caching headers. The document is
+//! deterministic: the same content gives the same bytes.
 
 use crate::address::{Address, View};
 use crate::content::{Catalog, Entry};
-use crate::errors::ErrorKind;
-use crate::render_json;
+use crate::edge::MAX_AGE as CDN_MAX_AGE;
+use crate::errors::{ErrorKind, MAX_NAME_LEN, MAX_PATH_LEN};
+use crate::render_json::{self, filled};
+use crate::search_page::{MAX_QUERY_CHARS, PARAMETER};
+use crate::site::CACHE_CONTROL;
+use indexmap::IndexMap;
 use serde_json::{json, Map, Value};
+use std::collections::BTreeSet;
+use std::fmt::Display;
 
-mod components;
-mod search;
-use components::components;
-pub(crate) use components::reference_schema_alone;
-
-/// The version of the API description (specification §9).
-const API_VERSION: &str = "2.6.0";
-
-/// The one media type of both endpoints.
-const JSON: &str = "application/json";
-
-/// The only tag (specification §4).
-const TAG: &str = "Reference";
+/// The document, with a place for each value [`openapi`] derives.
+const SKELETON: &str = include_str!("render_openapi/openapi.json");
 
 /// The OpenAPI document.
 pub(crate) fn openapi(catalog: &Catalog) -> String {
-    let description = format!(
-        "A read-only HTTP API that publishes the reference of a PHP database access library: \
-         for each of its {count} documented methods the call signatures, what every parameter \
-         means, what the method returns, remarks, and a link to the human-readable page. \
-         It documents the library; it never connects to a database or runs a query.\n\n\
-         Every body is rendered when the service is built, so responses are identical for \
-         identical requests and cheap to cache. Successful responses carry a strong `ETag` \
-         and `Last-Modified`; send them back in `If-None-Match` or `If-Modified-Since` and an \
-         unchanged resource answers `304 Not Modified`; an `If-Match` that names no current \
-         `ETag` is answered `412 Precondition Failed`. Bodies are sent in `br`, `gzip` or \
-         identity coding according to `Accept-Encoding`.\n\n\
-         No authentication is needed and none is accepted. Every endpoint also answers `HEAD` \
-         (the same headers, no body) and `OPTIONS` (`204` with `Allow`); any other method is \
-         refused with `405` and the code `method_not_allowed`. `GET /search` finds the \
-         methods for a task asked in words. Every error body is an \
-         `ErrorResponse` whose `error.code` is stable and whose `error.hint` says what to do \
-         next.\n\n{languages}",
-        count = catalog.entries.len(),
-        languages = languages(catalog),
-    );
-    let document = json!({
-        "openapi": "3.1.0",
-        "info": {
-            "title": "Method Reference API",
-            "summary": "Read-only JSON reference of a PHP database access library's methods.",
-            "description": description,
-            "version": API_VERSION,
-            "license": { "name": "MIT", "identifier": "MIT" },
-        },
-        "servers": [{
-            "url": catalog.base_url,
-            "description": "The origin that serves the method reference (the address its documentation_url links point to).",
-        }],
-        "security": [],
-        "tags": [{
-            "name": TAG,
-            "description": "Machine-readable reference entries of the library's methods: one entry per method, or all of them at once.",
-        }, search::tag()],
-        "paths": {
-            Address::Collection.to_string(): { "get": list_operation(catalog) },
-            Address::Document("{name}").to_string(): { "get": get_operation(catalog) },
-            Address::Search.to_string(): { "get": search::operation(catalog) },
-        },
-        "components": components(catalog),
-    });
-    render_json::finish(&document)
-}
-
-/// What the description says of languages: the JSON documents are the
-/// source's, whatever `Accept-Language` asks; the pages are in each of
-/// the site's languages, at addresses of their own.
-fn languages(catalog: &Catalog) -> String {
-    let source = &catalog.language;
-    let tags: Vec<String> = (catalog.languages.iter())
-        .map(|l| format!("`{}`", l.tag))
-        .collect();
     let example = example_entry(catalog).map_or("select", |e| e.key.as_str());
     let page = Address::Method(example, View::Page);
-    let own: Vec<String> = (catalog.languages.iter())
-        .map(|l| format!("`{}`", page.localized(Some(&l.segment))))
-        .collect();
-    format!(
-        "The JSON documents are the reference in its source language, `{tag}`, whatever \
-         `Accept-Language` asks: they are sent with `Content-Language: {tag}`, their error \
-         bodies too are in it, and none varies on `Accept-Language`. The pages for people and \
-         agents (HTML and Markdown, outside this description) are published in {all}: each \
-         language's at its own address ({own}), and at the address without a language \
-         (`{negotiated}`) in the one `Accept-Language` prefers.",
-        tag = source.tag,
-        all = tags.join(", "),
-        own = own.join(", "),
-        negotiated = page.localized(None),
-    )
-}
-
-// ---------------------------------------------------------------------------
-// Operations
-
-fn list_operation(catalog: &Catalog) -> Value {
-    let example: Value = serde_json::from_str(&render_json::collection(catalog))
+    let in_each = |address: Address| {
+        spans((catalog.languages.iter()).map(|l| address.localized(Some(&l.segment))))
+    };
+    let collection: Value = serde_json::from_str(&render_json::collection(catalog))
         .expect("render_json::collection renders JSON");
-    json!({
-        "operationId": "listApiReferences",
-        "tags": [TAG],
-        "summary": "List every method reference",
-        "description": format!(
-            "Returns all {} reference entries in catalog order, in one response: there is no \
-             pagination and no query parameter.",
-            catalog.entries.len()
+    let errors = |kinds: &[ErrorKind]| Value::Object(error_examples(catalog, kinds));
+    let query_errors = [
+        ErrorKind::QueryMissing,
+        ErrorKind::QueryTooLong,
+        ErrorKind::QueryInvalid,
+    ];
+    let values = json!({
+        "count": catalog.entries.len(),
+        "base_url": catalog.base_url,
+        "collection_path": Address::Collection.to_string(),
+        "document_path": Address::Document("{name}").to_string(),
+        "search_path": Address::Search.to_string(),
+        "source": catalog.language.tag,
+        "languages": spans(catalog.languages.iter().map(|l| &l.tag)),
+        "pages": in_each(page),
+        "page": page.localized(None).to_string(),
+        "searches": in_each(Address::Search),
+        "last_language": catalog.languages.last().map_or("en", |l| l.tag.as_str()),
+        "example": example,
+        "collection": collection,
+        "references": single_examples(catalog),
+        "methods": catalog.entries.iter().map(|e| e.key.as_str()).collect::<Vec<_>>(),
+        "parameter": PARAMETER,
+        "max_query_chars": MAX_QUERY_CHARS,
+        "max_name_len": MAX_NAME_LEN,
+        "max_path_len": MAX_PATH_LEN,
+        "codes": ErrorKind::ALL.iter().map(|kind| kind.code()).collect::<Vec<_>>(),
+        "last_modified": httpdate::fmt_http_date(
+            std::time::UNIX_EPOCH + std::time::Duration::from_secs(catalog.last_modified),
         ),
-        "parameters": parameter_refs(&[]),
-        "responses": {
-            "200": {
-                "description": "The whole catalog.",
-                "headers": reference_headers(),
-                "content": { JSON: {
-                    "schema": ref_to("schemas", "ReferenceCollection"),
-                    "examples": { "catalog": {
-                        "summary": "The complete collection, as served",
-                        "value": example,
-                    } },
-                } },
-            },
-            "304": ref_to("responses", "NotModified"),
-            "406": ref_to("responses", "NotAcceptable"),
-            "412": ref_to("responses", "PreconditionFailed"),
-            "default": ref_to("responses", "Error"),
-        },
-    })
+        "cache_control": CACHE_CONTROL,
+        "error_policies": error_policies(),
+        "cdn_max_age": CDN_MAX_AGE,
+        "not_found_errors": errors(&[ErrorKind::ReferenceNotFound]),
+        "name_errors": errors(&[ErrorKind::InvalidName, ErrorKind::NameTooLong]),
+        "not_acceptable_errors": errors(&[ErrorKind::NotAcceptable]),
+        "precondition_errors": errors(&[ErrorKind::PreconditionFailed]),
+        "uri_too_long_errors": errors(&[ErrorKind::UriTooLong]),
+        "query_errors": errors(&query_errors),
+        "busy_errors": errors(&[ErrorKind::Busy]),
+    });
+    render_json::finish(&filled(SKELETON, &values))
 }
 
-fn get_operation(catalog: &Catalog) -> Value {
-    let examples: Map<String, Value> = single_examples(catalog)
+/// The Reference schema standing alone (JSON Schema 2020-12): the schemas
+/// it refers to under `$defs`, as an MCP tool's `outputSchema` needs it.
+pub(crate) fn reference_schema_alone() -> Value {
+    let document: Value = serde_json::from_str(SKELETON).expect("the skeleton is JSON");
+    let schemas = &document["components"]["schemas"];
+    let text = schemas["Reference"]
+        .to_string()
+        .replace("#/components/schemas/", "#/$defs/");
+    let mut schema: Value = serde_json::from_str(&text).expect("a schema just serialised");
+    schema["$defs"] = json!({ "ParameterDescriptions": schemas["ParameterDescriptions"] });
+    schema
+}
+
+/// `items` as code spans in a list: `` `en`, `zh-Hans` ``.
+fn spans(items: impl Iterator<Item = impl Display>) -> String {
+    let spans: Vec<String> = items.map(|item| format!("`{item}`")).collect();
+    spans.join(", ")
+}
+
+/// What `Cache-Control` is on errors, by policy: `` `public, max-age=60`
+/// for 400, 404, 410 and 414; `no-store` for 400 (`bad_host`), 405, 406,
+/// 412, 501 and 503``.
+fn error_policies() -> String {
+    let mut grouped: IndexMap<&str, BTreeSet<u16>> = IndexMap::new();
+    for kind in ErrorKind::ALL {
+        let statuses = grouped.entry(kind.cache_control()).or_default();
+        statuses.insert(kind.status());
+    }
+    let policies: Vec<String> = grouped
         .into_iter()
-        .map(|(entry, summary)| {
-            let data = render_json::reference(catalog, entry);
-            let example = json!({ "summary": summary, "value": { "data": data } });
-            (entry.key.clone(), example)
+        .map(|(policy, statuses)| {
+            let statuses: Vec<String> = statuses.iter().map(u16::to_string).collect();
+            let statuses = match statuses.split_last() {
+                Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+                _ => statuses.join(""),
+            };
+            format!("`{policy}` for {statuses}")
         })
         .collect();
-    json!({
-        "operationId": "getApiReference",
-        "tags": [TAG],
-        "summary": "Get one method reference",
-        "description": "Returns the reference entry of the method whose key is `name`, for \
-             example `select`. Percent-encoded unreserved characters in the path are decoded \
-             first, and a query string is ignored.",
-        "parameters": parameter_refs(&["Name"]),
-        "responses": {
-            "200": {
-                "description": "The reference entry of the method.",
-                "headers": reference_headers(),
-                "content": { JSON: {
-                    "schema": ref_to("schemas", "SingleReference"),
-                    "examples": examples,
-                } },
-            },
-            "304": ref_to("responses", "NotModified"),
-            "400": ref_to("responses", "InvalidName"),
-            "404": error_response(
-                catalog,
-                "`name` is well formed but no method has that key (code \
-                 `reference_not_found`). When one key is close to it, the hint suggests \
-                 that key. The answer may be cached for a minute.",
-                &[ErrorKind::ReferenceNotFound],
-            ),
-            "406": ref_to("responses", "NotAcceptable"),
-            "412": ref_to("responses", "PreconditionFailed"),
-            "default": ref_to("responses", "Error"),
-        },
-    })
+    policies.join("; ")
 }
 
 /// The method the examples show first: `select`, or the first entry.
@@ -195,10 +127,10 @@ fn example_entry(catalog: &Catalog) -> Option<&Entry> {
 /// A shape of Reference, described, and the test for it.
 type Shape = (&'static str, fn(&Entry) -> bool);
 
-/// The entries shown as examples of a single reference: `select` (or the
-/// first entry) and then the first entry of each shape not shown yet, so that
+/// The named examples of a single reference: `select` (or the first
+/// entry) and then the first entry of each shape not shown yet, so that
 /// every form of `signature`, `parameters` and `returns` appears once.
-fn single_examples(catalog: &Catalog) -> Vec<(&Entry, String)> {
+fn single_examples(catalog: &Catalog) -> Map<String, Value> {
     let first = example_entry(catalog);
     let shapes: [Shape; 4] = [
         (
@@ -216,27 +148,29 @@ fn single_examples(catalog: &Catalog) -> Vec<(&Entry, String)> {
             e.returns.is_none()
         }),
     ];
-    let mut chosen: Vec<(&Entry, String)> = Vec::new();
+    let mut chosen: Vec<&Entry> = Vec::new();
+    let mut examples = Map::new();
     let candidates = first.into_iter().chain(catalog.entries.iter());
     for entry in candidates {
-        if chosen.iter().any(|(e, _)| e.key == entry.key) {
+        if chosen.iter().any(|e| e.key == entry.key) {
             continue;
         }
         let new_shapes: Vec<&str> = shapes
             .iter()
             .filter(|(_, test)| test(entry))
-            .filter(|(_, test)| !chosen.iter().any(|(e, _)| test(e)))
+            .filter(|(_, test)| !chosen.iter().any(|e| test(e)))
             .map(|(summary, _)| *summary)
             .collect();
         if !new_shapes.is_empty() {
-            chosen.push((entry, format!("`{}`. {}", entry.key, new_shapes.join("; "))));
+            chosen.push(entry);
+            let summary = format!("`{}`. {}", entry.key, new_shapes.join("; "));
+            let data = render_json::reference(catalog, entry);
+            let example = json!({ "summary": summary, "value": { "data": data } });
+            examples.insert(entry.key.clone(), example);
         }
     }
-    chosen
+    examples
 }
-
-// ---------------------------------------------------------------------------
-// Errors
 
 /// Named examples of the ErrorResponse bodies of `kinds`, with the texts of
 /// `content/errors.json`: the plain hint, and for the codes whose hint can
@@ -275,75 +209,4 @@ fn error_examples(catalog: &Catalog, kinds: &[ErrorKind]) -> Map<String, Value> 
         }
     }
     examples
-}
-
-fn error_content(examples: Map<String, Value>) -> Value {
-    let mut media = json!({ "schema": ref_to("schemas", "ErrorResponse") });
-    if !examples.is_empty() {
-        media["examples"] = Value::Object(examples);
-    }
-    json!({ JSON: media })
-}
-
-fn error_response(catalog: &Catalog, description: &str, kinds: &[ErrorKind]) -> Value {
-    json!({
-        "description": description,
-        "headers": header_refs(&["Cache-Control", "Vary"]),
-        "content": error_content(error_examples(catalog, kinds)),
-    })
-}
-
-// ---------------------------------------------------------------------------
-// Headers
-
-/// The headers a CDN reads on a document and its 304 (`edge.rs`).
-const FOR_THE_EDGE: [&str; 4] = [
-    "CDN-Cache-Control",
-    "Surrogate-Control",
-    "Surrogate-Key",
-    "Cache-Tag",
-];
-
-fn success_headers() -> Value {
-    let before = ["ETag", "Last-Modified", "Cache-Control"];
-    header_refs(&[&before[..], &FOR_THE_EDGE, &["Vary", "Link"]].concat())
-}
-
-/// The headers of a 304: its validator, how long it may be kept, what it
-/// varies on.
-fn not_modified_headers() -> Value {
-    header_refs(&[&["ETag", "Cache-Control"][..], &FOR_THE_EDGE, &["Vary"]].concat())
-}
-
-/// The headers of a JSON document of the Reference: a success's and its
-/// language.
-fn reference_headers() -> Value {
-    let mut headers = success_headers();
-    headers["Content-Language"] = ref_to("headers", "Content-Language");
-    headers
-}
-
-/// The response headers `names`, each a `$ref` to its component.
-fn header_refs(names: &[&str]) -> Value {
-    let refs = names
-        .iter()
-        .map(|name| (name.to_string(), ref_to("headers", name)));
-    Value::Object(refs.collect())
-}
-
-/// `$ref`s to the parameters `names`, then to the conditional headers'.
-fn parameter_refs(names: &[&str]) -> Vec<Value> {
-    let conditional = ["IfMatch", "IfNoneMatch", "IfModifiedSince"];
-    let names = names.iter().chain(&conditional);
-    names.map(|name| ref_to("parameters", name)).collect()
-}
-
-/// `{"type": "string", "description": description}`.
-fn string(description: &str) -> Value {
-    json!({ "type": "string", "description": description })
-}
-
-/// `{"$ref": "#/components/<section>/<name>"}`.
-fn ref_to(section: &str, name: &str) -> Value {
-    json!({ "$ref": format!("#/components/{section}/{name}") })
 }
