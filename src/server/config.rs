@@ -30,26 +30,39 @@ pub enum Command {
     Translations(TranslationsConfig),
     /// Print every address served, each representation's ETags and purge tags.
     Manifest,
-    /// Compare two manifests: what a CDN must drop (`json`: as JSON).
-    Changes {
-        /// The manifest of the build served until now.
-        old: PathBuf,
-        /// The manifest of the build deployed.
-        new: PathBuf,
-        /// JSON rather than one tag or address a line.
-        json: bool,
-    },
+    /// Compare two manifests: what a CDN must drop.
+    Changes(ChangesConfig),
 }
 
-/// What `refserve translations` does.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// What `refserve changes` compares, and how it prints.
+#[derive(Debug, Clone, PartialEq, Eq, Args)]
+pub struct ChangesConfig {
+    /// The manifest of the build served until now
+    #[arg(value_name = "OLD")]
+    pub old: PathBuf,
+    /// The manifest of the build deployed
+    #[arg(value_name = "NEW")]
+    pub new: PathBuf,
+    /// Print {"tags": [...], "addresses": [...]} instead
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// What `refserve translations` does: with `mark`, record that this
+/// language's translations translate the source as it is now (those of
+/// `keys`, or every translated method when no key is given).
+#[derive(Debug, Clone, PartialEq, Eq, Args)]
 pub struct TranslationsConfig {
-    /// The content directory.
+    /// The content directory
+    #[arg(long, value_name = "DIR", default_value = "content")]
     pub content: PathBuf,
-    /// Mark this language's translations as translating the source as it
-    /// is now: `(language, keys)`, every translated method when no key
-    /// is given.
-    pub mark: Option<(String, Vec<String>)>,
+    /// Record the source's fingerprints in this language's
+    /// translations (its tag: zh-Hans), once they are up to date
+    #[arg(long, verbatim_doc_comment, value_name = "LANGUAGE")]
+    pub mark: Option<String>,
+    /// With --mark: only these methods' translations (every one without)
+    #[arg(value_name = "KEY", requires = "mark")]
+    pub keys: Vec<String>,
 }
 
 /// How `refserve dev` runs.
@@ -135,16 +148,9 @@ fn parse_with(
     Ok(match cli.command {
         None => Command::Serve(cli.serve.into_config()),
         Some(Sub::Export { dir }) => Command::Export(dir),
-        Some(Sub::Translations {
-            content,
-            mark,
-            keys,
-        }) => Command::Translations(TranslationsConfig {
-            content,
-            mark: mark.map(|language| (language, keys)),
-        }),
+        Some(Sub::Translations(config)) => Command::Translations(config),
         Some(Sub::Manifest) => Command::Manifest,
-        Some(Sub::Changes { old, new, json }) => Command::Changes { old, new, json },
+        Some(Sub::Changes(config)) => Command::Changes(config),
         Some(Sub::Dev(dev)) => Command::Dev(DevConfig {
             content: dev.content,
             addr: dev.addr,
@@ -236,18 +242,7 @@ enum Sub {
     /// List, per language, the methods translated, outdated and missing;
     /// with --mark, record that translations are current
     #[command(after_help = TRANSLATIONS_NOTES)]
-    Translations {
-        /// The content directory
-        #[arg(long, value_name = "DIR", default_value = "content")]
-        content: PathBuf,
-        /// Record the source's fingerprints in this language's
-        /// translations (its tag: zh-Hans), once they are up to date
-        #[arg(long, verbatim_doc_comment, value_name = "LANGUAGE")]
-        mark: Option<String>,
-        /// With --mark: only these methods' translations (every one without)
-        #[arg(value_name = "KEY", requires = "mark")]
-        keys: Vec<String>,
-    },
+    Translations(TranslationsConfig),
     /// Print what this binary serves: every address, each
     /// representation's ETags and purge tags, one variant a line
     #[command(verbatim_doc_comment, after_help = MANIFEST_NOTES)]
@@ -255,17 +250,7 @@ enum Sub {
     /// Print what changed between two builds' manifests: the purge tags
     /// and the addresses a CDN must drop, one a line
     #[command(verbatim_doc_comment, after_help = MANIFEST_NOTES)]
-    Changes {
-        /// The manifest of the build served until now
-        #[arg(value_name = "OLD")]
-        old: PathBuf,
-        /// The manifest of the build deployed
-        #[arg(value_name = "NEW")]
-        new: PathBuf,
-        /// Print {"tags": [...], "addresses": [...]} instead
-        #[arg(long)]
-        json: bool,
-    },
+    Changes(ChangesConfig),
 }
 
 /// What `refserve manifest --help` and `refserve changes --help` add.
