@@ -178,27 +178,13 @@ fn without_environment(command: clap::Command) -> clap::Command {
 }
 
 /// After the options of `refserve --help`.
-const SERVE_NOTES: &str = "\
-On SIGHUP refserve reads the --tls-cert and --tls-key files again: new connections
-get the new certificate; a bad file is logged and the last good one stays.
-On SIGINT or SIGTERM refserve drains: it stops accepting, answers the requests in
-flight with `Connection: close` (h2c: GOAWAY), closes idle connections and exits 0.
-Under systemd it tells NOTIFY_SOCKET READY=1 and STOPPING=1 (Type=notify).
-
-The public base URL the documents link to is fixed at build time:
-REFSERVE_BASE_URL=https://docs.example.com cargo build --release";
+const SERVE_NOTES: &str = include_str!("config/serve.txt").trim_ascii_end();
 
 /// After the options of `refserve export --help`.
-const EXPORT_NOTES: &str = "\
-The files are index.html, api/reference.json and the like, each with .br and .gz
-siblings: byte for byte the bodies the server sends, for any static host. Bodies
-compressed with a dictionary (dcb, dcz) and /mcp are left out.";
+const EXPORT_NOTES: &str = include_str!("config/export.txt").trim_ascii_end();
 
 /// After the options of `refserve dev --help`.
-const DEV_NOTES: &str = "\
-Open pages reload after every edit, and show content errors until they are fixed.
-The limits are the server's, with the same defaults and ranges; connections are also
-held to what the open-file limit (ulimit -n) leaves room for.";
+const DEV_NOTES: &str = include_str!("config/dev.txt").trim_ascii_end();
 
 /// refserve's command line: the server's flags, or a subcommand.
 #[derive(Debug, Parser)]
@@ -254,17 +240,10 @@ enum Sub {
 }
 
 /// What `refserve manifest --help` and `refserve changes --help` add.
-const MANIFEST_NOTES: &str = "\
-Before a deploy: refserve manifest > old.manifest (the binary served now); after it, the same
-with the new binary, then refserve changes old.manifest new.manifest: a tag is printed when
-every document it names changed, an address when any of its representations did. Feed them to
-the CDN's purge (deploy/README.md, \"Redeploy\").";
+const MANIFEST_NOTES: &str = include_str!("config/manifest.txt").trim_ascii_end();
 
 /// What `refserve translations --help` adds after the flags.
-const TRANSLATIONS_NOTES: &str = "\
-A translation records, field by field, a fingerprint of the source text it translates ([source]
-in its front matter). When the source changes, its pages say they may be out of date until the
-translation is brought up to date and marked again: refserve translations --mark zh-Hans select";
+const TRANSLATIONS_NOTES: &str = include_str!("config/translations.txt").trim_ascii_end();
 
 // The help texts are wrapped by hand (`verbatim_doc_comment`), to fit 100
 // columns after the flags: clap wraps them only with a terminal-size crate.
