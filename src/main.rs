@@ -27,7 +27,7 @@ fn main() -> ExitCode {
         Command::Dev(dev) => ("refserve dev", preview(&dev)),
         Command::Translations(config) => ("refserve translations", translations(&config)),
         Command::Manifest => ("refserve manifest", manifest()),
-        Command::Changes { old, new, json } => ("refserve changes", changes(&old, &new, json)),
+        Command::Changes(config) => ("refserve changes", changes(&config)),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
@@ -55,13 +55,13 @@ fn manifest() -> Result<(), String> {
 }
 
 /// `refserve changes OLD NEW`: what a CDN must drop between two builds.
-fn changes(old: &Path, new: &Path, json: bool) -> Result<(), String> {
+fn changes(config: &config::ChangesConfig) -> Result<(), String> {
     let read = |path: &Path| {
         std::fs::read_to_string(path)
             .map_err(|error| format!("cannot read {}: {error}", path.display()))
     };
-    let changes = refserve::manifest::changes(&read(old)?, &read(new)?)?;
-    print(&if json {
+    let changes = refserve::manifest::changes(&read(&config.old)?, &read(&config.new)?)?;
+    print(&if config.json {
         changes.json()
     } else {
         changes.lines()

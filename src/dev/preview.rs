@@ -20,7 +20,7 @@ use refserve_server::respond::Body as Whole;
 use refserve_server::table::{Table, Tables};
 use std::convert::Infallible;
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use std::time::Duration;
 use tokio::sync::mpsc;
 
@@ -278,9 +278,7 @@ fn whole(status: StatusCode, content_type: &'static str, body: Bytes) -> Respons
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    mutex
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 #[cfg(test)]

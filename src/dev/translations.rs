@@ -16,8 +16,8 @@ pub fn run(config: &TranslationsConfig) -> Result<(), String> {
         .map_err(|errors| errors.to_string())?;
     match &config.mark {
         None => print!("{}", translations::report(&editions)),
-        Some((language, keys)) => {
-            let written = translations::mark(root, dir, &editions, language, keys)?;
+        Some(language) => {
+            let written = translations::mark(root, dir, &editions, language, &config.keys)?;
             for file in &written {
                 println!("marked {file}");
             }

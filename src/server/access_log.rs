@@ -32,7 +32,7 @@
 use crate::metrics::Metrics;
 use std::fmt::Write as _;
 use std::io::Write;
-use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant, SystemTime};
 
 /// Bytes the buffer holds before new lines are dropped.
@@ -257,17 +257,12 @@ struct Lines {
 
 impl Lines {
     fn buffer(&self) -> MutexGuard<'_, Buffer> {
-        self.buffer
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
+        self.buffer.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     /// Write out everything buffered so far; whether the log is closed.
     fn write_batch(&self, spare: &mut String) -> bool {
-        let mut output = self
-            .output
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let mut output = self.output.lock().unwrap_or_else(PoisonError::into_inner);
         let closed = {
             let mut buffer = self.buffer();
             std::mem::swap(&mut buffer.text, spare);
@@ -377,7 +372,7 @@ fn write_lines(shared: &Lines) {
                 .wait_timeout_while(buffer, WRITE_INTERVAL, |b| {
                     !b.closed && b.text.len() < shared.capacity / 2
                 })
-                .unwrap_or_else(|poisoned| poisoned.into_inner());
+                .unwrap_or_else(PoisonError::into_inner);
             buffer.dropped
         };
         if shared.write_batch(&mut spare) {

@@ -36,7 +36,8 @@ pub enum ClientClass {
 }
 
 impl ClientClass {
-    /// Every class, in the order the metrics list them.
+    /// Every class, in the order the metrics list them (and count them by,
+    /// `class as usize`).
     pub const ALL: [ClientClass; 7] = [
         ClientClass::Browser,
         ClientClass::AiAssistant,
@@ -58,11 +59,6 @@ impl ClientClass {
             ClientClass::Tool => "tool",
             ClientClass::Other => "other",
         }
-    }
-
-    /// Its index in [`ClientClass::ALL`].
-    pub(crate) const fn index(self) -> usize {
-        self as usize
     }
 
     /// The class of a client that sent `user_agent` (`None`: no header):
@@ -148,7 +144,8 @@ pub enum Read {
 }
 
 impl Read {
-    /// Every kind, in the order the metrics list them.
+    /// Every kind, in the order the metrics list them (and count them by,
+    /// `read as usize`).
     pub const ALL: [Read; 7] = [
         Read::Html,
         Read::Markdown,
@@ -170,11 +167,6 @@ impl Read {
             Read::Llms => "llms",
             Read::Other => "other",
         }
-    }
-
-    /// Its index in [`Read::ALL`].
-    pub(crate) const fn index(self) -> usize {
-        self as usize
     }
 
     /// What a request for `path` answered in `media_type` read (an
@@ -394,8 +386,11 @@ mod tests {
                 "other"
             ]
         );
-        for (index, class) in ClientClass::ALL.iter().enumerate() {
-            assert_eq!(class.index(), index);
+        for (index, class) in ClientClass::ALL.into_iter().enumerate() {
+            assert_eq!(class as usize, index);
+        }
+        for (index, read) in Read::ALL.into_iter().enumerate() {
+            assert_eq!(read as usize, index);
         }
     }
 }

@@ -30,26 +30,39 @@ pub enum Command {
     Translations(TranslationsConfig),
     /// Print every address served, each representation's ETags and purge tags.
     Manifest,
-    /// Compare two manifests: what a CDN must drop (`json`: as JSON).
-    Changes {
-        /// The manifest of the build served until now.
-        old: PathBuf,
-        /// The manifest of the build deployed.
-        new: PathBuf,
-        /// JSON rather than one tag or address a line.
-        json: bool,
-    },
+    /// Compare two manifests: what a CDN must drop.
+    Changes(ChangesConfig),
 }
 
-/// What `refserve translations` does.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// What `refserve changes` compares, and how it prints.
+#[derive(Debug, Clone, PartialEq, Eq, Args)]
+pub struct ChangesConfig {
+    /// The manifest of the build served until now
+    #[arg(value_name = "OLD")]
+    pub old: PathBuf,
+    /// The manifest of the build deployed
+    #[arg(value_name = "NEW")]
+    pub new: PathBuf,
+    /// Print {"tags": [...], "addresses": [...]} instead
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// What `refserve translations` does: with `mark`, record that this
+/// language's translations translate the source as it is now (those of
+/// `keys`, or every translated method when no key is given).
+#[derive(Debug, Clone, PartialEq, Eq, Args)]
 pub struct TranslationsConfig {
-    /// The content directory.
+    /// The content directory
+    #[arg(long, value_name = "DIR", default_value = "content")]
     pub content: PathBuf,
-    /// Mark this language's translations as translating the source as it
-    /// is now: `(language, keys)`, every translated method when no key
-    /// is given.
-    pub mark: Option<(String, Vec<String>)>,
+    /// Record the source's fingerprints in this language's
+    /// translations (its tag: zh-Hans), once they are up to date
+    #[arg(long, verbatim_doc_comment, value_name = "LANGUAGE")]
+    pub mark: Option<String>,
+    /// With --mark: only these methods' translations (every one without)
+    #[arg(value_name = "KEY", requires = "mark")]
+    pub keys: Vec<String>,
 }
 
 /// How `refserve dev` runs.
@@ -135,16 +148,9 @@ fn parse_with(
     Ok(match cli.command {
         None => Command::Serve(cli.serve.into_config()),
         Some(Sub::Export { dir }) => Command::Export(dir),
-        Some(Sub::Translations {
-            content,
-            mark,
-            keys,
-        }) => Command::Translations(TranslationsConfig {
-            content,
-            mark: mark.map(|language| (language, keys)),
-        }),
+        Some(Sub::Translations(config)) => Command::Translations(config),
         Some(Sub::Manifest) => Command::Manifest,
-        Some(Sub::Changes { old, new, json }) => Command::Changes { old, new, json },
+        Some(Sub::Changes(config)) => Command::Changes(config),
         Some(Sub::Dev(dev)) => Command::Dev(DevConfig {
             content: dev.content,
             addr: dev.addr,
@@ -172,27 +178,13 @@ fn without_environment(command: clap::Command) -> clap::Command {
 }
 
 /// After the options of `refserve --help`.
-const SERVE_NOTES: &str = "\
-On SIGHUP refserve reads the --tls-cert and --tls-key files again: new connections
-get the new certificate; a bad file is logged and the last good one stays.
-On SIGINT or SIGTERM refserve drains: it stops accepting, answers the requests in
-flight with `Connection: close` (h2c: GOAWAY), closes idle connections and exits 0.
-Under systemd it tells NOTIFY_SOCKET READY=1 and STOPPING=1 (Type=notify).
-
-The public base URL the documents link to is fixed at build time:
-REFSERVE_BASE_URL=https://docs.example.com cargo build --release";
+const SERVE_NOTES: &str = include_str!("config/serve.txt").trim_ascii_end();
 
 /// After the options of `refserve export --help`.
-const EXPORT_NOTES: &str = "\
-The files are index.html, api/reference.json and the like, each with .br and .gz
-siblings: byte for byte the bodies the server sends, for any static host. Bodies
-compressed with a dictionary (dcb, dcz) and /mcp are left out.";
+const EXPORT_NOTES: &str = include_str!("config/export.txt").trim_ascii_end();
 
 /// After the options of `refserve dev --help`.
-const DEV_NOTES: &str = "\
-Open pages reload after every edit, and show content errors until they are fixed.
-The limits are the server's, with the same defaults and ranges; connections are also
-held to what the open-file limit (ulimit -n) leaves room for.";
+const DEV_NOTES: &str = include_str!("config/dev.txt").trim_ascii_end();
 
 /// refserve's command line: the server's flags, or a subcommand.
 #[derive(Debug, Parser)]
@@ -236,18 +228,7 @@ enum Sub {
     /// List, per language, the methods translated, outdated and missing;
     /// with --mark, record that translations are current
     #[command(after_help = TRANSLATIONS_NOTES)]
-    Translations {
-        /// The content directory
-        #[arg(long, value_name = "DIR", default_value = "content")]
-        content: PathBuf,
-        /// Record the source's fingerprints in this language's
-        /// translations (its tag: zh-Hans), once they are up to date
-        #[arg(long, verbatim_doc_comment, value_name = "LANGUAGE")]
-        mark: Option<String>,
-        /// With --mark: only these methods' translations (every one without)
-        #[arg(value_name = "KEY", requires = "mark")]
-        keys: Vec<String>,
-    },
+    Translations(TranslationsConfig),
     /// Print what this binary serves: every address, each
     /// representation's ETags and purge tags, one variant a line
     #[command(verbatim_doc_comment, after_help = MANIFEST_NOTES)]
@@ -255,31 +236,14 @@ enum Sub {
     /// Print what changed between two builds' manifests: the purge tags
     /// and the addresses a CDN must drop, one a line
     #[command(verbatim_doc_comment, after_help = MANIFEST_NOTES)]
-    Changes {
-        /// The manifest of the build served until now
-        #[arg(value_name = "OLD")]
-        old: PathBuf,
-        /// The manifest of the build deployed
-        #[arg(value_name = "NEW")]
-        new: PathBuf,
-        /// Print {"tags": [...], "addresses": [...]} instead
-        #[arg(long)]
-        json: bool,
-    },
+    Changes(ChangesConfig),
 }
 
 /// What `refserve manifest --help` and `refserve changes --help` add.
-const MANIFEST_NOTES: &str = "\
-Before a deploy: refserve manifest > old.manifest (the binary served now); after it, the same
-with the new binary, then refserve changes old.manifest new.manifest: a tag is printed when
-every document it names changed, an address when any of its representations did. Feed them to
-the CDN's purge (deploy/README.md, \"Redeploy\").";
+const MANIFEST_NOTES: &str = include_str!("config/manifest.txt").trim_ascii_end();
 
 /// What `refserve translations --help` adds after the flags.
-const TRANSLATIONS_NOTES: &str = "\
-A translation records, field by field, a fingerprint of the source text it translates ([source]
-in its front matter). When the source changes, its pages say they may be out of date until the
-translation is brought up to date and marked again: refserve translations --mark zh-Hans select";
+const TRANSLATIONS_NOTES: &str = include_str!("config/translations.txt").trim_ascii_end();
 
 // The help texts are wrapped by hand (`verbatim_doc_comment`), to fit 100
 // columns after the flags: clap wraps them only with a terminal-size crate.

@@ -12,10 +12,10 @@
 //! made from in place of an ETag. The build's own tag (`build:…`) names
 //! every document of one build, so it is never printed as a change.
 
-use crate::table::{Resource, Table};
+use crate::table::Table;
 use http::header::{HeaderMap, CONTENT_LANGUAGE, CONTENT_TYPE};
 use refserve_core::address::Address;
-use refserve_core::search_page::{SearchPage, MEDIA_TYPES};
+use refserve_core::search_page::MEDIA_TYPES;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// The header that carries the purge tags, space-separated.
@@ -24,117 +24,87 @@ const SURROGATE_KEY: &str = "surrogate-key";
 /// The tag every document of one build carries.
 const BUILD_TAG: &str = "build:";
 
-/// One line of a manifest: a variant of a representation, what it is and
-/// what it is tagged with.
-#[derive(Debug, Clone, PartialEq, Eq)]
-struct Line {
-    /// Where it is served.
-    address: String,
-    /// What tells it from the address's other variants: media type,
-    /// language and coding.
-    variant: String,
-    /// Its ETag (or the fingerprint of search's answers).
-    etag: String,
-    /// Its purge tags.
-    tags: Vec<String>,
+/// One line of a manifest, as read: a variant (its address, and what
+/// tells it from the address's other variants: media type, language and
+/// coding), its ETag (or the fingerprint of search's answers) and its
+/// purge tags.
+struct Line<'a> {
+    variant: (&'a str, [&'a str; 3]),
+    etag: &'a str,
+    tags: Vec<&'a str>,
 }
 
 /// The manifest of `table`: one line a variant, in table order, then
 /// search's answers.
 pub fn manifest(table: &Table) -> String {
     let mut out = String::new();
-    for line in lines(table) {
-        let tags = if line.tags.is_empty() {
-            "-".to_string()
-        } else {
-            line.tags.join(" ")
-        };
-        out.push_str(&format!(
-            "{}\t{}\t{}\t{}\n",
-            line.address, line.variant, line.etag, tags
-        ));
+    let mut line = |fields: [&str; 6]| {
+        out.push_str(&fields.join("\t"));
+        out.push('\n');
+    };
+    for resource in &table.resources {
+        for variant in resource.representations.iter().flat_map(|r| &r.variants) {
+            let headers = &variant.headers;
+            line([
+                &resource.id,
+                essence(headers),
+                language(headers),
+                variant.coding.token(),
+                variant.etag.to_str().unwrap_or("-"),
+                &tags(headers),
+            ]);
+        }
+    }
+    for page in &table.search {
+        // At the language's own search address and at the one that
+        // negotiates, each form's answers are in the page's language (JSON's
+        // too, which sends no Content-Language).
+        let fingerprint = format!("\"search-{:016x}\"", page.fingerprint());
+        let written_in = language(&page.html.headers.ok);
+        let answers = [
+            &page.html.headers.ok,
+            &page.markdown.headers.ok,
+            &page.json.ok,
+        ];
+        for address in [page.exported.id.clone(), Address::Search.to_string()] {
+            for (headers, media) in answers.into_iter().zip(MEDIA_TYPES) {
+                let media = media.essence();
+                line([
+                    &address,
+                    &media,
+                    written_in,
+                    "identity",
+                    &fingerprint,
+                    &tags(headers),
+                ]);
+            }
+        }
     }
     out
 }
 
-/// Every line of `table`'s manifest.
-fn lines(table: &Table) -> Vec<Line> {
-    let mut lines: Vec<Line> = table.resources.iter().flat_map(resource_lines).collect();
-    for page in &table.search {
-        lines.extend(search_lines(page));
-    }
-    lines
-}
-
-/// The lines of `resource`: each variant of each representation.
-fn resource_lines(resource: &Resource) -> impl Iterator<Item = Line> + '_ {
-    resource
-        .representations
-        .iter()
-        .flat_map(|representation| &representation.variants)
-        .map(|variant| Line {
-            address: resource.id.clone(),
-            variant: format!(
-                "{}\t{}\t{}",
-                essence(&variant.headers),
-                language(&variant.headers),
-                variant.coding.token()
-            ),
-            etag: variant.etag.to_str().unwrap_or("-").to_string(),
-            tags: tags(&variant.headers),
-        })
-}
-
-/// The lines of search's answers in `page`'s language: at its own search
-/// address and at the one that negotiates.
-fn search_lines(page: &SearchPage) -> impl Iterator<Item = Line> + '_ {
-    let fingerprint = format!("\"search-{:016x}\"", page.fingerprint());
-    // Every form's answers are in the page's language (JSON's too, which
-    // sends no Content-Language).
-    let written_in = language(&page.html.headers.ok);
-    let answers = [
-        &page.html.headers.ok,
-        &page.markdown.headers.ok,
-        &page.json.ok,
-    ];
-    let negotiated = Address::Search.to_string();
-    let addresses = [page.exported.id.clone(), negotiated];
-    addresses.into_iter().flat_map(move |address| {
-        let fingerprint = fingerprint.clone();
-        let written_in = written_in.clone();
-        answers
-            .into_iter()
-            .zip(MEDIA_TYPES)
-            .map(move |(headers, media)| Line {
-                address: address.clone(),
-                variant: format!("{}\t{written_in}\tidentity", media.essence()),
-                etag: fingerprint.clone(),
-                tags: tags(headers),
-            })
-    })
-}
-
 /// The media type of a response with `headers`, without parameters.
-fn essence(headers: &HeaderMap) -> String {
+fn essence(headers: &HeaderMap) -> &str {
     let value = headers.get(CONTENT_TYPE).and_then(|v| v.to_str().ok());
     let value = value.unwrap_or("-");
-    value.split(';').next().unwrap_or(value).trim().to_string()
+    value.split(';').next().unwrap_or(value).trim()
 }
 
 /// The language of a response with `headers`, `-` for none.
-fn language(headers: &HeaderMap) -> String {
+fn language(headers: &HeaderMap) -> &str {
     let value = headers.get(CONTENT_LANGUAGE).and_then(|v| v.to_str().ok());
-    value.unwrap_or("-").to_string()
+    value.unwrap_or("-")
 }
 
-/// The purge tags of a response with `headers`.
-fn tags(headers: &HeaderMap) -> Vec<String> {
+/// The purge tags of a response with `headers`, space-separated; `-` for none.
+fn tags(headers: &HeaderMap) -> String {
     let value = headers.get(SURROGATE_KEY).and_then(|v| v.to_str().ok());
-    value
-        .unwrap_or_default()
-        .split_ascii_whitespace()
-        .map(str::to_string)
-        .collect()
+    let tags: Vec<&str> = value.unwrap_or_default().split_ascii_whitespace().collect();
+    if tags.is_empty() {
+        "-".to_string()
+    } else {
+        tags.join(" ")
+    }
 }
 
 /// What a CDN must drop between two builds.
@@ -170,31 +140,27 @@ pub fn changes(old: &str, new: &str) -> Result<Changes, String> {
     let new = read(new).map_err(|e| format!("NEW: {e}"))?;
     // Each variant (address, media type, language, coding): its ETag in
     // each build, if it is in it.
-    let mut variants: BTreeMap<(&str, &str), [Option<&str>; 2]> = BTreeMap::new();
+    let mut variants: BTreeMap<_, [Option<&str>; 2]> = BTreeMap::new();
     for (side, lines) in [&old, &new].into_iter().enumerate() {
         for line in lines {
-            variants.entry((&line.address, &line.variant)).or_default()[side] = Some(&line.etag);
+            variants.entry(line.variant).or_default()[side] = Some(line.etag);
         }
     }
-    let changed = |address: &str, variant: &str| {
-        let [before, after] = variants[&(address, variant)];
+    let changed = |variant| {
+        let [before, after] = variants[variant];
         before != after
     };
     let addresses: BTreeSet<&str> = variants
         .keys()
-        .filter(|(address, variant)| changed(address, variant))
+        .filter(|variant| changed(variant))
         .map(|(address, _)| *address)
         .collect();
     // A tag is printed when every variant that carries it, in either
     // build, changed.
     let mut whole: BTreeMap<&str, bool> = BTreeMap::new();
     for line in old.iter().chain(&new) {
-        for tag in &line.tags {
-            if tag.starts_with(BUILD_TAG) {
-                continue;
-            }
-            let all = whole.entry(tag).or_insert(true);
-            *all &= changed(&line.address, &line.variant);
+        for tag in line.tags.iter().filter(|tag| !tag.starts_with(BUILD_TAG)) {
+            *whole.entry(tag).or_insert(true) &= changed(&line.variant);
         }
     }
     Ok(Changes {
@@ -208,7 +174,7 @@ pub fn changes(old: &str, new: &str) -> Result<Changes, String> {
 }
 
 /// The lines of a manifest.
-fn read(text: &str) -> Result<Vec<Line>, String> {
+fn read(text: &str) -> Result<Vec<Line<'_>>, String> {
     text.lines()
         .enumerate()
         .filter(|(_, line)| !line.is_empty())
@@ -222,12 +188,11 @@ fn read(text: &str) -> Result<Vec<Line>, String> {
                 ));
             };
             Ok(Line {
-                address: address.to_string(),
-                variant: format!("{media}\t{language}\t{coding}"),
-                etag: etag.to_string(),
+                variant: (address, [media, language, coding]),
+                etag,
                 tags: match tags {
                     "-" => Vec::new(),
-                    tags => tags.split(' ').map(str::to_string).collect(),
+                    tags => tags.split(' ').collect(),
                 },
             })
         })

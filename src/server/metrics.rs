@@ -106,7 +106,7 @@ impl Metrics {
             .position(|&code| code == status.as_u16())
             .unwrap_or(STATUSES.len());
         self.requests[protocol][method][status].fetch_add(1, Ordering::Relaxed);
-        self.readers[class.index()][read.index()].fetch_add(1, Ordering::Relaxed);
+        self.readers[class as usize][read as usize].fetch_add(1, Ordering::Relaxed);
         self.body_bytes[coding.index()].fetch_add(body_len, Ordering::Relaxed);
     }
 

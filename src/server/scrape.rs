@@ -28,7 +28,7 @@ use crate::metrics::{self, Metrics};
 use crate::watchdog::supervise;
 use crate::watched::{Framing, Watched};
 use bytes::Bytes;
-use http::header::{HeaderValue, ALLOW, CACHE_CONTROL, CONTENT_TYPE};
+use http::header::{HeaderValue, ALLOW, CACHE_CONTROL, CONTENT_LENGTH, CONTENT_TYPE};
 use http::{HeaderMap, Method, Request, Response, StatusCode};
 use http_body_util::Full;
 use hyper::server::conn::http1;
@@ -48,6 +48,9 @@ const MAX_HEADER_BYTES: usize = 8192;
 const PROMETHEUS_TEXT: &str = "text/plain; version=0.0.4; charset=utf-8";
 /// `Content-Type` of the OpenMetrics text format.
 const OPENMETRICS_TEXT: &str = "application/openmetrics-text; version=1.0.0; charset=utf-8";
+
+/// `Content-Type` of an ErrorResponse.
+const JSON: &str = "application/json";
 
 const NOT_FOUND: &str = r#"{"error":{"code":"not_found","message":"The metrics listener serves one path.","hint":"Scrape GET /metrics."}}"#;
 const METHOD_NOT_ALLOWED: &str = r#"{"error":{"code":"method_not_allowed","message":"The metrics listener answers GET and HEAD only.","hint":"Scrape GET /metrics."}}"#;
@@ -88,35 +91,31 @@ pub(crate) async fn serve(listener: TcpListener, metrics: Arc<Metrics>, config: 
 /// The answer to one request on the metrics listener.
 fn answer<B>(registry: &Registry, request: &Request<B>) -> Response<Full<Bytes>> {
     if request.uri().path() != "/metrics" {
-        return error(StatusCode::NOT_FOUND, NOT_FOUND);
+        return respond(StatusCode::NOT_FOUND, JSON, NOT_FOUND.into());
     }
-    let head = match *request.method() {
-        Method::GET => false,
-        Method::HEAD => true,
-        _ => {
-            let mut response = error(StatusCode::METHOD_NOT_ALLOWED, METHOD_NOT_ALLOWED);
-            response
-                .headers_mut()
-                .insert(ALLOW, HeaderValue::from_static("GET, HEAD"));
-            return response;
-        }
-    };
+    if !matches!(*request.method(), Method::GET | Method::HEAD) {
+        let mut response = respond(
+            StatusCode::METHOD_NOT_ALLOWED,
+            JSON,
+            METHOD_NOT_ALLOWED.into(),
+        );
+        let allow = HeaderValue::from_static("GET, HEAD");
+        response.headers_mut().insert(ALLOW, allow);
+        return response;
+    }
     let openmetrics = metrics::openmetrics(registry);
     let (body, content_type) = if wants_openmetrics(request.headers()) {
         (openmetrics, OPENMETRICS_TEXT)
     } else {
         (metrics::prometheus_text(&openmetrics), PROMETHEUS_TEXT)
     };
-    let length = body.len();
-    let mut response = Response::new(if head {
-        Full::default()
-    } else {
-        Full::new(Bytes::from(body))
-    });
-    let headers = response.headers_mut();
-    headers.insert(CONTENT_TYPE, HeaderValue::from_static(content_type));
-    headers.insert(CACHE_CONTROL, HeaderValue::from_static("no-store"));
-    headers.insert(http::header::CONTENT_LENGTH, HeaderValue::from(length));
+    let length = HeaderValue::from(body.len());
+    let body = match *request.method() {
+        Method::HEAD => Bytes::new(),
+        _ => Bytes::from(body),
+    };
+    let mut response = respond(StatusCode::OK, content_type, body);
+    response.headers_mut().insert(CONTENT_LENGTH, length);
     response
 }
 
@@ -142,12 +141,13 @@ fn wants_openmetrics(headers: &HeaderMap) -> bool {
         })
 }
 
-/// An ErrorResponse.
-fn error(status: StatusCode, body: &'static str) -> Response<Full<Bytes>> {
-    let mut response = Response::new(Full::new(Bytes::from_static(body.as_bytes())));
+/// A response of `status` with `body` in `content_type`, never to be
+/// stored (an ErrorResponse: [`JSON`]).
+fn respond(status: StatusCode, content_type: &'static str, body: Bytes) -> Response<Full<Bytes>> {
+    let mut response = Response::new(Full::new(body));
     *response.status_mut() = status;
     let headers = response.headers_mut();
-    headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    headers.insert(CONTENT_TYPE, HeaderValue::from_static(content_type));
     headers.insert(CACHE_CONTROL, HeaderValue::from_static("no-store"));
     response
 }

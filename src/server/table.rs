@@ -6,7 +6,7 @@
 //! they are.
 
 pub use refserve_core::table::*;
-use std::sync::{Arc, RwLock};
+use std::sync::{Arc, PoisonError, RwLock};
 
 /// The table a server answers from: fixed for its life in production,
 /// replaced whole by `refserve dev` after every render.
@@ -33,9 +33,7 @@ impl Tables {
         match self {
             Tables::Fixed(table) => Current::Fixed(table),
             Tables::Swappable(latest) => Current::Shared(Arc::clone(
-                &latest
-                    .read()
-                    .unwrap_or_else(|poisoned| poisoned.into_inner()),
+                &latest.read().unwrap_or_else(PoisonError::into_inner),
             )),
         }
     }
@@ -43,9 +41,7 @@ impl Tables {
     /// Serve `table` from now on (a fixed table stays as it is).
     pub fn replace(&self, table: Table) {
         if let Tables::Swappable(latest) = self {
-            *latest
-                .write()
-                .unwrap_or_else(|poisoned| poisoned.into_inner()) = Arc::new(table);
+            *latest.write().unwrap_or_else(PoisonError::into_inner) = Arc::new(table);
         }
     }
 }

@@ -17,7 +17,7 @@ use rustls::pki_types::pem::PemObject;
 use rustls::pki_types::{CertificateDer, PrivateKeyDer};
 use rustls::ServerConfig;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, RwLock};
+use std::sync::{Arc, PoisonError, RwLock};
 use tokio_rustls::TlsAcceptor;
 
 /// The certificate chain and private key files (PEM).
@@ -55,7 +55,7 @@ impl Tls {
     /// error the last good configuration stays and the error says why.
     pub fn reload(&self) -> Result<(), String> {
         let acceptor = acceptor(&self.files)?;
-        *self.current.write().unwrap_or_else(|e| e.into_inner()) = acceptor;
+        *self.current.write().unwrap_or_else(PoisonError::into_inner) = acceptor;
         Ok(())
     }
 
@@ -63,7 +63,7 @@ impl Tls {
     pub(crate) fn acceptor(&self) -> TlsAcceptor {
         self.current
             .read()
-            .unwrap_or_else(|e| e.into_inner())
+            .unwrap_or_else(PoisonError::into_inner)
             .clone()
     }
 }
