@@ -40,7 +40,7 @@ use crate::budget::Budget;
 use crate::config::Config;
 use crate::errors::ErrorKind;
 use crate::negotiate::negotiate_media_type;
-use crate::respond::Body;
+use crate::respond::{self, Body};
 use crate::table::Table;
 use bytes::Bytes;
 use http::header::{self, HeaderMap, HeaderName, HeaderValue};
@@ -402,8 +402,7 @@ fn answer(
     content_type: Option<&'static str>,
     origin: Option<&HeaderValue>,
 ) -> Response<Body> {
-    let mut response = Response::new(body);
-    *response.status_mut() = status;
+    let mut response = respond::response(status, HeaderMap::new(), body);
     let headers = response.headers_mut();
     if let Some(content_type) = content_type {
         headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
@@ -422,8 +421,7 @@ fn answer(
 
 /// 204 to a preflight from an allowed origin.
 fn preflight(origin: Option<&HeaderValue>) -> Response<Body> {
-    let mut response = Response::new(Body::default());
-    *response.status_mut() = StatusCode::NO_CONTENT;
+    let mut response = respond::response(StatusCode::NO_CONTENT, HeaderMap::new(), Body::default());
     let headers = response.headers_mut();
     for (name, value) in [
         (header::ALLOW, ALLOW),

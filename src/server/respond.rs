@@ -285,27 +285,34 @@ impl Selection<'_> {
                 } else {
                     Full::new(variant.body.clone())
                 };
-                let mut response = Response::new(body);
-                *response.status_mut() = status;
-                *response.headers_mut() = variant.headers.clone();
-                response
+                response(status, variant.headers.clone(), body)
             }
-            Selection::NotModified { variant, .. } => {
-                let mut response = Response::new(Body::default());
-                *response.status_mut() = StatusCode::NOT_MODIFIED;
-                *response.headers_mut() = variant.not_modified.clone();
-                response
-            }
+            Selection::NotModified { variant, .. } => response(
+                StatusCode::NOT_MODIFIED,
+                variant.not_modified.clone(),
+                Body::default(),
+            ),
             Selection::Redirect(canonical) => redirect(canonical),
             Selection::Options => preflight(),
         }
     }
 }
 
+/// A response: `status`, `headers` (complete) and `body`.
+pub(crate) fn response(status: StatusCode, headers: HeaderMap, body: Body) -> Response<Body> {
+    let mut response = Response::new(body);
+    *response.status_mut() = status;
+    *response.headers_mut() = headers;
+    response
+}
+
 /// 308 to the canonical spelling of a page URL.
 fn redirect(canonical: &Resource) -> Response<Body> {
-    let mut response = Response::new(Body::default());
-    *response.status_mut() = StatusCode::PERMANENT_REDIRECT;
+    let mut response = response(
+        StatusCode::PERMANENT_REDIRECT,
+        HeaderMap::new(),
+        Body::default(),
+    );
     let headers = response.headers_mut();
     headers.insert(header::LOCATION, canonical.location.clone());
     headers.insert(header::CACHE_CONTROL, REDIRECT_CACHE_CONTROL);
@@ -315,8 +322,7 @@ fn redirect(canonical: &Resource) -> Response<Body> {
 
 /// 204 with `Allow` and what a CORS preflight needs.
 fn preflight() -> Response<Body> {
-    let mut response = Response::new(Body::default());
-    *response.status_mut() = StatusCode::NO_CONTENT;
+    let mut response = response(StatusCode::NO_CONTENT, HeaderMap::new(), Body::default());
     let headers = response.headers_mut();
     headers.insert(header::ALLOW, ALLOW);
     headers.insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, ANY_ORIGIN);
