@@ -131,8 +131,7 @@ fn found<'t>(
     fields: &Fields,
     head: bool,
 ) -> Selection<'t> {
-    let not_acceptable = || {
-        let kind = ErrorKind::NotAcceptable;
+    let refuse = |kind| {
         failure(
             table,
             kind,
@@ -142,12 +141,12 @@ fn found<'t>(
         )
     };
     let Some(chosen) = choose_representation(table, resource, fields) else {
-        return not_acceptable();
+        return refuse(ErrorKind::NotAcceptable);
     };
     let representation = &resource.representations[chosen];
     let media_type = media_type_of(resource, chosen);
     let Some(variant) = choose_variant(table, representation, fields) else {
-        return not_acceptable();
+        return refuse(ErrorKind::NotAcceptable);
     };
     match fields.precondition(variant.etag.as_bytes(), table.last_modified_unix) {
         Precondition::Send => {}
@@ -157,11 +156,7 @@ fn found<'t>(
                 media_type,
             }
         }
-        Precondition::Failed => {
-            let kind = ErrorKind::PreconditionFailed;
-            let resource = error_about(table, resource, kind);
-            return failure(table, kind, resource, fields, head);
-        }
+        Precondition::Failed => return refuse(ErrorKind::PreconditionFailed),
     }
     Selection::Body {
         status: StatusCode::OK,
