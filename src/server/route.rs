@@ -80,13 +80,12 @@ pub(crate) fn route<'t>(table: &'t Table, path: &str) -> Route<'t> {
     if let Some(Address::Document(name)) = Address::parse(decoded) {
         return unknown_name(table, name);
     }
-    let mut canonical = [0u8; MAX_PATH_LEN];
-    let canonical = canonical_form(decoded, &mut canonical);
+    let mut buffer = [0u8; MAX_PATH_LEN + 1];
     // A directory page (`/api/`) is canonical with its slash.
-    let mut slashed = [0u8; MAX_PATH_LEN + 1];
+    let (canonical, slashed) = canonical_form(decoded, &mut buffer);
     match table
         .resource(canonical)
-        .or_else(|| table.resource(with_slash(canonical, &mut slashed)))
+        .or_else(|| table.resource(slashed))
     {
         Some(resource) if resource.is_page() => Route::Redirect(resource),
         _ => match mistyped_page(table, canonical) {
@@ -156,22 +155,17 @@ pub(crate) fn error_about<'t>(
     }
 }
 
-/// `path` in lowercase without trailing slashes (the root stays `/`).
-fn canonical_form<'b>(path: &str, buffer: &'b mut [u8; MAX_PATH_LEN]) -> &'b str {
+/// `path` in lowercase without trailing slashes (the root stays `/`),
+/// and the same followed by `/`, in `buffer`.
+fn canonical_form<'b>(path: &str, buffer: &'b mut [u8; MAX_PATH_LEN + 1]) -> (&'b str, &'b str) {
     let trimmed = path.trim_end_matches('/');
     let trimmed = if trimmed.is_empty() { "/" } else { trimmed };
-    let length = trimmed.len().min(buffer.len());
+    let length = trimmed.len().min(MAX_PATH_LEN);
     buffer[..length].copy_from_slice(&trimmed.as_bytes()[..length]);
     buffer[..length].make_ascii_lowercase();
-    std::str::from_utf8(&buffer[..length]).unwrap_or("/")
-}
-
-/// `path` followed by `/`, in `buffer`.
-fn with_slash<'b>(path: &str, buffer: &'b mut [u8; MAX_PATH_LEN + 1]) -> &'b str {
-    let length = path.len().min(MAX_PATH_LEN);
-    buffer[..length].copy_from_slice(&path.as_bytes()[..length]);
     buffer[length] = b'/';
-    std::str::from_utf8(&buffer[..=length]).unwrap_or("/")
+    let canonical = std::str::from_utf8(&buffer[..=length]).unwrap_or("//");
+    (&canonical[..canonical.len() - 1], canonical)
 }
 
 /// The error for a JSON document's name that is not in the table.
@@ -315,13 +309,17 @@ mod tests {
 
     #[test]
     fn canonical_forms() {
-        let mut buffer = [0u8; MAX_PATH_LEN];
+        let mut buffer = [0u8; MAX_PATH_LEN + 1];
         let page = Address::Method("select", address::View::Page).to_string();
         let shouted = format!("{}/", page.to_ascii_uppercase());
-        assert_eq!(canonical_form(&shouted, &mut buffer), page);
-        assert_eq!(canonical_form("//", &mut buffer), "/");
-        assert_eq!(canonical_form("/", &mut buffer), "/");
-        assert_eq!(canonical_form("/Ä/", &mut buffer), "/Ä");
+        let slashed = format!("{page}/");
+        assert_eq!(
+            canonical_form(&shouted, &mut buffer),
+            (page.as_str(), slashed.as_str())
+        );
+        assert_eq!(canonical_form("//", &mut buffer), ("/", "//"));
+        assert_eq!(canonical_form("/", &mut buffer), ("/", "//"));
+        assert_eq!(canonical_form("/Ä/", &mut buffer), ("/Ä", "/Ä/"));
     }
 
     #[test]
