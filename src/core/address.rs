@@ -268,12 +268,12 @@ impl<'k> Address<'k> {
         if path == MCP_SLASHED {
             return Some(Address::Mcp);
         }
-        let between = |before: &str, after: &str| {
+        // A name between `before` and `after`: not empty, one segment.
+        let named = |before: &str, after: &str| {
             path.strip_prefix(before)?
                 .strip_suffix(after)
-                .filter(|name| !name.is_empty())
+                .filter(|name| !name.is_empty() && !name.contains('/'))
         };
-        let named = |before: &str, after: &str| between(before, after).filter(|n| !n.contains('/'));
         // A document's name may even be empty: the router calls it invalid.
         if let Some(key) = path
             .strip_prefix(DOCUMENTS)
