@@ -170,7 +170,7 @@ fn canonical_form<'b>(path: &str, buffer: &'b mut [u8; MAX_PATH_LEN + 1]) -> (&'
 
 /// The error for a JSON document's name that is not in the table.
 fn unknown_name<'t>(table: &'t Table, name: &str) -> Route<'t> {
-    let kind = if !is_name(name) {
+    let kind = if !address::is_key(name) {
         ErrorKind::InvalidName
     } else if name.len() > MAX_NAME_LEN {
         ErrorKind::NameTooLong
@@ -186,11 +186,6 @@ fn unknown_name<'t>(table: &'t Table, name: &str) -> Route<'t> {
 
 fn missing<'t>(table: &'t Table, path: &str, kind: ErrorKind) -> Route<'t> {
     Route::Missing(kind, error_for(table, path, kind))
-}
-
-/// `^[a-z]+$`, the pattern of `{name}` (specification §4.2).
-fn is_name(name: &str) -> bool {
-    !name.is_empty() && name.bytes().all(|b| b.is_ascii_lowercase())
 }
 
 /// Decode `%XX` escapes of unreserved characters (`A-Z a-z 0-9 - . _ ~`)
@@ -329,14 +324,6 @@ mod tests {
         assert_eq!(endpoint("/search"), Endpoint::Search);
         for other in ["/search/", "/Search", "/%6Dcp", "/mcp/server-card", "/"] {
             assert_eq!(endpoint(other), Endpoint::Table, "{other}");
-        }
-    }
-
-    #[test]
-    fn names_follow_the_pattern() {
-        assert!(is_name("select"));
-        for bad in ["", "Select", "se-lect", "sel3ct", "é", "a b"] {
-            assert!(!is_name(bad), "{bad:?}");
         }
     }
 
