@@ -268,12 +268,12 @@ impl<'k> Address<'k> {
         if path == MCP_SLASHED {
             return Some(Address::Mcp);
         }
-        let between = |before: &str, after: &str| {
+        // A name between `before` and `after`: not empty, one segment.
+        let named = |before: &str, after: &str| {
             path.strip_prefix(before)?
                 .strip_suffix(after)
-                .filter(|name| !name.is_empty())
+                .filter(|name| !name.is_empty() && !name.contains('/'))
         };
-        let named = |before: &str, after: &str| between(before, after).filter(|n| !n.contains('/'));
         // A document's name may even be empty: the router calls it invalid.
         if let Some(key) = path
             .strip_prefix(DOCUMENTS)
@@ -314,6 +314,13 @@ impl<'k> Address<'k> {
     }
 }
 
+/// Whether `key` has the shape of a method's key: `^[a-z]+$`, the pattern
+/// of `{name}` (specification §4.2), which the catalog's keys follow and
+/// the router holds a document's name to.
+pub fn is_key(key: &str) -> bool {
+    !key.is_empty() && key.bytes().all(|b| b.is_ascii_lowercase())
+}
+
 /// Whether errors on `path` are for programs (always an ErrorResponse)
 /// rather than for pages (negotiated among JSON, HTML and Markdown): any
 /// `.json`, and anything under the JSON documents.
@@ -334,6 +341,14 @@ impl fmt::Display for Address<'_> {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    #[test]
+    fn keys_follow_the_pattern() {
+        assert!(is_key("select"));
+        for bad in ["", "Select", "se-lect", "sel3ct", "é", "a b"] {
+            assert!(!is_key(bad), "{bad:?}");
+        }
+    }
 
     #[test]
     fn addresses_are_spelled_as_the_site_serves_them() {

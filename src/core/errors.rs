@@ -63,6 +63,33 @@ pub const MAX_NAME_LEN: usize = 64;
 /// The longest (percent-decoded) path the router looks at.
 pub const MAX_PATH_LEN: usize = 2048;
 
+/// `Cache-Control` of an answer that depends only on the URL: cached
+/// briefly, so a burst of requests for a dead link is absorbed by the CDN.
+const BRIEFLY: &str = "public, max-age=60";
+/// `Cache-Control` of an answer that depends on the method, on request
+/// headers or on the server's load: not stored at all.
+const NOT_STORED: &str = "no-store";
+
+/// Each kind's `error.code`, HTTP status and `Cache-Control`, in the order
+/// of [`ErrorKind::ALL`].
+const FACTS: [(&str, u16, &str); 15] = [
+    ("not_found", 404, BRIEFLY),
+    ("reference_not_found", 404, BRIEFLY),
+    ("method_removed", 410, BRIEFLY),
+    ("invalid_name", 400, BRIEFLY),
+    ("name_too_long", 400, BRIEFLY),
+    ("uri_too_long", 414, BRIEFLY),
+    ("method_not_allowed", 405, NOT_STORED),
+    ("not_acceptable", 406, NOT_STORED),
+    ("precondition_failed", 412, NOT_STORED),
+    ("query_missing", 400, BRIEFLY),
+    ("query_too_long", 400, BRIEFLY),
+    ("query_invalid", 400, BRIEFLY),
+    ("bad_host", 400, NOT_STORED),
+    ("unsupported_transfer_coding", 501, NOT_STORED),
+    ("busy", 503, NOT_STORED),
+];
+
 impl ErrorKind {
     /// Every kind, in documentation order.
     pub const ALL: [ErrorKind; 15] = [
@@ -90,43 +117,12 @@ impl ErrorKind {
 
     /// The stable `error.code`.
     pub const fn code(self) -> &'static str {
-        match self {
-            ErrorKind::NotFound => "not_found",
-            ErrorKind::ReferenceNotFound => "reference_not_found",
-            ErrorKind::MethodRemoved => "method_removed",
-            ErrorKind::InvalidName => "invalid_name",
-            ErrorKind::NameTooLong => "name_too_long",
-            ErrorKind::UriTooLong => "uri_too_long",
-            ErrorKind::MethodNotAllowed => "method_not_allowed",
-            ErrorKind::NotAcceptable => "not_acceptable",
-            ErrorKind::PreconditionFailed => "precondition_failed",
-            ErrorKind::QueryMissing => "query_missing",
-            ErrorKind::QueryTooLong => "query_too_long",
-            ErrorKind::QueryInvalid => "query_invalid",
-            ErrorKind::BadHost => "bad_host",
-            ErrorKind::UnsupportedTransferCoding => "unsupported_transfer_coding",
-            ErrorKind::Busy => "busy",
-        }
+        FACTS[self.index()].0
     }
 
     /// The HTTP status code.
     pub const fn status(self) -> u16 {
-        match self {
-            ErrorKind::NotFound | ErrorKind::ReferenceNotFound => 404,
-            ErrorKind::MethodRemoved => 410,
-            ErrorKind::InvalidName
-            | ErrorKind::NameTooLong
-            | ErrorKind::QueryMissing
-            | ErrorKind::QueryTooLong
-            | ErrorKind::QueryInvalid
-            | ErrorKind::BadHost => 400,
-            ErrorKind::UriTooLong => 414,
-            ErrorKind::MethodNotAllowed => 405,
-            ErrorKind::NotAcceptable => 406,
-            ErrorKind::PreconditionFailed => 412,
-            ErrorKind::UnsupportedTransferCoding => 501,
-            ErrorKind::Busy => 503,
-        }
+        FACTS[self.index()].1
     }
 
     /// The status's reason phrase (RFC 9110's), the title of the error's
@@ -138,28 +134,9 @@ impl ErrorKind {
             .unwrap_or("Error")
     }
 
-    /// `Cache-Control` for the error. Answers that depend only on the URL
-    /// may be cached briefly, so a burst of requests for a dead link is
-    /// absorbed by the CDN; answers that depend on the method, on request
-    /// headers or on the server's load are not stored at all.
+    /// `Cache-Control` for the error: [`BRIEFLY`] or [`NOT_STORED`].
     pub const fn cache_control(self) -> &'static str {
-        match self {
-            ErrorKind::NotFound
-            | ErrorKind::ReferenceNotFound
-            | ErrorKind::MethodRemoved
-            | ErrorKind::InvalidName
-            | ErrorKind::NameTooLong
-            | ErrorKind::UriTooLong
-            | ErrorKind::QueryMissing
-            | ErrorKind::QueryTooLong
-            | ErrorKind::QueryInvalid => "public, max-age=60",
-            ErrorKind::MethodNotAllowed
-            | ErrorKind::NotAcceptable
-            | ErrorKind::PreconditionFailed
-            | ErrorKind::BadHost
-            | ErrorKind::UnsupportedTransferCoding
-            | ErrorKind::Busy => "no-store",
-        }
+        FACTS[self.index()].2
     }
 
     /// Whether the answer closes its HTTP/1 connection (`Connection:
@@ -192,6 +169,20 @@ mod tests {
     fn every_kind_is_at_its_index() {
         for (i, kind) in ErrorKind::ALL.into_iter().enumerate() {
             assert_eq!(kind.index(), i, "{kind:?}");
+        }
+    }
+
+    #[test]
+    fn every_code_is_its_kinds_name_in_snake_case() {
+        for kind in ErrorKind::ALL {
+            let mut name = String::new();
+            for c in format!("{kind:?}").chars() {
+                if c.is_ascii_uppercase() && !name.is_empty() {
+                    name.push('_');
+                }
+                name.push(c.to_ascii_lowercase());
+            }
+            assert_eq!(kind.code(), name);
         }
     }
 

@@ -40,13 +40,10 @@ impl Form {
     /// Every form, in the order of [`MEDIA_TYPES`].
     pub const ALL: [Form; 3] = [Form::Html, Form::Markdown, Form::Json];
 
-    /// A short name for it, in its `ETag`.
+    /// A short name for it, in its `ETag`: its media type's subtype
+    /// (`html`, `markdown`, `json`).
     pub const fn token(self) -> &'static str {
-        match self {
-            Form::Html => "html",
-            Form::Markdown => "markdown",
-            Form::Json => "json",
-        }
+        MEDIA_TYPES[self as usize].subtype
     }
 }
 
@@ -201,6 +198,11 @@ pub struct Method {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn each_form_is_named_in_its_etag_by_its_subtype() {
+        assert_eq!(Form::ALL.map(Form::token), ["html", "markdown", "json"]);
+    }
 
     #[test]
     fn pieces_are_read_back_borrowed_and_only_in_their_number() {

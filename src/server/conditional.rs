@@ -84,15 +84,11 @@ fn entity_tags(field: &[u8]) -> impl Iterator<Item = &[u8]> {
 /// the resource has not changed since the given date. Only consulted when
 /// the request has no `If-None-Match` (§13.2.2); an invalid date is ignored.
 pub(crate) fn not_modified_since(field: &[u8], last_modified_unix: u64) -> bool {
-    let Ok(text) = std::str::from_utf8(field) else {
-        return false;
-    };
-    let Ok(since) = httpdate::parse_http_date(text.trim()) else {
-        return false;
-    };
-    since
-        .duration_since(std::time::UNIX_EPOCH)
-        .is_ok_and(|since| last_modified_unix <= since.as_secs())
+    std::str::from_utf8(field)
+        .ok()
+        .and_then(|text| httpdate::parse_http_date(text.trim()).ok())
+        .and_then(|since| since.duration_since(std::time::UNIX_EPOCH).ok())
+        .is_some_and(|since| last_modified_unix <= since.as_secs())
 }
 
 /// The quoted opaque tag of an entity tag, without any `W/` prefix; `None`

@@ -40,7 +40,7 @@ use crate::budget::Budget;
 use crate::config::Config;
 use crate::errors::ErrorKind;
 use crate::negotiate::negotiate_media_type;
-use crate::respond::Body;
+use crate::respond::{self, Body};
 use crate::table::Table;
 use bytes::Bytes;
 use http::header::{self, HeaderMap, HeaderName, HeaderValue};
@@ -373,20 +373,14 @@ fn response(reply: Reply, origin: Option<&HeaderValue>, budget: &Arc<Budget>) ->
         return busy(origin);
     };
     let body = reservation.hold(reply.body);
-    let content_type = (reply.status != StatusCode::ACCEPTED).then_some("application/json");
-    answer(reply.status, Full::new(body), content_type, origin)
+    answer(reply.status, Full::new(body), origin)
 }
 
 /// `503` with `Retry-After` (a busy `/search`'s): the budget is full. Its
 /// body is static, so it costs the budget nothing.
 fn busy(origin: Option<&HeaderValue>) -> Response<Body> {
     let body = Full::new(Bytes::from_static(BUSY.as_bytes()));
-    let mut response = answer(
-        StatusCode::SERVICE_UNAVAILABLE,
-        body,
-        Some("application/json"),
-        origin,
-    );
+    let mut response = answer(StatusCode::SERVICE_UNAVAILABLE, body, origin);
     if let Some(seconds) = ErrorKind::Busy.retry_after() {
         response
             .headers_mut()
@@ -395,18 +389,14 @@ fn busy(origin: Option<&HeaderValue>) -> Response<Body> {
     response
 }
 
-/// A response of `/mcp` with `body`: never stored, never sniffed.
-fn answer(
-    status: StatusCode,
-    body: Body,
-    content_type: Option<&'static str>,
-    origin: Option<&HeaderValue>,
-) -> Response<Body> {
-    let mut response = Response::new(body);
-    *response.status_mut() = status;
+/// A response of `/mcp` with `body`: JSON (but a 202's, which has none),
+/// never stored, never sniffed.
+fn answer(status: StatusCode, body: Body, origin: Option<&HeaderValue>) -> Response<Body> {
+    let mut response = respond::response(status, HeaderMap::new(), body);
     let headers = response.headers_mut();
-    if let Some(content_type) = content_type {
-        headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
+    if status != StatusCode::ACCEPTED {
+        let json = HeaderValue::from_static("application/json");
+        headers.insert(header::CONTENT_TYPE, json);
     }
     headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
     headers.insert(
@@ -422,8 +412,7 @@ fn answer(
 
 /// 204 to a preflight from an allowed origin.
 fn preflight(origin: Option<&HeaderValue>) -> Response<Body> {
-    let mut response = Response::new(Body::default());
-    *response.status_mut() = StatusCode::NO_CONTENT;
+    let mut response = respond::response(StatusCode::NO_CONTENT, HeaderMap::new(), Body::default());
     let headers = response.headers_mut();
     for (name, value) in [
         (header::ALLOW, ALLOW),

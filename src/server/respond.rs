@@ -131,8 +131,7 @@ fn found<'t>(
     fields: &Fields,
     head: bool,
 ) -> Selection<'t> {
-    let not_acceptable = || {
-        let kind = ErrorKind::NotAcceptable;
+    let refuse = |kind| {
         failure(
             table,
             kind,
@@ -142,12 +141,12 @@ fn found<'t>(
         )
     };
     let Some(chosen) = choose_representation(table, resource, fields) else {
-        return not_acceptable();
+        return refuse(ErrorKind::NotAcceptable);
     };
     let representation = &resource.representations[chosen];
     let media_type = media_type_of(resource, chosen);
     let Some(variant) = choose_variant(table, representation, fields) else {
-        return not_acceptable();
+        return refuse(ErrorKind::NotAcceptable);
     };
     match fields.precondition(variant.etag.as_bytes(), table.last_modified_unix) {
         Precondition::Send => {}
@@ -157,11 +156,7 @@ fn found<'t>(
                 media_type,
             }
         }
-        Precondition::Failed => {
-            let kind = ErrorKind::PreconditionFailed;
-            let resource = error_about(table, resource, kind);
-            return failure(table, kind, resource, fields, head);
-        }
+        Precondition::Failed => return refuse(ErrorKind::PreconditionFailed),
     }
     Selection::Body {
         status: StatusCode::OK,
@@ -285,27 +280,34 @@ impl Selection<'_> {
                 } else {
                     Full::new(variant.body.clone())
                 };
-                let mut response = Response::new(body);
-                *response.status_mut() = status;
-                *response.headers_mut() = variant.headers.clone();
-                response
+                response(status, variant.headers.clone(), body)
             }
-            Selection::NotModified { variant, .. } => {
-                let mut response = Response::new(Body::default());
-                *response.status_mut() = StatusCode::NOT_MODIFIED;
-                *response.headers_mut() = variant.not_modified.clone();
-                response
-            }
+            Selection::NotModified { variant, .. } => response(
+                StatusCode::NOT_MODIFIED,
+                variant.not_modified.clone(),
+                Body::default(),
+            ),
             Selection::Redirect(canonical) => redirect(canonical),
             Selection::Options => preflight(),
         }
     }
 }
 
+/// A response: `status`, `headers` (complete) and `body`.
+pub(crate) fn response(status: StatusCode, headers: HeaderMap, body: Body) -> Response<Body> {
+    let mut response = Response::new(body);
+    *response.status_mut() = status;
+    *response.headers_mut() = headers;
+    response
+}
+
 /// 308 to the canonical spelling of a page URL.
 fn redirect(canonical: &Resource) -> Response<Body> {
-    let mut response = Response::new(Body::default());
-    *response.status_mut() = StatusCode::PERMANENT_REDIRECT;
+    let mut response = response(
+        StatusCode::PERMANENT_REDIRECT,
+        HeaderMap::new(),
+        Body::default(),
+    );
     let headers = response.headers_mut();
     headers.insert(header::LOCATION, canonical.location.clone());
     headers.insert(header::CACHE_CONTROL, REDIRECT_CACHE_CONTROL);
@@ -315,8 +317,7 @@ fn redirect(canonical: &Resource) -> Response<Body> {
 
 /// 204 with `Allow` and what a CORS preflight needs.
 fn preflight() -> Response<Body> {
-    let mut response = Response::new(Body::default());
-    *response.status_mut() = StatusCode::NO_CONTENT;
+    let mut response = response(StatusCode::NO_CONTENT, HeaderMap::new(), Body::default());
     let headers = response.headers_mut();
     headers.insert(header::ALLOW, ALLOW);
     headers.insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, ANY_ORIGIN);

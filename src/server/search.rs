@@ -45,22 +45,13 @@ impl Found<'_> {
             let field = words.fields.get(matched.field.index()).map_or("", text);
             match matched.read_as {
                 None => {
-                    let [before, between, after] = &words.found;
-                    line.push_str(text(before));
-                    line.push_str(matched.word);
-                    line.push_str(text(between));
-                    line.push_str(field);
-                    line.push_str(text(after));
+                    let [before, between, after] = words.found.each_ref().map(text);
+                    line.extend([before, matched.word, between, field, after]);
                 }
                 Some(read_as) => {
-                    let [before, word_read, read_where, after] = &words.read_as;
-                    line.push_str(text(before));
-                    line.push_str(matched.word);
-                    line.push_str(text(word_read));
-                    line.push_str(read_as);
-                    line.push_str(text(read_where));
-                    line.push_str(field);
-                    line.push_str(text(after));
+                    let [before, word_read, read_where, after] = words.read_as.each_ref().map(text);
+                    line.extend([before, matched.word, word_read, read_as]);
+                    line.extend([read_where, field, after]);
                 }
             }
         }

@@ -45,7 +45,7 @@ use http::{Method, Response, StatusCode, Uri};
 use http_body_util::Full;
 use refserve_core::address::{Address, Localized};
 use refserve_core::headers::fingerprint;
-use refserve_core::search_page::{Form, Headers, SearchPage, MEDIA_TYPES};
+use refserve_core::search_page::{Form, MEDIA_TYPES};
 use std::sync::Arc;
 
 /// The most names a search that finds nothing offers as the ones meant.
@@ -79,23 +79,25 @@ pub(crate) fn answer(
             return sent(respond::select(table, method, &path, headers));
         }
     };
+    let refuse = |kind| sent(respond::page_error(table, kind, uri.path(), headers, head));
     let query = match query::query(uri.query()) {
         Ok(query) => query,
-        Err(kind) => return sent(respond::page_error(table, kind, uri.path(), headers, head)),
+        Err(kind) => return refuse(kind),
     };
     let fields = Fields::of(headers);
     let Some((language, negotiated)) = language(table, uri.path(), &fields) else {
-        return sent(respond::page_error(
-            table,
-            ErrorKind::NotFound,
-            uri.path(),
-            headers,
-            head,
-        ));
+        return refuse(ErrorKind::NotFound);
     };
     let Some(form) = choose_form(&fields) else {
-        let kind = ErrorKind::NotAcceptable;
-        return sent(respond::page_error(table, kind, uri.path(), headers, head));
+        return refuse(ErrorKind::NotAcceptable);
+    };
+    // Every answer from here on: in identity, and saying so when it
+    // negotiated its language.
+    let identity = |mut response: Response<Body>| {
+        if negotiated {
+            response.headers_mut().insert(header::VARY, NEGOTIATED_VARY);
+        }
+        (response, Coding::Identity)
     };
     let page = &table.search[language];
     if form == Form::Html {
@@ -104,11 +106,12 @@ pub(crate) fn answer(
             .iter()
             .position(|key| key.eq_ignore_ascii_case(&query))
         {
-            let mut response = see_other(page, key);
-            if negotiated {
-                response.headers_mut().insert(header::VARY, NEGOTIATED_VARY);
-            }
-            return (response, Coding::Identity);
+            // `303` to the method's page, in the page's language.
+            let see_other = page.see_other.clone();
+            let mut response = respond::response(StatusCode::SEE_OTHER, see_other, Body::default());
+            let location = page.methods[key].location.clone();
+            response.headers_mut().insert(header::LOCATION, location);
+            return identity(response);
         }
     }
     let stored = match form {
@@ -120,16 +123,13 @@ pub(crate) fn answer(
     match fields.precondition(etag.as_bytes(), table.last_modified_unix) {
         Precondition::Send => {}
         Precondition::NotModified => {
-            let mut response = not_modified(stored, etag);
-            if negotiated {
-                response.headers_mut().insert(header::VARY, NEGOTIATED_VARY);
-            }
-            return (response, Coding::Identity);
+            let not_modified = stored.not_modified.clone();
+            let mut response =
+                respond::response(StatusCode::NOT_MODIFIED, not_modified, Body::default());
+            response.headers_mut().insert(header::ETAG, etag);
+            return identity(response);
         }
-        Precondition::Failed => {
-            let kind = ErrorKind::PreconditionFailed;
-            return sent(respond::page_error(table, kind, uri.path(), headers, head));
-        }
+        Precondition::Failed => return refuse(ErrorKind::PreconditionFailed),
     }
     let terms = query_terms(&table.mcp.index, &query);
     // All of them, in the order MCP's `search` gives its first few.
@@ -154,23 +154,18 @@ pub(crate) fn answer(
         // Reserved once written: the answer is put together without a
         // pause, so at most one per thread is ever held unreserved.
         let Some(reservation) = budget.reserve(body.capacity()) else {
-            let kind = ErrorKind::Busy;
-            return sent(respond::page_error(table, kind, uri.path(), headers, false));
+            return refuse(ErrorKind::Busy);
         };
         Full::new(reservation.hold(body))
     };
-    let mut response = Response::new(body);
+    let mut response = respond::response(StatusCode::OK, stored.ok.clone(), body);
     let sending = response.headers_mut();
-    *sending = stored.ok.clone();
     sending.insert(header::CONTENT_LENGTH, HeaderValue::from(length));
     sending.insert(header::ETAG, etag);
-    if negotiated {
-        sending.insert(header::VARY, NEGOTIATED_VARY);
-    }
     if form == Form::Markdown {
         sending.insert(MARKDOWN_TOKENS, HeaderValue::from(length.div_ceil(4)));
     }
-    (response, Coding::Identity)
+    identity(response)
 }
 
 /// The language of the answer to `path`, and whether it was negotiated:
@@ -185,25 +180,6 @@ fn language(table: &Table, path: &str, fields: &Fields) -> Option<(usize, bool)>
             .position(|l| l.tag.eq_ignore_ascii_case(segment))
             .map(|i| (i, false)),
     }
-}
-
-/// `303` to the page of the method at `key` (its index), in `page`'s language.
-fn see_other(page: &SearchPage, key: usize) -> Response<Body> {
-    let mut response = Response::new(Body::default());
-    *response.status_mut() = StatusCode::SEE_OTHER;
-    *response.headers_mut() = page.see_other.clone();
-    let location = page.methods[key].location.clone();
-    response.headers_mut().insert(header::LOCATION, location);
-    response
-}
-
-/// `304`: the client holds the answer tagged `etag`.
-fn not_modified(stored: &Headers, etag: HeaderValue) -> Response<Body> {
-    let mut response = Response::new(Body::default());
-    *response.status_mut() = StatusCode::NOT_MODIFIED;
-    *response.headers_mut() = stored.not_modified.clone();
-    response.headers_mut().insert(header::ETAG, etag);
-    response
 }
 
 /// A selection from the table, as a response and its coding.

@@ -267,15 +267,7 @@ impl Range<'_> {
 /// range never has).
 fn is_subtag(bytes: &[u8], subtag: &str) -> bool {
     let subtag = subtag.as_bytes();
-    if bytes.len() != subtag.len() {
-        return false;
-    }
-    for i in 0..bytes.len() {
-        if bytes[i] | 0x20 != subtag[i] | 0x20 {
-            return false;
-        }
-    }
-    true
+    bytes.len() == subtag.len() && bytes.iter().zip(subtag).all(|(a, b)| a | 0x20 == b | 0x20)
 }
 
 /// A language range read as far as it names a language, a script and a

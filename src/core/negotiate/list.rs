@@ -45,42 +45,33 @@ impl<'a> Member<'a> {
         if name.is_empty() {
             return None;
         }
+        let mut member = Member {
+            name,
+            parameters: &[],
+            quality: DEFAULT_QUALITY,
+            extended: false,
+        };
         // Most members are a name alone: nothing to read after it.
         if matches!(after.first(), None | Some(b',')) {
-            return Some(Member {
-                name,
-                parameters: &[],
-                quality: DEFAULT_QUALITY,
-                extended: false,
-            });
+            return Some(member);
         }
         let mut cursor = Cursor { rest: after };
         loop {
             let unread = cursor.rest.len();
-            let parameters = || trim_ows(&after[..after.len() - unread]);
             match cursor.parameter()? {
-                None => {
-                    *line = cursor.rest;
-                    return Some(Member {
-                        name,
-                        parameters: parameters(),
-                        quality: DEFAULT_QUALITY,
-                        extended: false,
-                    });
-                }
+                None => {}
                 Some((key, value)) if key.eq_ignore_ascii_case(b"q") => {
-                    let quality = parse_quality(value)?;
-                    let end = comma(cursor.rest);
-                    *line = &cursor.rest[end..];
-                    return Some(Member {
-                        name,
-                        parameters: parameters(),
-                        quality,
-                        extended: !trim_leading_ows(&cursor.rest[..end]).is_empty(),
-                    });
+                    member.quality = parse_quality(value)?;
                 }
-                Some(_) => {}
+                Some(_) => continue,
             }
+            // The end of the member, or its weight: the parameters read
+            // before it are its own, anything after the weight an extension.
+            member.parameters = trim_ows(&after[..after.len() - unread]);
+            let end = comma(cursor.rest);
+            member.extended = !trim_leading_ows(&cursor.rest[..end]).is_empty();
+            *line = &cursor.rest[end..];
+            return Some(member);
         }
     }
 

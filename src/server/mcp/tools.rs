@@ -39,29 +39,39 @@ pub(crate) fn call(call: &Call, params: &Map<String, Value>) -> Reply {
         Some(Value::Object(arguments)) => arguments,
         Some(_) => return invalid(call, "`arguments` must be an object."),
     };
-    match name {
+    let answered = match name {
         "list_methods" => list_methods(call, arguments),
         "get_method" => get_method(call, arguments),
         "search" => search(call, arguments),
         _ => {
             let shown: String = name.chars().take(64).collect();
-            call.error(
+            return call.error(
                 code::INVALID_PARAMS,
                 &format!(
                     "Unknown tool: `{shown}`. The tools are {}.",
                     TOOLS.join(", ")
                 ),
                 None,
-            )
+            );
         }
-    }
+    };
+    // A tool that cannot answer (wrong arguments, most often) answers why.
+    answered.unwrap_or_else(|wrong| wrong)
 }
 
 /// The language a tool's `locale` argument chooses, as an index into
 /// `call.languages`: `None` without one; the source's (0) when it names
-/// none of them or is malformed, as `Accept-Language` would; the tool's
-/// error when it is not a string.
-fn locale(call: &Call, arguments: &Map<String, Value>) -> Result<Option<usize>, Reply> {
+/// none of them or is malformed, as `Accept-Language` would. The tool's
+/// error when it is not a string, or when an argument is not one of
+/// those the tool takes (`known`).
+fn locale(
+    call: &Call,
+    arguments: &Map<String, Value>,
+    known: &[&str],
+) -> Result<Option<usize>, Reply> {
+    if let Some(problem) = unexpected(arguments, known) {
+        return Err(invalid(call, &problem));
+    }
     const LOCALE: &str = "the reader's language as a BCP 47 tag, like `zh-CN` or `en`";
     match arguments.get("locale") {
         None | Some(Value::Null) => Ok(None),
@@ -84,41 +94,29 @@ fn stored_in(call: &Call, argument: &str, language: Option<usize>) -> Option<Rep
     call.stored(&answer_key("tools/call", &format!("{argument} {segment}")))
 }
 
-fn list_methods(call: &Call, arguments: &Map<String, Value>) -> Reply {
-    if let Some(problem) = unexpected(arguments, &["locale"]) {
-        return invalid(call, &problem);
-    }
-    let language = match locale(call, arguments) {
-        Ok(language) => language,
-        Err(problem) => return problem,
-    };
-    stored_in(call, "list_methods", language)
+fn list_methods(call: &Call, arguments: &Map<String, Value>) -> Result<Reply, Reply> {
+    let language = locale(call, arguments, &["locale"])?;
+    Ok(stored_in(call, "list_methods", language)
         .or_else(|| call.stored(&answer_key("tools/call", "list_methods")))
-        .expect("the pipeline stores every fixed tool answer (tested in tests/mcp.rs)")
+        .expect("the pipeline stores every fixed tool answer (tested in tests/mcp.rs)"))
 }
 
-fn get_method(call: &Call, arguments: &Map<String, Value>) -> Reply {
-    if let Some(problem) = unexpected(arguments, &["name", "locale"]) {
-        return invalid(call, &problem);
-    }
-    let language = match locale(call, arguments) {
-        Ok(language) => language,
-        Err(problem) => return problem,
-    };
+fn get_method(call: &Call, arguments: &Map<String, Value>) -> Result<Reply, Reply> {
+    let language = locale(call, arguments, &["name", "locale"])?;
     const WHAT: &str = "the method's name, like `select` (list_methods gives them all)";
     let name = match arguments.get("name") {
         Some(Value::String(name)) => name,
-        None => return invalid(call, &format!("`name` is required: {WHAT}.")),
-        Some(other) => return invalid(call, &wrong_type("name", "a string", other, WHAT)),
+        None => return Err(invalid(call, &format!("`name` is required: {WHAT}."))),
+        Some(other) => return Err(invalid(call, &wrong_type("name", "a string", other, WHAT))),
     };
     let key = name.trim().to_ascii_lowercase();
     // Asked in a locale: the page in its language, if stored (a removed
     // method's error is not).
     if let Some(reply) = stored_in(call, &format!("get_method {key}"), language) {
-        return reply;
+        return Ok(reply);
     }
     if let Some(reply) = call.stored(&answer_key("tools/call", &format!("get_method {key}"))) {
-        return reply;
+        return Ok(reply);
     }
     let shown: String = name.chars().take(64).collect();
     // What search would answer for the name: a typo's method, or the
@@ -134,31 +132,25 @@ fn get_method(call: &Call, arguments: &Map<String, Value>) -> Reply {
             call.keys.join(", ")
         ),
     };
-    invalid(call, &problem)
+    Err(invalid(call, &problem))
 }
 
-fn search(call: &Call, arguments: &Map<String, Value>) -> Reply {
-    if let Some(problem) = unexpected(arguments, &["query", "limit", "locale"]) {
-        return invalid(call, &problem);
-    }
-    let asked = match locale(call, arguments) {
-        Ok(language) => language,
-        Err(problem) => return problem,
-    };
+fn search(call: &Call, arguments: &Map<String, Value>) -> Result<Reply, Reply> {
+    let asked = locale(call, arguments, &["query", "limit", "locale"])?;
     // The language answered in: the source's unless a locale chose one.
     let language = asked.unwrap_or(0);
     let (Some(edition), Some(words)) = (
         call.answers.editions.get(language),
         call.search.get(language),
     ) else {
-        return call.error(code::INTERNAL_ERROR, "The search is not stored.", None);
+        return Err(call.error(code::INTERNAL_ERROR, "The search is not stored.", None));
     };
     const WHAT: &str = "what you want to do or know, in words";
     let query = match arguments.get("query") {
         Some(Value::String(query)) if !query.trim().is_empty() => query.trim(),
-        None => return invalid(call, &format!("`query` is required: {WHAT}.")),
-        Some(Value::String(_)) => return invalid(call, &format!("`query` is empty: {WHAT}.")),
-        Some(other) => return invalid(call, &wrong_type("query", "a string", other, WHAT)),
+        None => return Err(invalid(call, &format!("`query` is required: {WHAT}."))),
+        Some(Value::String(_)) => return Err(invalid(call, &format!("`query` is empty: {WHAT}."))),
+        Some(other) => return Err(invalid(call, &wrong_type("query", "a string", other, WHAT))),
     };
     let most = edition.hits.len();
     let limit = match arguments.get("limit") {
@@ -171,7 +163,7 @@ fn search(call: &Call, arguments: &Map<String, Value>) -> Reply {
                     Value::Number(_) => format!("`limit` must be {expected}."),
                     _ => wrong_type("limit", &expected, limit, "the most methods to return"),
                 };
-                return invalid(call, &problem);
+                return Err(invalid(call, &problem));
             }
         },
     };
@@ -212,7 +204,7 @@ fn search(call: &Call, arguments: &Map<String, Value>) -> Reply {
         results,
         methods: found.is_empty().then_some(&*call.answers.methods_json),
     };
-    finish(call, text, Some(structured), served)
+    Ok(finish(call, text, Some(structured), served))
 }
 
 /// Wrong arguments: the tool's own error, or `-32602` for 2025-06-18.
