@@ -53,7 +53,6 @@ pub use chrome::{fill, Chrome};
 pub(crate) use entry::is_key;
 pub use entry::{Entry, Example, Labels, Membership};
 use fields::Check;
-use indexmap::IndexMap;
 pub use language::Language;
 pub use lifecycle::{Date, Mark, Stage};
 pub use method::{front_matter_schema, parse_method};
@@ -417,13 +416,7 @@ fn load_source(
     let methods = catalog::read_methods(content, dir, errors);
     catalog::check_links(&methods, dir, errors);
     let errors_file = &format!("{dir}/errors.json");
-    let texts = content.read_json::<IndexMap<String, ErrorText>>(errors_file);
-    let texts: Option<Vec<ErrorText>> = noted(texts, errors).map(|texts| {
-        texts
-            .into_iter()
-            .map(|(code, text)| ErrorText { code, ..text })
-            .collect()
-    });
+    let texts = ErrorText::read_all(content, errors_file, errors);
     if let Some(texts) = &texts {
         let mut check = Check::new(errors_file, errors);
         for text in texts {
@@ -477,11 +470,12 @@ fn error_codes(texts: &[ErrorText], check: &mut Check) {
             continue;
         };
         if ABOUT_REMOVED.contains(&kind) {
-            let hints = [
-                ("hint_removed", &text.hint_removed),
-                ("hint_replaced", &text.hint_replaced),
-            ];
-            for (field, _) in hints.into_iter().filter(|(_, hint)| hint.is_none()) {
+            // The hints that name the version a method was removed in.
+            let missing = text
+                .hints()
+                .into_iter()
+                .filter(|(_, places, hint)| places.contains(&"{version}") && hint.is_none());
+            for (field, ..) in missing {
                 check.fail(
                     &format!("{}.{field}", kind.code()),
                     "is missing: it is the hint at a removed method's address",

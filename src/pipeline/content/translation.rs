@@ -60,8 +60,8 @@ pub(super) struct Translation {
     pub(super) language: Language,
     /// `site.json`.
     site: SiteText,
-    /// `errors.json`, by code.
-    errors: IndexMap<String, ErrorText>,
+    /// `errors.json`.
+    errors: Vec<ErrorText>,
     /// The methods translated, by key.
     methods: IndexMap<String, MethodText>,
 }
@@ -158,10 +158,7 @@ fn read(
         site.check(&mut Check::new(site_file, errors));
     }
     let errors_file = &format!("{folder}/errors.json");
-    let texts = noted(
-        content.read_json::<IndexMap<String, ErrorText>>(errors_file),
-        errors,
-    );
+    let texts = ErrorText::read_all(content, errors_file, errors);
     if let Some(texts) = &texts {
         check_errors(texts, source, &mut Check::new(errors_file, errors));
     }
@@ -191,31 +188,15 @@ impl SiteText {
 }
 
 /// Every code of the source, with the same hints and the same places in them.
-fn check_errors(texts: &IndexMap<String, ErrorText>, source: &Catalog, check: &mut Check) {
-    for (code, text) in texts {
+fn check_errors(texts: &[ErrorText], source: &Catalog, check: &mut Check) {
+    for text in texts {
+        let code = &text.code;
         let Some(original) = source.errors.iter().find(|e| &e.code == code) else {
             check.fail(code, "is not an error code of the source's errors.json");
             continue;
         };
-        let text = ErrorText {
-            code: code.clone(),
-            ..text.clone()
-        };
         text.check(check);
-        let hints = [
-            (
-                "hint_suggesting",
-                &text.hint_suggesting,
-                &original.hint_suggesting,
-            ),
-            ("hint_removed", &text.hint_removed, &original.hint_removed),
-            (
-                "hint_replaced",
-                &text.hint_replaced,
-                &original.hint_replaced,
-            ),
-        ];
-        for (name, ours, theirs) in hints {
+        for ((name, _, ours), (.., theirs)) in text.hints().zip(original.hints()) {
             if ours.is_some() != theirs.is_some() {
                 let problem = if ours.is_some() {
                     "is not in the source's errors.json"
@@ -227,7 +208,7 @@ fn check_errors(texts: &IndexMap<String, ErrorText>, source: &Catalog, check: &m
         }
     }
     for original in &source.errors {
-        if !texts.contains_key(&original.code) {
+        if !texts.iter().any(|text| text.code == original.code) {
             check.fail(
                 &original.code,
                 "is missing: the source's errors.json has it",
@@ -403,11 +384,8 @@ impl Translation {
             }
         }
         for error in &mut catalog.errors {
-            if let Some(text) = self.errors.get(&error.code) {
-                *error = ErrorText {
-                    code: error.code.clone(),
-                    ..text.clone()
-                };
+            if let Some(text) = self.errors.iter().find(|text| text.code == error.code) {
+                error.clone_from(text);
             }
         }
         for entry in catalog.entries.iter_mut().chain(&mut catalog.removed) {
