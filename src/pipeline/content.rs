@@ -473,7 +473,6 @@ fn error_codes(texts: &[ErrorText], check: &mut Check) {
             // The hints that name the version a method was removed in.
             let missing = text
                 .hints()
-                .into_iter()
                 .filter(|(_, places, hint)| places.contains(&"{version}") && hint.is_none());
             for (field, ..) in missing {
                 check.fail(

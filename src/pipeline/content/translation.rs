@@ -34,7 +34,7 @@ use super::method;
 use super::prose::Paragraph;
 use super::read::Directory;
 use super::shape::OneOrMany;
-use super::{is_key, noted, Catalog, ContentError, Entry, ErrorText, Example, Labels};
+use super::{is_key, noted, Catalog, ContentError, Entry, ErrorText, Labels};
 use indexmap::IndexMap;
 use serde::Deserialize;
 
@@ -62,8 +62,9 @@ pub(super) struct Translation {
     site: SiteText,
     /// `errors.json`.
     errors: Vec<ErrorText>,
-    /// The methods translated, by key.
-    methods: IndexMap<String, MethodText>,
+    /// The methods translated, by key: the source's entries in this
+    /// language.
+    methods: IndexMap<String, Entry>,
 }
 
 /// A translated `site.json`.
@@ -99,19 +100,6 @@ struct Front {
     /// The fingerprint of each source field translated.
     #[serde(default)]
     source: IndexMap<String, String>,
-}
-
-/// A translated method's text, checked against its source.
-#[derive(Debug)]
-struct MethodText {
-    synonyms: Vec<String>,
-    returns: Option<String>,
-    parameters: Option<OneOrMany<Labels>>,
-    source: IndexMap<String, String>,
-    description_md: Paragraph,
-    note_md: Option<Paragraph>,
-    /// Titles and code, in the source's order.
-    examples: Vec<Example>,
 }
 
 /// The translations in `dir` beside the source `catalog`: every folder
@@ -224,7 +212,7 @@ fn read_methods(
     folder: &str,
     source: &Catalog,
     errors: &mut Vec<ContentError>,
-) -> IndexMap<String, MethodText> {
+) -> IndexMap<String, Entry> {
     let listing = format!("{folder}/methods");
     let mut methods = IndexMap::new();
     if !content.is_dir(&listing) {
@@ -268,93 +256,96 @@ fn read_methods(
 /// since the translation was marked, or for every field when `strict`
 /// (`--mark`). Where the source has changed, the source's facts stand
 /// and the translation is outdated: a change to the source never fails the
-/// build, a translation that restates a fact differently does.
+/// build, a translation that restates a fact differently does. The entry
+/// of `original` in the translation's words.
 fn read_method(
     file: &str,
     text: &str,
     original: &Entry,
     strict: Option<bool>,
     errors: &mut Vec<ContentError>,
-) -> Option<MethodText> {
+) -> Option<Entry> {
     let parts = noted(method::split(file, text), errors)?;
     let front = noted(method::read_front::<Front>(file, parts.front), errors);
     let body = body::read(parts.body, parts.body_line, &mut Check::new(file, errors));
     let front = front?;
-    let changed = fingerprint::changed(original, &front.source);
+    let mut check = Check::new(file, errors);
+    for (i, words) in front.synonyms.iter().enumerate() {
+        check.plain_line(&format!("synonyms[{i}]"), words);
+    }
+    if let Some(text) = &front.returns {
+        if check.line("returns", text) && text.starts_with('[') {
+            check.fail(
+                "returns",
+                "holds only the text after the type: the `[type]` is the source's",
+            );
+        }
+    }
+    for field in front.source.keys() {
+        if !fingerprint::FIELDS.contains(&field.as_str()) {
+            check.fail(
+                &format!("source.{field}"),
+                format!(
+                    "is not a field of the source: {}",
+                    fingerprint::FIELDS.join(", ")
+                ),
+            );
+        }
+    }
+    let description = body.description.unwrap_or_default();
+    check.line("description", &description.plain());
     // The errors of a fact are kept where the source's field is current.
+    let changed = fingerprint::changed(original, &front.source);
     let current = |field: &str| strict.unwrap_or(!changed.contains(&field));
-    let mut set_aside = Vec::new();
-    {
-        let mut check = Check::new(file, errors);
-        for (i, words) in front.synonyms.iter().enumerate() {
-            check.plain_line(&format!("synonyms[{i}]"), words);
-        }
-        if let Some(text) = &front.returns {
-            if check.line("returns", text) && text.starts_with('[') {
-                check.fail(
-                    "returns",
-                    "holds only the text after the type: the `[type]` is the source's",
-                );
-            }
-        }
-        for field in front.source.keys() {
-            if !fingerprint::FIELDS.contains(&field.as_str()) {
-                check.fail(
-                    &format!("source.{field}"),
-                    format!(
-                        "is not a field of the source: {}",
-                        fingerprint::FIELDS.join(", ")
-                    ),
-                );
-            }
-        }
-        let description = body
-            .description
-            .as_ref()
-            .map(Paragraph::plain)
-            .unwrap_or_default();
-        check.line("description", &description);
+    check.keep_if(current("returns"));
+    match (&original.returns, &front.returns) {
+        (Some(_), None) => check.fail("returns", "is missing: the source has `returns`"),
+        (None, Some(_)) => check.fail("returns", "is not in the source: it has no `returns`"),
+        _ => {}
     }
-    let which = |field: &str| if current(field) { 0 } else { 1 };
-    let sinks = [errors, &mut set_aside];
-    {
-        let mut check = Check::new(file, sinks[which("returns")]);
-        match (&original.returns, &front.returns) {
-            (Some(_), None) => check.fail("returns", "is missing: the source has `returns`"),
-            (None, Some(_)) => check.fail("returns", "is not in the source: it has no `returns`"),
-            _ => {}
-        }
+    check.keep_if(current("parameters"));
+    let (theirs, ours) = (original.parameters.as_ref(), front.parameters.as_ref());
+    facts::check_parameters(&mut check, theirs, ours);
+    check.keep_if(current("note"));
+    match (&original.note_md, &body.note) {
+        (Some(_), None) => check.fail("note", "is missing: the source has a `## Note`"),
+        (None, Some(_)) => check.fail("note", "is not in the source: it has no `## Note`"),
+        _ => {}
     }
-    {
-        let mut check = Check::new(file, sinks[which("parameters")]);
-        facts::check_parameters(
-            &mut check,
-            original.parameters.as_ref(),
-            front.parameters.as_ref(),
-        );
-    }
-    {
-        let mut check = Check::new(file, sinks[which("note")]);
-        match (&original.note_md, &body.note) {
-            (Some(_), None) => check.fail("note", "is missing: the source has a `## Note`"),
-            (None, Some(_)) => check.fail("note", "is not in the source: it has no `## Note`"),
-            _ => {}
-        }
-    }
-    let examples = {
-        let mut check = Check::new(file, sinks[which("examples")]);
-        facts::check_examples(&mut check, &original.examples, body.examples)
+    check.keep_if(current("examples"));
+    let mut entry = original.clone();
+    facts::check_examples(&mut check, &mut entry.examples, body.examples);
+    entry.translation = if changed.is_empty() {
+        Status::Current
+    } else {
+        Status::Outdated(changed)
     };
-    let description_md = body.description.unwrap_or_default();
-    Some(MethodText {
-        synonyms: front.synonyms,
-        returns: front.returns,
-        parameters: front.parameters,
-        source: front.source,
-        description_md,
-        note_md: body.note,
-        examples,
-    })
+    // The source's words are searched too.
+    entry.synonyms.extend(front.synonyms);
+    if let (Some(returns), Some(text)) = (&mut entry.returns, &front.returns) {
+        let ty = returns.split_once(']').map_or("", |(ty, _)| ty).to_string();
+        *returns = format!("{ty}] {text}");
+    }
+    if let (Some(theirs), Some(ours)) = (&mut entry.parameters, &front.parameters) {
+        let lists: Vec<&mut Labels> = match theirs {
+            OneOrMany::One(one) => vec![one],
+            OneOrMany::Many(many) => many.iter_mut().collect(),
+        };
+        for (list, translated) in lists.into_iter().zip(ours.iter()) {
+            for (label, description) in list.iter_mut() {
+                if let Some(text) = translated.get(label) {
+                    description.clone_from(text);
+                }
+            }
+        }
+    }
+    entry.description = description.plain();
+    entry.description_md = description;
+    if body.note.is_some() && entry.note_md.is_some() {
+        entry.note = body.note.as_ref().map(Paragraph::with_code_tags);
+        entry.note_md = body.note;
+    }
+    Some(entry)
 }
 
 /// Check `text`, the translated method file `file`, against every fact of
@@ -390,52 +381,11 @@ impl Translation {
         }
         for entry in catalog.entries.iter_mut().chain(&mut catalog.removed) {
             match self.methods.get(&entry.key) {
-                Some(text) => text.apply(entry),
+                Some(translated) => entry.clone_from(translated),
                 None => entry.translation = Status::Untranslated,
             }
         }
         catalog
-    }
-}
-
-impl MethodText {
-    /// `entry`, the source's, in this text.
-    fn apply(&self, entry: &mut Entry) {
-        let outdated = fingerprint::changed(entry, &self.source);
-        entry.translation = if outdated.is_empty() {
-            Status::Current
-        } else {
-            Status::Outdated(outdated)
-        };
-        // The source's words are searched too.
-        entry.synonyms.extend(self.synonyms.iter().cloned());
-        if let (Some(returns), Some(text)) = (&mut entry.returns, &self.returns) {
-            let ty = returns.split_once(']').map_or("", |(ty, _)| ty).to_string();
-            *returns = format!("{ty}] {text}");
-        }
-        if let (Some(theirs), Some(ours)) = (&mut entry.parameters, &self.parameters) {
-            let lists: Vec<&mut Labels> = match theirs {
-                OneOrMany::One(one) => vec![one],
-                OneOrMany::Many(many) => many.iter_mut().collect(),
-            };
-            for (list, translated) in lists.into_iter().zip(ours.iter()) {
-                for (label, description) in list.iter_mut() {
-                    if let Some(text) = translated.get(label) {
-                        description.clone_from(text);
-                    }
-                }
-            }
-        }
-        entry.description_md = self.description_md.clone();
-        entry.description = entry.description_md.plain();
-        if self.note_md.is_some() && entry.note_md.is_some() {
-            entry.note_md = self.note_md.clone();
-            entry.note = entry.note_md.as_ref().map(Paragraph::with_code_tags);
-        }
-        for (example, ours) in entry.examples.iter_mut().zip(&self.examples) {
-            example.title.clone_from(&ours.title);
-            example.code.clone_from(&ours.code);
-        }
     }
 }
 
