@@ -376,10 +376,7 @@ pub fn load(
     source.languages = std::iter::once(source.language.clone())
         .chain(translations.iter().map(|t| t.language.clone()))
         .collect();
-    let mut catalogs = vec![];
-    for translation in &translations {
-        catalogs.push(translation.localize(&source));
-    }
+    let mut catalogs: Vec<Catalog> = translations.iter().map(|t| t.localize(&source)).collect();
     catalogs.insert(0, source);
     Ok(Editions { catalogs })
 }

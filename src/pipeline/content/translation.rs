@@ -26,6 +26,7 @@
 mod facts;
 
 use super::body;
+use super::catalog::is_editor_file;
 use super::chrome::Chrome;
 use super::fields::Check;
 use super::fingerprint;
@@ -111,10 +112,9 @@ pub(super) fn read_all(
     source: &Catalog,
     errors: &mut Vec<ContentError>,
 ) -> Vec<Translation> {
-    let Some(mut names) = noted(content.names(dir), errors) else {
+    let Some(names) = noted(content.names(dir), errors) else {
         return Vec::new();
     };
-    names.sort();
     names
         .iter()
         .filter(|name| content.is_file(&format!("{dir}/{name}/language.json")))
@@ -218,12 +218,10 @@ fn read_methods(
     if !content.is_dir(&listing) {
         return methods;
     }
-    let Some(mut names) = noted(content.names(&listing), errors) else {
+    let Some(names) = noted(content.names(&listing), errors) else {
         return methods;
     };
-    names.retain(|name| !super::catalog::is_editor_file(name));
-    names.sort();
-    for name in names {
+    for name in names.into_iter().filter(|name| !is_editor_file(name)) {
         let file = &format!("{listing}/{name}");
         let mut check = Check::new(file, errors);
         let Some(key) = name.strip_suffix(".md").filter(|key| is_key(key)) else {
@@ -395,13 +393,12 @@ impl Language {
     fn check(&self, segment: &str, source: &Language, check: &mut Check) -> bool {
         let before = check.count();
         self.check_own(check);
-        if self.segment() != segment {
+        if self.segment != segment {
             check.fail(
                 "tag",
                 format!(
                     "`{}` is not the folder's: a language's folder is its tag in lowercase (`{}`)",
-                    self.tag,
-                    self.segment()
+                    self.tag, self.segment
                 ),
             );
         }
