@@ -366,18 +366,18 @@ pub fn load(
     let content = Directory::open(root, dir)?;
     let mut errors = Vec::new();
     let source = load_source(&content, dir, base_url, last_modified, &mut errors);
-    let Some(mut source) = source.filter(|_| errors.is_empty()) else {
+    let Some(source) = source.filter(|_| errors.is_empty()) else {
         return Err(in_file_order(errors));
     };
     let translations = translation::read_all(&content, dir, &source, &mut errors);
     if !errors.is_empty() {
         return Err(in_file_order(errors));
     }
-    source.languages = std::iter::once(source.language.clone())
-        .chain(translations.iter().map(|t| t.language.clone()))
-        .collect();
-    let mut catalogs: Vec<Catalog> = translations.iter().map(|t| t.localize(&source)).collect();
-    catalogs.insert(0, source);
+    let mut catalogs: Vec<Catalog> = std::iter::once(source).chain(translations).collect();
+    let languages: Vec<Language> = catalogs.iter().map(|c| c.language.clone()).collect();
+    for catalog in &mut catalogs {
+        catalog.languages.clone_from(&languages);
+    }
     Ok(Editions { catalogs })
 }
 

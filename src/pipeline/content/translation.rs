@@ -54,20 +54,6 @@ pub enum Status {
     Untranslated,
 }
 
-/// One language's folder, read and checked.
-#[derive(Debug)]
-pub(super) struct Translation {
-    /// The language.
-    pub(super) language: Language,
-    /// `site.json`.
-    site: SiteText,
-    /// `errors.json`.
-    errors: Vec<ErrorText>,
-    /// The methods translated, by key: the source's entries in this
-    /// language.
-    methods: IndexMap<String, Entry>,
-}
-
 /// A translated `site.json`.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -111,7 +97,7 @@ pub(super) fn read_all(
     dir: &str,
     source: &Catalog,
     errors: &mut Vec<ContentError>,
-) -> Vec<Translation> {
+) -> Vec<Catalog> {
     let Some(names) = noted(content.names(dir), errors) else {
         return Vec::new();
     };
@@ -122,14 +108,16 @@ pub(super) fn read_all(
         .collect()
 }
 
-/// The translation in `folder`, named `segment`.
+/// The catalog of `source` in the language of `folder`, named `segment`:
+/// its texts where translated, the source's where not, each entry saying
+/// which.
 fn read(
     content: &Directory,
     folder: &str,
     segment: &str,
     source: &Catalog,
     errors: &mut Vec<ContentError>,
-) -> Option<Translation> {
+) -> Option<Catalog> {
     let language_file = &format!("{folder}/language.json");
     let language = noted(content.read_json::<Language>(language_file), errors)
         .map(Language::with_segment)
@@ -150,13 +138,27 @@ fn read(
     if let Some(texts) = &texts {
         check_errors(texts, source, &mut Check::new(errors_file, errors));
     }
-    let methods = read_methods(content, folder, source, errors);
-    Some(Translation {
-        language: language?,
-        site: site?,
-        errors: texts?,
-        methods,
-    })
+    let mut catalog = source.clone();
+    read_methods(content, folder, &mut catalog, errors);
+    let (site, texts) = (site?, texts?);
+    catalog.language = language?;
+    catalog.site.title = site.title;
+    catalog.site.summary = site
+        .summary
+        .replace("{count}", &catalog.entries.len().to_string());
+    catalog.site.about = site.about;
+    for group in &mut catalog.site.groups {
+        if let Some(text) = site.groups.get(&group.source_name) {
+            group.name.clone_from(&text.name);
+            group.summary.clone_from(&text.summary);
+        }
+    }
+    for error in &mut catalog.errors {
+        if let Some(text) = texts.iter().find(|text| text.code == error.code) {
+            error.clone_from(text);
+        }
+    }
+    Some(catalog)
 }
 
 impl SiteText {
@@ -205,21 +207,23 @@ fn check_errors(texts: &[ErrorText], source: &Catalog, check: &mut Check) {
     }
 }
 
-/// Every file of `folder/methods`, each checked against the source's
-/// method of its key.
+/// The entries of `catalog`, the source's, each in the words of its file
+/// in `folder/methods` (checked against it), or untranslated.
 fn read_methods(
     content: &Directory,
     folder: &str,
-    source: &Catalog,
+    catalog: &mut Catalog,
     errors: &mut Vec<ContentError>,
-) -> IndexMap<String, Entry> {
+) {
+    for entry in catalog.entries.iter_mut().chain(&mut catalog.removed) {
+        entry.translation = Status::Untranslated;
+    }
     let listing = format!("{folder}/methods");
-    let mut methods = IndexMap::new();
     if !content.is_dir(&listing) {
-        return methods;
+        return;
     }
     let Some(names) = noted(content.names(&listing), errors) else {
-        return methods;
+        return;
     };
     for name in names.into_iter().filter(|name| !is_editor_file(name)) {
         let file = &format!("{listing}/{name}");
@@ -230,22 +234,17 @@ fn read_methods(
         };
         // A translation whose source is gone is left unread: a change to
         // the source never fails the build (`refserve translations` lists it).
-        let Some(original) = source
-            .entries
-            .iter()
-            .chain(&source.removed)
-            .find(|e| e.key == key)
-        else {
+        let mut entries = catalog.entries.iter_mut().chain(&mut catalog.removed);
+        let Some(entry) = entries.find(|e| e.key == key) else {
             continue;
         };
         let Some(text) = noted(content.read_text(file), errors) else {
             continue;
         };
-        if let Some(method) = read_method(file, &text, original, None, errors) {
-            methods.insert(key.to_string(), method);
+        if let Some(translated) = read_method(file, &text, entry, None, errors) {
+            *entry = translated;
         }
     }
-    methods
 }
 
 /// The translated method of `file` (its `text`), checked against
@@ -352,39 +351,6 @@ pub(super) fn check_against(file: &str, text: &str, original: &Entry) -> Vec<Con
     let mut errors = Vec::new();
     read_method(file, text, original, Some(true), &mut errors);
     errors
-}
-
-impl Translation {
-    /// The catalog of `source` in this language: its texts where
-    /// translated, the source's where not, each entry saying which.
-    pub(super) fn localize(&self, source: &Catalog) -> Catalog {
-        let mut catalog = source.clone();
-        catalog.language = self.language.clone();
-        catalog.site.title = self.site.title.clone();
-        catalog.site.summary = self
-            .site
-            .summary
-            .replace("{count}", &source.entries.len().to_string());
-        catalog.site.about = self.site.about.clone();
-        for group in &mut catalog.site.groups {
-            if let Some(text) = self.site.groups.get(&group.source_name) {
-                group.name = text.name.clone();
-                group.summary = text.summary.clone();
-            }
-        }
-        for error in &mut catalog.errors {
-            if let Some(text) = self.errors.iter().find(|text| text.code == error.code) {
-                error.clone_from(text);
-            }
-        }
-        for entry in catalog.entries.iter_mut().chain(&mut catalog.removed) {
-            match self.methods.get(&entry.key) {
-                Some(translated) => entry.clone_from(translated),
-                None => entry.translation = Status::Untranslated,
-            }
-        }
-        catalog
-    }
 }
 
 impl Language {
