@@ -46,12 +46,7 @@ pub(super) fn check_parameters(
         );
         return;
     }
-    for (i, (theirs, ours)) in original.iter().zip(ours.iter()).enumerate() {
-        let table = if many {
-            format!("parameters[{i}]")
-        } else {
-            "parameters".to_string()
-        };
+    for ((table, theirs), ours) in original.named("parameters").zip(ours.iter()) {
         for label in theirs.keys().filter(|label| !ours.contains_key(*label)) {
             check.fail(
                 &format!("{table}.\"{label}\""),
