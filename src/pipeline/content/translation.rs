@@ -35,7 +35,7 @@ use super::method;
 use super::prose::Paragraph;
 use super::read::Directory;
 use super::shape::OneOrMany;
-use super::{is_key, noted, Catalog, ContentError, Entry, ErrorText, Labels};
+use super::{is_key, noted, Catalog, ContentError, Entry, ErrorText, Group, Labels};
 use indexmap::IndexMap;
 use serde::Deserialize;
 
@@ -61,16 +61,9 @@ struct SiteText {
     title: String,
     summary: String,
     about: String,
-    /// Each group's texts, by its name in the source.
-    groups: IndexMap<String, GroupText>,
-}
-
-/// A group's texts in a translated `site.json`.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct GroupText {
-    name: String,
-    summary: String,
+    /// Each group's texts (its name and summary), by its name in the
+    /// source.
+    groups: IndexMap<String, Group>,
 }
 
 /// The front matter of a translated method file.
