@@ -36,11 +36,6 @@ impl<'a> Check<'a> {
         }
     }
 
-    /// How many errors the file has so far.
-    pub(super) fn count(&self) -> usize {
-        self.errors.iter().filter(|e| e.file == self.file).count()
-    }
-
     /// `holds`, failing `field` with `problem` when it does not.
     fn require(&mut self, field: &str, holds: bool, problem: &str) -> bool {
         if !holds {
