@@ -231,7 +231,7 @@ fn read_methods(
         let Some(text) = noted(content.read_text(file), errors) else {
             continue;
         };
-        if let Some(translated) = read_method(file, &text, entry, None, errors) {
+        if let Some(translated) = read_method(file, &text, entry, false, errors) {
             *entry = translated;
         }
     }
@@ -249,7 +249,7 @@ fn read_method(
     file: &str,
     text: &str,
     original: &Entry,
-    strict: Option<bool>,
+    strict: bool,
     errors: &mut Vec<ContentError>,
 ) -> Option<Entry> {
     let parts = noted(method::split(file, text), errors)?;
@@ -283,7 +283,7 @@ fn read_method(
     check.line("description", &description.plain());
     // The errors of a fact are kept where the source's field is current.
     let changed = fingerprint::changed(original, &front.source);
-    let current = |field: &str| strict.unwrap_or(!changed.contains(&field));
+    let current = |field: &str| strict || !changed.contains(&field);
     check.keep_if(current("returns"));
     match (&original.returns, &front.returns) {
         (Some(_), None) => check.fail("returns", "is missing: the source has `returns`"),
@@ -339,7 +339,7 @@ fn read_method(
 /// `original` as it is now: what a translation must pass to be marked.
 pub(super) fn check_against(file: &str, text: &str, original: &Entry) -> Vec<ContentError> {
     let mut errors = Vec::new();
-    read_method(file, text, original, Some(true), &mut errors);
+    read_method(file, text, original, true, &mut errors);
     errors
 }
 
