@@ -222,12 +222,9 @@ impl ContentSignals {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Group {
-    /// Its heading, which the method files name as their `group`.
+    /// Its heading, which the method files name as their `group` (and
+    /// translations, the source's).
     pub name: String,
-    /// Its heading in the source's language, by which method files and
-    /// translations name it.
-    #[serde(skip)]
-    pub source_name: String,
     /// One line on what the methods have in common.
     pub summary: String,
     /// Catalog keys, in the order shown: the methods whose `group` names
@@ -437,9 +434,6 @@ fn load_source(
     let (entries, removed) = catalog::in_order(methods);
     // The number of methods, which no file states.
     site.summary = site.summary.replace("{count}", &entries.len().to_string());
-    for group in &mut site.groups {
-        group.source_name.clone_from(&group.name);
-    }
     Some(Catalog {
         base_url,
         last_modified,

@@ -138,7 +138,8 @@ fn read(
         .replace("{count}", &catalog.entries.len().to_string());
     catalog.site.about = site.about;
     for group in &mut catalog.site.groups {
-        if let Some(text) = site.groups.get(&group.source_name) {
+        // The catalog is the source's: its groups' names are the source's.
+        if let Some(text) = site.groups.get(&group.name) {
             group.name.clone_from(&text.name);
             group.summary.clone_from(&text.summary);
         }
