@@ -53,7 +53,6 @@ pub use chrome::{fill, Chrome};
 pub(crate) use entry::is_key;
 pub use entry::{Entry, Example, Labels, Membership};
 use fields::Check;
-use indexmap::IndexMap;
 pub use language::Language;
 pub use lifecycle::{Date, Mark, Stage};
 pub use method::{front_matter_schema, parse_method};
@@ -223,12 +222,9 @@ impl ContentSignals {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Group {
-    /// Its heading, which the method files name as their `group`.
+    /// Its heading, which the method files name as their `group` (and
+    /// translations, the source's).
     pub name: String,
-    /// Its heading in the source's language, by which method files and
-    /// translations name it.
-    #[serde(skip)]
-    pub source_name: String,
     /// One line on what the methods have in common.
     pub summary: String,
     /// Catalog keys, in the order shown: the methods whose `group` names
@@ -367,21 +363,18 @@ pub fn load(
     let content = Directory::open(root, dir)?;
     let mut errors = Vec::new();
     let source = load_source(&content, dir, base_url, last_modified, &mut errors);
-    let Some(mut source) = source.filter(|_| errors.is_empty()) else {
+    let Some(source) = source.filter(|_| errors.is_empty()) else {
         return Err(in_file_order(errors));
     };
     let translations = translation::read_all(&content, dir, &source, &mut errors);
     if !errors.is_empty() {
         return Err(in_file_order(errors));
     }
-    source.languages = std::iter::once(source.language.clone())
-        .chain(translations.iter().map(|t| t.language.clone()))
-        .collect();
-    let mut catalogs = vec![];
-    for translation in &translations {
-        catalogs.push(translation.localize(&source));
+    let mut catalogs: Vec<Catalog> = std::iter::once(source).chain(translations).collect();
+    let languages: Vec<Language> = catalogs.iter().map(|c| c.language.clone()).collect();
+    for catalog in &mut catalogs {
+        catalog.languages.clone_from(&languages);
     }
-    catalogs.insert(0, source);
     Ok(Editions { catalogs })
 }
 
@@ -417,13 +410,7 @@ fn load_source(
     let methods = catalog::read_methods(content, dir, errors);
     catalog::check_links(&methods, dir, errors);
     let errors_file = &format!("{dir}/errors.json");
-    let texts = content.read_json::<IndexMap<String, ErrorText>>(errors_file);
-    let texts: Option<Vec<ErrorText>> = noted(texts, errors).map(|texts| {
-        texts
-            .into_iter()
-            .map(|(code, text)| ErrorText { code, ..text })
-            .collect()
-    });
+    let texts = ErrorText::read_all(content, errors_file, errors);
     if let Some(texts) = &texts {
         let mut check = Check::new(errors_file, errors);
         for text in texts {
@@ -447,9 +434,6 @@ fn load_source(
     let (entries, removed) = catalog::in_order(methods);
     // The number of methods, which no file states.
     site.summary = site.summary.replace("{count}", &entries.len().to_string());
-    for group in &mut site.groups {
-        group.source_name.clone_from(&group.name);
-    }
     Some(Catalog {
         base_url,
         last_modified,
@@ -477,11 +461,11 @@ fn error_codes(texts: &[ErrorText], check: &mut Check) {
             continue;
         };
         if ABOUT_REMOVED.contains(&kind) {
-            let hints = [
-                ("hint_removed", &text.hint_removed),
-                ("hint_replaced", &text.hint_replaced),
-            ];
-            for (field, _) in hints.into_iter().filter(|(_, hint)| hint.is_none()) {
+            // The hints that name the version a method was removed in.
+            let missing = text
+                .hints()
+                .filter(|(_, places, hint)| places.contains(&"{version}") && hint.is_none());
+            for (field, ..) in missing {
                 check.fail(
                     &format!("{}.{field}", kind.code()),
                     "is missing: it is the hint at a removed method's address",

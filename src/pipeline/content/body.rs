@@ -257,8 +257,9 @@ fn example_title(
     title
 }
 
-/// Whether `html` is one HTML comment or more, which the body may hold.
-fn is_comment(html: &str) -> bool {
+/// Whether `html` is one HTML comment or more, which the body (and a
+/// paragraph) may hold.
+pub(super) fn is_comment(html: &str) -> bool {
     let html = html.trim();
     html.starts_with("<!--") && html.ends_with("-->")
 }

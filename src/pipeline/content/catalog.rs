@@ -49,12 +49,10 @@ pub(super) fn read_methods(
 ) -> Methods {
     let listing = format!("{dir}/methods");
     let mut methods = Methods::default();
-    let Some(mut names) = noted(content.names(&listing), errors) else {
+    let Some(names) = noted(content.names(&listing), errors) else {
         return methods;
     };
-    names.retain(|name| !is_editor_file(name));
-    names.sort();
-    for name in names {
+    for name in names.into_iter().filter(|name| !is_editor_file(name)) {
         let file = &format!("{listing}/{name}");
         let Some(key) = name.strip_suffix(".md").filter(|key| is_key(key)) else {
             Check::new(file, errors).fail(

@@ -237,11 +237,7 @@ fn check_signatures(check: &mut Check, signatures: &OneOrMany<String>, key: &str
             );
         }
     }
-    for (i, signature) in signatures.iter().enumerate() {
-        let field = match signatures.len() {
-            1 => "signature".to_string(),
-            _ => format!("signature[{i}]"),
-        };
+    for (field, signature) in signatures.named("signature") {
         check_signature(check, &field, signature, key);
     }
 }
@@ -291,13 +287,9 @@ fn check_parameters<'a>(
             "has {} objects for {count} signatures; give one per signature",
             lists.len()
         ),
-        OneOrMany::One(labels) => {
-            check_labels(check, field, labels, &signatures[0]);
-            return Some(parameters);
-        }
-        OneOrMany::Many(lists) => {
-            for (i, (labels, signature)) in lists.iter().zip(signatures).enumerate() {
-                check_labels(check, &format!("{field}[{i}]"), labels, signature);
+        _ => {
+            for ((field, labels), signature) in parameters.named(field).zip(signatures) {
+                check_labels(check, &field, labels, signature);
             }
             return Some(parameters);
         }

@@ -8,23 +8,32 @@ use super::ContentError;
 pub(super) struct Check<'a> {
     file: &'a str,
     errors: &'a mut Vec<ContentError>,
+    /// Whether errors found are kept (`keep_if`).
+    keep: bool,
 }
 
 impl<'a> Check<'a> {
     /// Errors of `file`, added to `errors`.
     pub(super) fn new(file: &'a str, errors: &'a mut Vec<ContentError>) -> Self {
-        Check { file, errors }
+        Check {
+            file,
+            errors,
+            keep: true,
+        }
+    }
+
+    /// Keep the errors found from here on only if `keep`: a translation's
+    /// errors about a fact its source has changed since are set aside.
+    pub(super) fn keep_if(&mut self, keep: bool) {
+        self.keep = keep;
     }
 
     /// `field` is at fault: `problem`.
     pub(super) fn fail(&mut self, field: &str, problem: impl Into<String>) {
-        self.errors
-            .push(ContentError::new(self.file, field, problem));
-    }
-
-    /// How many errors the file has so far.
-    pub(super) fn count(&self) -> usize {
-        self.errors.iter().filter(|e| e.file == self.file).count()
+        if self.keep {
+            self.errors
+                .push(ContentError::new(self.file, field, problem));
+        }
     }
 
     /// `holds`, failing `field` with `problem` when it does not.

@@ -25,15 +25,10 @@ pub struct Language {
 }
 
 impl Language {
-    /// Its tag in lowercase (what [`Language::segment`] holds once read).
-    pub(super) fn segment(&self) -> String {
-        self.tag.to_ascii_lowercase()
-    }
-
     /// The language as read, its segment filled in.
     pub(super) fn with_segment(self) -> Language {
         Language {
-            segment: self.segment(),
+            segment: self.tag.to_ascii_lowercase(),
             ..self
         }
     }

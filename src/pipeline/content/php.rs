@@ -162,11 +162,10 @@ impl Calls {
         if fits {
             return None;
         }
-        let passed = match (call.positional, call.spread) {
-            (0, false) => "no arguments".to_string(),
-            (1, false) => "1 argument".to_string(),
-            (n, false) => format!("{n} arguments"),
-            (n, true) => format!("{n} arguments and a spread"),
+        let passed = if call.spread {
+            format!("{} arguments and a spread", call.positional)
+        } else {
+            takes(vec![call.positional])
         };
         Some(format!(
             "calls {name} with {passed} at line {line}; `{}` takes {}",

@@ -10,6 +10,7 @@
 //! gives the two JSON forms; what the Markdown may not hold (images, HTML,
 //! line breaks, links elsewhere) is a problem named here.
 
+use super::body::is_comment;
 use pulldown_cmark::{Event, Tag};
 
 /// One paragraph of prose, as written.
@@ -149,8 +150,7 @@ impl Reader {
                      a paragraph here is one run of text",
                 ),
                 // A comment is the author's, for no reader.
-                Event::Html(html) | Event::InlineHtml(html)
-                    if html.trim().starts_with("<!--") && html.trim().ends_with("-->") => {}
+                Event::Html(html) | Event::InlineHtml(html) if is_comment(html) => {}
                 // The first tag alone: its closing tag is the same mistake.
                 Event::Html(html) | Event::InlineHtml(html) if !self.html => {
                     self.html = true;

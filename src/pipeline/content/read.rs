@@ -59,16 +59,18 @@ impl Directory {
         Ok(value)
     }
 
-    /// The names in the directory `dir` (a path under the root); none of
-    /// them is followed.
+    /// The names in the directory `dir` (a path under the root), sorted;
+    /// none of them is followed.
     pub(super) fn names(&self, dir: &str) -> Result<Vec<String>, ContentError> {
         let path = self.resolve(dir, "list")?;
         let listing = std::fs::read_dir(path)
             .map_err(|e| ContentError::new(dir, "", format!("cannot list: {e}")))?;
-        Ok(listing
+        let mut names: Vec<String> = listing
             .filter_map(Result::ok)
             .map(|item| item.file_name().to_string_lossy().into_owned())
-            .collect())
+            .collect();
+        names.sort();
+        Ok(names)
     }
 
     /// Whether `path` (under the root) is a regular file, links followed.

@@ -30,6 +30,20 @@ impl<T> Deref for OneOrMany<T> {
     }
 }
 
+impl<T> OneOrMany<T> {
+    /// Each value with its field as errors name it: `name` alone, `name[i]`
+    /// among several.
+    pub(super) fn named<'a>(&'a self, name: &'a str) -> impl Iterator<Item = (String, &'a T)> {
+        let field = move |i| match self.len() {
+            1 => name.to_string(),
+            _ => format!("{name}[{i}]"),
+        };
+        self.iter()
+            .enumerate()
+            .map(move |(i, value)| (field(i), value))
+    }
+}
+
 impl<'a, T> IntoIterator for &'a OneOrMany<T> {
     type Item = &'a T;
     type IntoIter = std::slice::Iter<'a, T>;

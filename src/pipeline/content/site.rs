@@ -2,7 +2,9 @@
 //! methods and the content signals of robots.txt) and `content/errors.json` (the texts of each error code).
 
 use super::fields::Check;
-use super::{Entry, ErrorText, Site};
+use super::read::Directory;
+use super::{noted, ContentError, Entry, ErrorText, Site};
+use indexmap::IndexMap;
 
 impl Site {
     /// Check the texts; the groups' methods are the method files'
@@ -32,23 +34,50 @@ impl Site {
     }
 }
 
+/// The optional hints of an error code, by field, each with the places
+/// it must hold (`{key}` in `hint_suggesting`…).
+const HINTS: [(&str, &[&str]); 3] = [
+    ("hint_suggesting", &["{key}"]),
+    ("hint_removed", &["{key}", "{version}"]),
+    ("hint_replaced", &["{key}", "{version}", "{successor}"]),
+];
+
 impl ErrorText {
+    /// `errors.json` of `file`, each text with its code (the member's name).
+    pub(super) fn read_all(
+        content: &Directory,
+        file: &str,
+        errors: &mut Vec<ContentError>,
+    ) -> Option<Vec<ErrorText>> {
+        let texts = noted(
+            content.read_json::<IndexMap<String, ErrorText>>(file),
+            errors,
+        )?;
+        let texts = texts
+            .into_iter()
+            .map(|(code, text)| ErrorText { code, ..text });
+        Some(texts.collect())
+    }
+
+    /// Its optional hints, by field, each with the places it must hold
+    /// ([`HINTS`]).
+    pub(super) fn hints(&self) -> impl Iterator<Item = (&'static str, &[&str], Option<&str>)> {
+        let hints = [
+            &self.hint_suggesting,
+            &self.hint_removed,
+            &self.hint_replaced,
+        ];
+        let hints = HINTS.into_iter().zip(hints);
+        hints.map(|((name, places), hint)| (name, places, hint.as_deref()))
+    }
+
     /// Check the texts of the error code `self.code`: one line each, and a
-    /// place for what each hint names (`{key}` in `hint_suggesting`…).
+    /// place for what each hint names.
     pub(super) fn check(&self, check: &mut Check) {
         let code = &self.code;
         check.line(&format!("{code}.message"), &self.message);
         check.line(&format!("{code}.hint"), &self.hint);
-        let hints = [
-            ("hint_suggesting", &self.hint_suggesting, &["{key}"][..]),
-            ("hint_removed", &self.hint_removed, &["{key}", "{version}"]),
-            (
-                "hint_replaced",
-                &self.hint_replaced,
-                &["{key}", "{version}", "{successor}"],
-            ),
-        ];
-        for (name, hint, places) in hints {
+        for (name, places, hint) in self.hints() {
             let Some(hint) = hint else {
                 continue;
             };

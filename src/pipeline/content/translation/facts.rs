@@ -46,12 +46,7 @@ pub(super) fn check_parameters(
         );
         return;
     }
-    for (i, (theirs, ours)) in original.iter().zip(ours.iter()).enumerate() {
-        let table = if many {
-            format!("parameters[{i}]")
-        } else {
-            "parameters".to_string()
-        };
+    for ((table, theirs), ours) in original.named("parameters").zip(ours.iter()) {
         for label in theirs.keys().filter(|label| !ours.contains_key(*label)) {
             check.fail(
                 &format!("{table}.\"{label}\""),
@@ -79,52 +74,43 @@ pub(super) fn check_parameters(
     }
 }
 
-/// The source's examples, in its order: a title each, and code whose PHP
-/// tokens are the source's once comments are set aside.
+/// The source's examples, in its order, in the translation's words: a
+/// title each, and code whose PHP tokens are the source's once comments
+/// are set aside.
 pub(super) fn check_examples(
     check: &mut Check,
-    original: &[Example],
+    examples: &mut [Example],
     ours: Vec<body::Example>,
-) -> Vec<Example> {
-    if ours.len() != original.len() {
+) {
+    if ours.len() != examples.len() {
         check.fail(
             "examples",
             format!(
                 "has {} examples; the source has {}, in the same order",
                 ours.len(),
-                original.len()
+                examples.len()
             ),
         );
     }
-    ours.into_iter()
-        .zip(original)
-        .enumerate()
-        .map(|(i, (example, theirs))| {
-            let field = body::example_field(&example.title, i);
-            check.line(&field, &example.title);
-            let code = match example.code {
-                // Code that is not the source's is the source's (and an
-                // error, where the source has not changed).
-                Some((code, line)) if tokens(&code) != tokens(&theirs.code) => {
-                    check.fail(
-                        &field,
-                        format!(
-                            "the code (line {line}) differs from the source's example \
-                                 \"{}\": only its comments may be translated",
-                            theirs.title
-                        ),
-                    );
-                    theirs.code.clone()
-                }
-                Some((code, _)) => code,
-                None => theirs.code.clone(),
-            };
-            Example {
-                title: example.title,
-                code,
-            }
-        })
-        .collect()
+    for (i, (ours, example)) in ours.into_iter().zip(examples).enumerate() {
+        let field = body::example_field(&ours.title, i);
+        check.line(&field, &ours.title);
+        match ours.code {
+            // Code that is not the source's is the source's (and an
+            // error, where the source has not changed).
+            Some((code, line)) if tokens(&code) != tokens(&example.code) => check.fail(
+                &field,
+                format!(
+                    "the code (line {line}) differs from the source's example \
+                     \"{}\": only its comments may be translated",
+                    example.title
+                ),
+            ),
+            Some((code, _)) => example.code = code,
+            None => {}
+        }
+        example.title = ours.title;
+    }
 }
 
 /// The PHP tokens of `code`, comments and white space left out: what a
