@@ -7,6 +7,8 @@
 //! JSON, and examples that call the method (`php.rs` parses them).
 //! `method.rs` reads a method file into it.
 
+pub(crate) use crate::address::is_key;
+
 use super::body::{self, Body};
 use super::fields::Check;
 use super::lifecycle::{self, Mark, Since};
@@ -422,9 +424,4 @@ fn label_name(label: &str) -> Option<&str> {
 fn is_type(ty: &str) -> bool {
     ty.split('/')
         .all(|t| !t.is_empty() && t.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
-}
-
-/// `^[a-z]+$`.
-pub(crate) fn is_key(key: &str) -> bool {
-    !key.is_empty() && key.bytes().all(|b| b.is_ascii_lowercase())
 }
