@@ -13,12 +13,11 @@
 use crate::address::{Address, View};
 use crate::content::{fill, Catalog, Chrome, Entry};
 use crate::mcp::Members;
-use crate::media::MediaType;
 use crate::render_html::{self, Page};
 use crate::render_json;
 use crate::render_markdown;
 use crate::search_page::{Form, Headers, Layout, Method, Piece, SearchPage, Why};
-use crate::site::{Body, Resource};
+use crate::site::{self, Resource};
 use crate::table;
 use bytes::Bytes;
 use http::{HeaderMap, HeaderValue};
@@ -67,22 +66,8 @@ pub(crate) fn exported(catalog: &Catalog) -> Resource {
         description: &words.search_exported_description,
         ..Page::default()
     };
-    let mut html = Body {
-        headers: crate::site::html_headers(),
-        ..Body::new(
-            MediaType::HTML,
-            render_html::page(catalog, &page, &markdown),
-        )
-    };
-    html.headers
-        .push(("content-language", catalog.language.tag.clone()));
-    Resource {
-        id: catalog.at(Address::Search).to_string(),
-        representations: vec![html],
-        cache_control: crate::site::CACHE_CONTROL,
-        error: None,
-        languages: 1,
-    }
+    let html = site::html_page(catalog, &page, &markdown, &[]);
+    site::localized_document(catalog, Address::Search, vec![html])
 }
 
 /// Each method of `catalog` as search's answers show it, in catalog order.
