@@ -143,20 +143,16 @@ fn stored_resource(
         .iter()
         .map(|b| b.media)
         .collect();
-    let vary = match (
-        media_types.len() > 1,
-        resource.languages > 1,
-        compressed_against_dictionary,
-    ) {
-        (true, true, true) => "Accept, Accept-Encoding, Accept-Language, Available-Dictionary",
-        (true, true, false) => "Accept, Accept-Encoding, Accept-Language",
-        (true, false, true) => "Accept, Accept-Encoding, Available-Dictionary",
-        (true, false, false) => "Accept, Accept-Encoding",
-        (false, true, true) => "Accept-Encoding, Accept-Language, Available-Dictionary",
-        (false, true, false) => "Accept-Encoding, Accept-Language",
-        (false, false, true) => "Accept-Encoding, Available-Dictionary",
-        (false, false, false) => "Accept-Encoding",
-    };
+    let vary = [
+        ("Accept", media_types.len() > 1),
+        ("Accept-Encoding", true),
+        ("Accept-Language", resource.languages > 1),
+        ("Available-Dictionary", compressed_against_dictionary),
+    ]
+    .into_iter()
+    .filter_map(|(field, varies)| varies.then_some(field))
+    .collect::<Vec<_>>()
+    .join(", ");
     let representations: Vec<Representation> = resource
         .representations
         .iter()
@@ -165,7 +161,7 @@ fn stored_resource(
             variants: variants
                 .into_iter()
                 .map(|(coding, bytes)| {
-                    variant(resource, body, vary, last_modified, edge, coding, bytes)
+                    variant(resource, body, &vary, last_modified, edge, coding, bytes)
                 })
                 .collect(),
         })
@@ -184,7 +180,7 @@ fn stored_resource(
 fn variant(
     resource: &Resource,
     body: &Body,
-    vary: &'static str,
+    vary: &str,
     last_modified: &str,
     edge: &Edge,
     coding: Coding,
@@ -292,11 +288,11 @@ enum Answer {
 
 /// The headers every answer has, in the order sent: one line a header,
 /// each sent on the answers it means something on.
-fn shared(
-    vary: &'static str,
+fn shared<'v>(
+    vary: &'v str,
     cache_control: &'static str,
     answer: Answer,
-) -> impl Iterator<Item = (&'static str, String)> {
+) -> impl Iterator<Item = (&'static str, String)> + 'v {
     [
         Some(("vary", vary)),
         Some(("cache-control", cache_control)),
