@@ -47,7 +47,7 @@ use sha2::{Digest, Sha256};
 use std::collections::HashMap;
 use std::io::{Read, Write};
 use std::num::NonZeroU64;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// The variants of one body: every coding worth storing with its bytes,
 /// smallest first, identity always among them.
@@ -145,26 +145,22 @@ pub(crate) fn encode<'b>(
         } else {
             &[]
         };
-        let key = cache.map(|cache| cache_key(cache, coding, history, body));
-        let cached = cache.zip(key.as_ref()).and_then(|(cache, key)| {
-            let path = cache.dir.join(key);
-            let bytes = std::fs::read(&path).ok()?;
-            decodes(coding, &bytes, body, history).then(|| {
-                // Used now: kept from the next prune.
-                let _ = std::fs::File::options()
-                    .write(true)
-                    .open(&path)
-                    .and_then(|file| file.set_modified(std::time::SystemTime::now()));
-                bytes
-            })
-        });
-        cached.or_else(|| {
-            let encoded = encode_one(coding, body, history)?;
-            if let Some((cache, key)) = cache.zip(key) {
-                store(cache, &key, &encoded);
-            }
-            Some(encoded)
-        })
+        let Some(cache) = cache else {
+            return encode_one(coding, body, history);
+        };
+        let path = cache.dir.join(cache_key(cache, coding, history, body));
+        let cached = std::fs::read(&path).ok();
+        if let Some(bytes) = cached.filter(|bytes| decodes(coding, bytes, body, history)) {
+            // Used now: kept from the next prune.
+            let _ = std::fs::File::options()
+                .write(true)
+                .open(&path)
+                .and_then(|file| file.set_modified(std::time::SystemTime::now()));
+            return Some(bytes);
+        }
+        let encoded = encode_one(coding, body, history)?;
+        store(&path, &encoded);
+        Some(encoded)
     });
     if let Some(cache) = cache {
         prune(cache);
@@ -173,10 +169,9 @@ pub(crate) fn encode<'b>(
     for (&(input, coding), output) in jobs.iter().zip(outputs) {
         by_input.entry(input).or_default().push((coding, output));
     }
-    let variants = by_input.into_iter().map(|(input, outputs)| {
-        let variants = variants(input.0, outputs, dictionary);
-        (input, variants)
-    });
+    let variants = by_input
+        .into_iter()
+        .map(|(input, outputs)| (input, variants(input.0, outputs, dictionary)));
     found(variants.collect())
 }
 
@@ -301,17 +296,15 @@ fn cache_key(cache: &Cache, coding: Coding, history: &[u8], body: &[u8]) -> Stri
     hash.finalize().iter().map(|b| format!("{b:02x}")).collect()
 }
 
-/// Keep `encoded` in the cache as `key`, written apart and renamed into
+/// Keep `encoded` in the cache at `path`, written apart and renamed into
 /// place so a reader never sees half a file. A failure leaves no entry.
-fn store(cache: &Cache, key: &str, encoded: &[u8]) {
-    let partial = cache.dir.join(format!(
-        "{key}.{}-{:?}.partial",
+fn store(path: &Path, encoded: &[u8]) {
+    let partial = path.with_extension(format!(
+        "{}-{:?}.partial",
         std::process::id(),
         std::thread::current().id()
     ));
-    if std::fs::write(&partial, encoded).is_err()
-        || std::fs::rename(&partial, cache.dir.join(key)).is_err()
-    {
+    if std::fs::write(&partial, encoded).is_err() || std::fs::rename(&partial, path).is_err() {
         let _ = std::fs::remove_file(&partial);
     }
 }
