@@ -24,6 +24,7 @@ use crate::site::{self, Body, Resource, CACHE_CONTROL};
 use crate::table::{self, ErrorBodies, Index, Representation, Table, Variant};
 use bytes::Bytes;
 use http::{HeaderMap, HeaderName, HeaderValue};
+use indexmap::IndexMap;
 
 /// Compress every body of `pages` and `errors` as `encoding` says (against
 /// `dictionary` where a body asks for it) and give each its headers.
@@ -314,21 +315,17 @@ fn value(text: String) -> HeaderValue {
 /// a list, RFC 9110 §5.3) is one line, its values joined by commas where
 /// it first stands, which a response copies and writes once.
 fn map(headers: impl IntoIterator<Item = (&'static str, String)>) -> HeaderMap {
-    let mut lines: Vec<(&'static str, String)> = Vec::new();
+    let mut lines = IndexMap::<&'static str, String>::new();
     for (name, text) in headers {
-        match lines.iter_mut().find(|(line, _)| *line == name) {
-            Some((_, line)) => {
-                line.push_str(", ");
-                line.push_str(&text);
-            }
-            None => lines.push((name, text)),
-        }
+        lines
+            .entry(name)
+            .and_modify(|line| *line = format!("{line}, {text}"))
+            .or_insert(text);
     }
-    let mut map = HeaderMap::new();
-    for (name, text) in lines {
-        map.append(HeaderName::from_static(name), value(text));
-    }
-    map
+    lines
+        .into_iter()
+        .map(|(name, text)| (HeaderName::from_static(name), value(text)))
+        .collect()
 }
 
 /// The first 16 hex digits of a SHA-256 over every resource's path and
