@@ -70,14 +70,7 @@ pub(crate) fn table(
                 let edge = |media| edge.headers(&search, media, Some(&catalog.language.tag));
                 render_search::page(
                     catalog,
-                    |form| {
-                        search_headers(
-                            catalog,
-                            form,
-                            &last_modified,
-                            edge(MEDIA_TYPES[form as usize]),
-                        )
-                    },
+                    |form| search_headers(catalog, form, &last_modified, &edge),
                     // `/search`'s `303` to a method's page, but `Location`: kept
                     // as long as an answer, and by `Accept` (JSON and Markdown
                     // clients get the results).
@@ -244,15 +237,17 @@ fn variant(
 
 /// The headers of `/search`'s answers in `form`: as a page's (a document's
 /// for JSON), varying on `Accept` alone (they are sent in identity), and
-/// `noindex` (a results page is no page to list). The server adds
+/// `noindex` (a results page is no page to list), with what `edge` says a
+/// CDN reads on an answer of its media type. The server adds
 /// `Content-Length` and `ETag`.
 fn search_headers(
     catalog: &Catalog,
     form: Form,
     last_modified: &str,
-    for_the_edge: Vec<(&'static str, String)>,
+    edge: &dyn Fn(MediaType) -> Vec<(&'static str, String)>,
 ) -> SearchHeaders {
     let media = MEDIA_TYPES[form as usize];
+    let for_the_edge = edge(media);
     let noindex = ("x-robots-tag", "noindex".to_string());
     let mut sent = vec![("content-type", media.content_type())];
     if form != Form::Json {
