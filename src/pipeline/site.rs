@@ -96,12 +96,18 @@ pub(crate) fn html_headers() -> Vec<(&'static str, String)> {
     ]
 }
 
-/// A document at `address`, served with 200 and kept as long as any.
+/// A document at `address`, served with 200 and kept as long as any but
+/// the health check.
 fn document(address: Address, representations: Vec<Body>) -> Resource {
     Resource {
         id: address.to_string(),
         representations,
-        cache_control: CACHE_CONTROL,
+        // For load balancers: never cached, never listed.
+        cache_control: if address == Address::Health {
+            "no-store"
+        } else {
+            CACHE_CONTROL
+        },
         error: None,
         languages: 1,
     }
@@ -209,17 +215,10 @@ pub(crate) fn resources(editions: &Editions) -> Vec<Resource> {
     let catalogs: Vec<&Catalog> = editions.catalogs.iter().collect();
     let languages = parallel::map(&catalogs, |catalog| pages(editions, catalog));
     all.extend(negotiated(&languages));
-    all.push(document(
-        Address::Sitemap,
-        vec![Body::new(
-            MediaType::XML,
-            render_crawlers::sitemap(editions),
-        )],
-    ));
+    let sitemap = Body::new(MediaType::XML, render_crawlers::sitemap(editions));
+    all.push(document(Address::Sitemap, vec![sitemap]));
     all.extend(languages.into_iter().flatten().map(|(_, page)| page));
-    for catalog in &editions.catalogs {
-        all.extend(for_agents(catalog));
-    }
+    all.extend(editions.catalogs.iter().flat_map(for_agents));
     all.extend(errors::removed(editions));
     all
 }
@@ -367,24 +366,15 @@ fn documents(editions: &Editions) -> Vec<Resource> {
         }
         .localized(catalog, &[])
     };
-    let mut all = vec![document(
-        Address::Collection,
-        vec![api(render_json::collection(catalog))],
-    )];
+    let collection = api(render_json::collection(catalog));
+    let mut all = vec![document(Address::Collection, vec![collection])];
     for entry in &catalog.entries {
-        all.push(document(
-            Address::Document(&entry.key),
-            vec![api(render_json::single(catalog, entry))],
-        ));
+        let json = api(render_json::single(catalog, entry));
+        all.push(document(Address::Document(&entry.key), vec![json]));
     }
 
-    let catalog_link = (
-        "link",
-        format!(
-            "<{}>; rel=\"api-catalog\"",
-            Address::ApiCatalog.url(&catalog.base_url)
-        ),
-    );
+    let api_catalog = Address::ApiCatalog.url(&catalog.base_url);
+    let catalog_link = ("link", format!("<{api_catalog}>; rel=\"api-catalog\""));
     let openapi = (
         Address::OpenApi,
         Body::new(MediaType::JSON, render_openapi::openapi(catalog)),
@@ -414,17 +404,7 @@ fn documents(editions: &Editions) -> Vec<Resource> {
     let documents = std::iter::once(openapi)
         .chain(agents_documents(catalog, None))
         .chain(others);
-    for (address, body) in documents {
-        all.push(Resource {
-            // For load balancers: never cached, never listed.
-            cache_control: if address == Address::Health {
-                "no-store"
-            } else {
-                CACHE_CONTROL
-            },
-            ..document(address, vec![body])
-        });
-    }
+    all.extend(documents.map(|(address, body)| document(address, vec![body])));
     all.extend(discovery::resources(editions));
     all
 }
