@@ -156,11 +156,9 @@ fn fields(catalog: &Catalog, entry: &Entry) -> Vec<(Field, String)> {
         let parameters = signature.split_once('(').map_or("", |(_, rest)| rest);
         fields.push((Field::Signature, parameters.to_string()));
     }
-    for list in entry.parameters.iter().flatten() {
-        for (label, text) in list {
-            fields.push((Field::Signature, label.clone()));
-            fields.push((Field::Parameter, text.clone()));
-        }
+    for (label, text) in entry.parameters.iter().flatten().flatten() {
+        fields.push((Field::Signature, label.clone()));
+        fields.push((Field::Parameter, text.clone()));
     }
     fields.extend(entry.returns.iter().map(|r| (Field::Returns, r.clone())));
     fields.extend(entry.note.iter().map(|n| (Field::Note, n.clone())));
@@ -168,11 +166,6 @@ fn fields(catalog: &Catalog, entry: &Entry) -> Vec<(Field, String)> {
         fields.push((Field::Example, example.title.clone()));
         fields.push((Field::Code, example.code.clone()));
     }
-    fields.extend(
-        entry
-            .synonyms
-            .iter()
-            .map(|words| (Field::Synonym, words.clone())),
-    );
+    fields.extend(entry.synonyms.iter().map(|s| (Field::Synonym, s.clone())));
     fields
 }
