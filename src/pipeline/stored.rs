@@ -16,7 +16,6 @@ use crate::errors::ErrorKind;
 use crate::headers;
 use crate::media::MediaType;
 use crate::negotiate::{Coding, Language};
-use crate::parallel;
 use crate::render_mcp;
 use crate::render_search;
 use crate::search_page::{Form, Headers as SearchHeaders, SearchPage, MEDIA_TYPES};
@@ -96,7 +95,10 @@ pub(crate) fn table(
             languages: offers(editions),
             base_url: catalog.base_url.clone(),
             content_hash,
-            mcp: parallel::joined(mcp),
+            // If it panicked, the panic goes on here.
+            mcp: mcp
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
             search,
         }
     })
