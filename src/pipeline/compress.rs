@@ -86,6 +86,10 @@ pub struct Cache {
 const SETTINGS: &str =
     "br q11 generic, context modelling on or off (on alone for dcb), shortest window; gzip zopfli 15 or flate2 9; dcz 22";
 
+/// The codings a body is encoded in, each tried a few ways (see the module
+/// docs): dcb and dcz only against the dictionary.
+const CODINGS: [Coding; 4] = [Coding::Br, Coding::Gzip, Coding::Dcb, Coding::Dcz];
+
 /// Cache files unused for this long are removed.
 const CACHE_LIFETIME: std::time::Duration = std::time::Duration::from_secs(14 * 24 * 60 * 60);
 
@@ -113,24 +117,16 @@ pub(crate) fn encode<'b>(
         .collect();
     distinct.sort_unstable();
     distinct.dedup();
-    let found = |variants| Compressed {
-        variants,
-        dictionary: dictionary.is_some(),
-    };
-    let cache = match encoding {
-        Encoding::Identity => {
-            let identity =
-                |input: (&'b [u8], bool)| (input, vec![(Coding::Identity, input.0.to_vec())]);
-            return found(distinct.into_iter().map(identity).collect());
-        }
-        Encoding::Smallest { cache } => cache.as_ref(),
+    // The identity body alone is no job at all.
+    let (codings, cache) = match encoding {
+        Encoding::Identity => (&[][..], None),
+        Encoding::Smallest { cache } => (&CODINGS[..], cache.as_ref()),
     };
     let mut jobs: Vec<((&[u8], bool), Coding)> = Vec::new();
     for &input in &distinct {
-        jobs.extend([(input, Coding::Br), (input, Coding::Gzip)]);
-        if input.1 {
-            jobs.extend([(input, Coding::Dcb), (input, Coding::Dcz)]);
-        }
+        // dcb and dcz for a body compressed against the dictionary alone.
+        let codings = codings.iter().filter(|c| input.1 || !c.needs_dictionary());
+        jobs.extend(codings.map(|&coding| (input, coding)));
     }
     jobs.sort_by_key(|&((body, _), coding)| (std::cmp::Reverse(body.len()), coding as u8));
     let dictionary_bytes = dictionary.map_or(&[][..], |d| &d.bytes[..]);
@@ -165,14 +161,20 @@ pub(crate) fn encode<'b>(
     if let Some(cache) = cache {
         prune(cache);
     }
-    let mut by_input: HashMap<_, Vec<_>> = HashMap::new();
+    // Every distinct body with the outputs of its jobs (identity: none).
+    let mut by_input: HashMap<_, Vec<_>> = (distinct.into_iter())
+        .map(|input| (input, Vec::new()))
+        .collect();
     for (&(input, coding), output) in jobs.iter().zip(outputs) {
         by_input.entry(input).or_default().push((coding, output));
     }
     let variants = by_input
         .into_iter()
         .map(|(input, outputs)| (input, variants(input.0, outputs, dictionary)));
-    found(variants.collect())
+    Compressed {
+        variants: variants.collect(),
+        dictionary: dictionary.is_some(),
+    }
 }
 
 /// What [`encode`] made: the variants of each distinct body.
