@@ -313,13 +313,11 @@ fn link_headings<'a>(events: impl Iterator<Item = Event<'a>>) -> impl Iterator<I
         Event::End(TagEnd::Heading(_)) if heading.is_some() => {
             let (level, inner) = heading.take().expect("inside a heading");
             let base = slug(&inner.iter().filter_map(text_of).collect::<String>());
-            let mut id = base.clone();
-            for n in 2.. {
-                if !ids.contains(&id) {
-                    break;
-                }
-                id = format!("{base}-{n}");
-            }
+            // The first of `base`, `base-2`, `base-3`… not taken yet.
+            let id = std::iter::once(base.clone())
+                .chain((2..).map(|n| format!("{base}-{n}")))
+                .find(|id| !ids.contains(id))
+                .expect("the ids go on without end");
             ids.push(id.clone());
             let mut content = String::new();
             html::push_html(&mut content, inner.into_iter());
