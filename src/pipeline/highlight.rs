@@ -35,14 +35,15 @@ const CLASSES: [(&str, &[&str]); 6] = [
     ("k", &["keyword", "storage"]),
 ];
 
-/// The grammars and each token class with the scopes that select it,
-/// loaded once per build.
-static GRAMMAR: LazyLock<(SyntaxSet, Vec<(&str, Vec<Scope>)>)> = LazyLock::new(|| {
-    let classes = CLASSES.map(|(class, scopes)| {
+/// The grammars, loaded once per build.
+static SYNTAXES: LazyLock<SyntaxSet> = LazyLock::new(SyntaxSet::load_defaults_newlines);
+
+/// Each token class with the scopes that select it, parsed once per build.
+static CLASS_SCOPES: LazyLock<[(&str, Vec<Scope>); CLASSES.len()]> = LazyLock::new(|| {
+    CLASSES.map(|(class, scopes)| {
         let scopes = scopes.iter().map(|s| Scope::new(s).expect("a valid scope"));
         (class, scopes.collect())
-    });
-    (SyntaxSet::load_defaults_newlines(), classes.into())
+    })
 });
 
 /// `code` (PHP statements, no `<?php` opener) as escaped HTML with token
@@ -55,7 +56,7 @@ pub(crate) fn php(code: &str) -> String {
     if let Some(html) = done().get(code) {
         return html.clone();
     }
-    let (set, classes) = &*GRAMMAR;
+    let (set, classes) = (&*SYNTAXES, &*CLASS_SCOPES);
     let php = set
         .find_syntax_by_scope(Scope::new("source.php").expect("a valid scope"))
         .expect("syntect's default grammars include PHP source");
