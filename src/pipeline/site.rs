@@ -310,13 +310,7 @@ fn pages(editions: &Editions, catalog: &Catalog) -> Vec<(String, Resource)> {
         alternate(&feed, MediaType::ATOM),
     ];
     let markdown = render_markdown::home(catalog);
-    let mut all = Vec::from(page_and_twin(
-        catalog,
-        Address::Home,
-        &home,
-        markdown,
-        &home_links,
-    ));
+    let home = page_and_twin(catalog, Address::Home, &home, markdown, &home_links);
     let index = Page {
         title: &words.methods,
         description: &words.methods_description,
@@ -324,13 +318,8 @@ fn pages(editions: &Editions, catalog: &Catalog) -> Vec<(String, Resource)> {
         ..Page::default()
     };
     let markdown = render_markdown::methods(catalog);
-    all.extend(page_and_twin(
-        catalog,
-        Address::Methods,
-        &index,
-        markdown,
-        &[],
-    ));
+    let index = page_and_twin(catalog, Address::Methods, &index, markdown, &[]);
+    let mut all = Vec::from_iter(home.into_iter().chain(index));
     let source = editions.source();
     for entry in &catalog.entries {
         let key = entry.key.as_str();
