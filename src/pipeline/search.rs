@@ -123,20 +123,12 @@ fn misspelt(field: Field) -> bool {
 /// language): one method, found by its words in any language.
 fn every_language(editions: &Editions, entry: &Entry) -> Vec<(Field, String)> {
     let source = fields(editions.source(), entry);
+    let translations = editions.catalogs[1..].iter().filter_map(|catalog| {
+        let translated = catalog.entry(&entry.key)?;
+        (translated.translation != Status::Untranslated).then(|| fields(catalog, translated))
+    });
     let mut all = source.clone();
-    for catalog in &editions.catalogs[1..] {
-        let Some(translated) = catalog.entry(&entry.key) else {
-            continue;
-        };
-        if translated.translation == Status::Untranslated {
-            continue;
-        }
-        all.extend(
-            fields(catalog, translated)
-                .into_iter()
-                .filter(|field| !source.contains(field)),
-        );
-    }
+    all.extend(translations.flatten().filter(|f| !source.contains(f)));
     all
 }
 
