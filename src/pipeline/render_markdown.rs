@@ -366,12 +366,10 @@ pub(crate) fn method_list(
 
 /// `(name, type, optional)` of a label `name [type]( (optional))?`.
 fn split_label(label: &str) -> (&str, &str, bool) {
-    let (rest, optional) = match label.strip_suffix(" (optional)") {
-        Some(rest) => (rest, true),
-        None => (label, false),
-    };
+    let optional = label.strip_suffix(" (optional)");
+    let rest = optional.unwrap_or(label);
     let (name, ty) = rest.split_once(" [").expect("labels are validated");
-    (name, ty.trim_end_matches(']'), optional)
+    (name, ty.trim_end_matches(']'), optional.is_some())
 }
 
 /// `(type, meaning)` of `[type] meaning`.
