@@ -132,9 +132,7 @@ fn page_and_twin<'k>(
     links: &[String],
 ) -> [(String, Resource); 2] {
     let twin = catalog.at(at(View::Markdown)).to_string();
-    let links: Vec<String> = std::iter::once(alternate(&twin, MediaType::MARKDOWN))
-        .chain(links.iter().cloned())
-        .collect();
+    let links = [vec![alternate(&twin, MediaType::MARKDOWN)], links.to_vec()].concat();
     let page = Page {
         address: Some(at(View::Page)),
         markdown_path: Some(&twin),
