@@ -106,14 +106,10 @@ pub(crate) fn encode<'b>(
     encoding: &Encoding,
 ) -> Compressed<'b> {
     // The distinct inputs, and the jobs on them.
+    let dictionary_given = dictionary.is_some();
     let mut distinct: Vec<(&[u8], bool)> = bodies
         .into_iter()
-        .map(|body| {
-            (
-                &body.bytes[..],
-                body.with_dictionary && dictionary.is_some(),
-            )
-        })
+        .map(|body| key(body, dictionary_given))
         .collect();
     distinct.sort_unstable();
     distinct.dedup();
@@ -173,8 +169,14 @@ pub(crate) fn encode<'b>(
         .map(|(input, outputs)| (input, variants(input.0, outputs, dictionary)));
     Compressed {
         variants: variants.collect(),
-        dictionary: dictionary.is_some(),
+        dictionary: dictionary_given,
     }
+}
+
+/// A body as [`encode`] tells bodies apart: its bytes, and whether it is
+/// compressed against the dictionary (marked so, when there is one).
+fn key(body: &Body, dictionary: bool) -> (&[u8], bool) {
+    (&body.bytes[..], body.with_dictionary && dictionary)
 }
 
 /// What [`encode`] made: the variants of each distinct body.
@@ -188,8 +190,7 @@ pub(crate) struct Compressed<'b> {
 impl Compressed<'_> {
     /// The variants of `body`, which [`encode`] was given.
     pub(crate) fn variants(&self, body: &Body) -> Encoded {
-        let key = (&body.bytes[..], body.with_dictionary && self.dictionary);
-        self.variants[&key].clone()
+        self.variants[&key(body, self.dictionary)].clone()
     }
 }
 
