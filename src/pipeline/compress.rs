@@ -47,7 +47,7 @@ use sha2::{Digest, Sha256};
 use std::collections::HashMap;
 use std::io::{Read, Write};
 use std::num::NonZeroU64;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// The variants of one body: every coding worth storing with its bytes,
 /// smallest first, identity always among them.
@@ -86,6 +86,10 @@ pub struct Cache {
 const SETTINGS: &str =
     "br q11 generic, context modelling on or off (on alone for dcb), shortest window; gzip zopfli 15 or flate2 9; dcz 22";
 
+/// The codings a body is encoded in, each tried a few ways (see the module
+/// docs): dcb and dcz only against the dictionary.
+const CODINGS: [Coding; 4] = [Coding::Br, Coding::Gzip, Coding::Dcb, Coding::Dcz];
+
 /// Cache files unused for this long are removed.
 const CACHE_LIFETIME: std::time::Duration = std::time::Duration::from_secs(14 * 24 * 60 * 60);
 
@@ -102,35 +106,23 @@ pub(crate) fn encode<'b>(
     encoding: &Encoding,
 ) -> Compressed<'b> {
     // The distinct inputs, and the jobs on them.
+    let dictionary_given = dictionary.is_some();
     let mut distinct: Vec<(&[u8], bool)> = bodies
         .into_iter()
-        .map(|body| {
-            (
-                &body.bytes[..],
-                body.with_dictionary && dictionary.is_some(),
-            )
-        })
+        .map(|body| key(body, dictionary_given))
         .collect();
     distinct.sort_unstable();
     distinct.dedup();
-    let found = |variants| Compressed {
-        variants,
-        dictionary: dictionary.is_some(),
-    };
-    let cache = match encoding {
-        Encoding::Identity => {
-            let identity =
-                |input: (&'b [u8], bool)| (input, vec![(Coding::Identity, input.0.to_vec())]);
-            return found(distinct.into_iter().map(identity).collect());
-        }
-        Encoding::Smallest { cache } => cache.as_ref(),
+    // The identity body alone is no job at all.
+    let (codings, cache) = match encoding {
+        Encoding::Identity => (&[][..], None),
+        Encoding::Smallest { cache } => (&CODINGS[..], cache.as_ref()),
     };
     let mut jobs: Vec<((&[u8], bool), Coding)> = Vec::new();
     for &input in &distinct {
-        jobs.extend([(input, Coding::Br), (input, Coding::Gzip)]);
-        if input.1 {
-            jobs.extend([(input, Coding::Dcb), (input, Coding::Dcz)]);
-        }
+        // dcb and dcz for a body compressed against the dictionary alone.
+        let codings = codings.iter().filter(|c| input.1 || !c.needs_dictionary());
+        jobs.extend(codings.map(|&coding| (input, coding)));
     }
     jobs.sort_by_key(|&((body, _), coding)| (std::cmp::Reverse(body.len()), coding as u8));
     let dictionary_bytes = dictionary.map_or(&[][..], |d| &d.bytes[..]);
@@ -145,39 +137,46 @@ pub(crate) fn encode<'b>(
         } else {
             &[]
         };
-        let key = cache.map(|cache| cache_key(cache, coding, history, body));
-        let cached = cache.zip(key.as_ref()).and_then(|(cache, key)| {
-            let path = cache.dir.join(key);
-            let bytes = std::fs::read(&path).ok()?;
-            decodes(coding, &bytes, body, history).then(|| {
-                // Used now: kept from the next prune.
-                let _ = std::fs::File::options()
-                    .write(true)
-                    .open(&path)
-                    .and_then(|file| file.set_modified(std::time::SystemTime::now()));
-                bytes
-            })
-        });
-        cached.or_else(|| {
-            let encoded = encode_one(coding, body, history)?;
-            if let Some((cache, key)) = cache.zip(key) {
-                store(cache, &key, &encoded);
-            }
-            Some(encoded)
-        })
+        let Some(cache) = cache else {
+            return encode_one(coding, body, history);
+        };
+        let path = cache.dir.join(cache_key(cache, coding, history, body));
+        let cached = std::fs::read(&path).ok();
+        if let Some(bytes) = cached.filter(|bytes| decodes(coding, bytes, body, history)) {
+            // Used now: kept from the next prune.
+            let _ = std::fs::File::options()
+                .write(true)
+                .open(&path)
+                .and_then(|file| file.set_modified(std::time::SystemTime::now()));
+            return Some(bytes);
+        }
+        let encoded = encode_one(coding, body, history)?;
+        store(&path, &encoded);
+        Some(encoded)
     });
     if let Some(cache) = cache {
         prune(cache);
     }
-    let mut by_input: HashMap<_, Vec<_>> = HashMap::new();
+    // Every distinct body with the outputs of its jobs (identity: none).
+    let mut by_input: HashMap<_, Vec<_>> = (distinct.into_iter())
+        .map(|input| (input, Vec::new()))
+        .collect();
     for (&(input, coding), output) in jobs.iter().zip(outputs) {
         by_input.entry(input).or_default().push((coding, output));
     }
-    let variants = by_input.into_iter().map(|(input, outputs)| {
-        let variants = variants(input.0, outputs, dictionary);
-        (input, variants)
-    });
-    found(variants.collect())
+    let variants = by_input
+        .into_iter()
+        .map(|(input, outputs)| (input, variants(input.0, outputs, dictionary)));
+    Compressed {
+        variants: variants.collect(),
+        dictionary: dictionary_given,
+    }
+}
+
+/// A body as [`encode`] tells bodies apart: its bytes, and whether it is
+/// compressed against the dictionary (marked so, when there is one).
+fn key(body: &Body, dictionary: bool) -> (&[u8], bool) {
+    (&body.bytes[..], body.with_dictionary && dictionary)
 }
 
 /// What [`encode`] made: the variants of each distinct body.
@@ -191,8 +190,7 @@ pub(crate) struct Compressed<'b> {
 impl Compressed<'_> {
     /// The variants of `body`, which [`encode`] was given.
     pub(crate) fn variants(&self, body: &Body) -> Encoded {
-        let key = (&body.bytes[..], body.with_dictionary && self.dictionary);
-        self.variants[&key].clone()
+        self.variants[&key(body, self.dictionary)].clone()
     }
 }
 
@@ -301,17 +299,15 @@ fn cache_key(cache: &Cache, coding: Coding, history: &[u8], body: &[u8]) -> Stri
     hash.finalize().iter().map(|b| format!("{b:02x}")).collect()
 }
 
-/// Keep `encoded` in the cache as `key`, written apart and renamed into
+/// Keep `encoded` in the cache at `path`, written apart and renamed into
 /// place so a reader never sees half a file. A failure leaves no entry.
-fn store(cache: &Cache, key: &str, encoded: &[u8]) {
-    let partial = cache.dir.join(format!(
-        "{key}.{}-{:?}.partial",
+fn store(path: &Path, encoded: &[u8]) {
+    let partial = path.with_extension(format!(
+        "{}-{:?}.partial",
         std::process::id(),
         std::thread::current().id()
     ));
-    if std::fs::write(&partial, encoded).is_err()
-        || std::fs::rename(&partial, cache.dir.join(key)).is_err()
-    {
+    if std::fs::write(&partial, encoded).is_err() || std::fs::rename(&partial, path).is_err() {
         let _ = std::fs::remove_file(&partial);
     }
 }

@@ -26,6 +26,7 @@ use crate::address::{Address, Localized};
 use crate::media::MediaType;
 use crate::site::{Body, Resource};
 use crate::table::ErrorBodies;
+use indexmap::IndexMap;
 use sha2::{Digest, Sha256};
 
 /// Which requests may use the dictionary: navigations to any page of the site.
@@ -57,7 +58,7 @@ pub(crate) fn attach(
     errors: &mut [ErrorBodies<Resource>],
 ) -> Option<Dictionary> {
     // The longest page of each language, in the order the languages come.
-    let mut longest: Vec<(Option<&str>, &[u8])> = Vec::new();
+    let mut longest = IndexMap::<Option<&str>, &[u8]>::new();
     for resource in resources
         .iter()
         .filter(|r| r.error.is_none() && r.languages == 1)
@@ -70,19 +71,15 @@ pub(crate) fn attach(
             continue;
         };
         let language = Localized::parse(&resource.id).and_then(|l| l.language);
-        match longest.iter_mut().find(|(l, _)| *l == language) {
-            Some((_, page)) if page.len() >= body.bytes.len() => {}
-            Some((_, page)) => *page = &body.bytes,
-            None => longest.push((language, &body.bytes)),
+        let page = longest.entry(language).or_default();
+        if body.bytes.len() > page.len() {
+            *page = &body.bytes;
         }
     }
     if longest.is_empty() {
         return None;
     }
-    let bytes: Vec<u8> = longest
-        .iter()
-        .flat_map(|(_, page)| page.iter().copied())
-        .collect();
+    let bytes = longest.values().copied().collect::<Vec<_>>().concat();
     let hash: [u8; 32] = Sha256::digest(&bytes).into();
     let name: String = hash[..8].iter().map(|b| format!("{b:02x}")).collect();
     let path = Address::Dictionary(&name).to_string();

@@ -7,7 +7,7 @@
 
 use crate::render_html::escape;
 use std::collections::BTreeMap;
-use std::sync::{Mutex, OnceLock, PoisonError};
+use std::sync::{LazyLock, Mutex, PoisonError};
 use syntect::easy::ScopeRangeIterator;
 use syntect::parsing::{ParseState, Scope, ScopeStack, SyntaxSet};
 use syntect::util::LinesWithEndings;
@@ -35,26 +35,16 @@ const CLASSES: [(&str, &[&str]); 6] = [
     ("k", &["keyword", "storage"]),
 ];
 
-/// Each token class with the scopes that select it.
-type Classes = Vec<(&'static str, Vec<Scope>)>;
+/// The grammars, loaded once per build.
+static SYNTAXES: LazyLock<SyntaxSet> = LazyLock::new(SyntaxSet::load_defaults_newlines);
 
-/// The grammars and the token classes' scopes, loaded once per build.
-fn grammar() -> &'static (SyntaxSet, Classes) {
-    static GRAMMAR: OnceLock<(SyntaxSet, Classes)> = OnceLock::new();
-    GRAMMAR.get_or_init(|| {
-        let classes = CLASSES
-            .iter()
-            .map(|(class, scopes)| {
-                let scopes = scopes
-                    .iter()
-                    .map(|s| Scope::new(s).expect("a valid scope"))
-                    .collect();
-                (*class, scopes)
-            })
-            .collect();
-        (SyntaxSet::load_defaults_newlines(), classes)
+/// Each token class with the scopes that select it, parsed once per build.
+static CLASS_SCOPES: LazyLock<[(&str, Vec<Scope>); CLASSES.len()]> = LazyLock::new(|| {
+    CLASSES.map(|(class, scopes)| {
+        let scopes = scopes.iter().map(|s| Scope::new(s).expect("a valid scope"));
+        (class, scopes.collect())
     })
-}
+});
 
 /// `code` (PHP statements, no `<?php` opener) as escaped HTML with token
 /// spans; adjacent text of one class shares one span. Each text is
@@ -66,7 +56,7 @@ pub(crate) fn php(code: &str) -> String {
     if let Some(html) = done().get(code) {
         return html.clone();
     }
-    let (set, classes) = grammar();
+    let (set, classes) = (&*SYNTAXES, &*CLASS_SCOPES);
     let php = set
         .find_syntax_by_scope(Scope::new("source.php").expect("a valid scope"))
         .expect("syntect's default grammars include PHP source");

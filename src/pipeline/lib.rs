@@ -92,7 +92,7 @@ pub fn preview(editions: &Editions) -> Table {
     let mut pages = site::resources(editions);
     let mut errors = site::errors(editions);
     preview::inject(&mut pages);
-    preview::inject(errors.iter_mut().flat_map(|bodies| bodies.iter_mut()));
+    preview::inject(errors.iter_mut().flat_map(table::ErrorBodies::iter_mut));
     stored::table(
         editions,
         &pages,

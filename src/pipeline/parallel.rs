@@ -1,10 +1,10 @@
-//! Work spread over the machine's cores: the encoders' jobs (`compress.rs`),
-//! each language's pages (`site.rs`) and the MCP answers beside the rest of
-//! the table (`stored.rs`). A thread's panic goes on in the caller.
+//! Work spread over the machine's cores: the encoders' jobs (`compress.rs`)
+//! and each language's pages (`site.rs`); `stored.rs` makes the MCP answers
+//! on a thread of its own beside the rest of the table. A thread's panic
+//! goes on in the caller.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::OnceLock;
-use std::thread::ScopedJoinHandle;
 
 /// Run `job` on every one of `jobs` on several threads (as many as cargo
 /// gives a build script, `NUM_JOBS`, or the machine has cores); the outputs
@@ -35,11 +35,4 @@ pub(crate) fn map<J: Copy + Sync, T: Send + Sync>(
         .into_iter()
         .map(|output| output.into_inner().expect("every job ran"))
         .collect()
-}
-
-/// What a scoped thread returned; if it panicked, the panic goes on here.
-pub(crate) fn joined<T>(thread: ScopedJoinHandle<'_, T>) -> T {
-    thread
-        .join()
-        .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
 }

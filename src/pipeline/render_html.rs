@@ -183,19 +183,14 @@ fn alternates(catalog: &Catalog, page: &Page, address: Address) -> String {
     let own = page.content_language.unwrap_or(&catalog.language);
     let canonical = address.localized(Some(&own.segment));
     let mut links = format!("<link rel=\"canonical\" href=\"{base}{canonical}\">\n");
-    let listed = page.content_language.is_none() && page.written_in.len() > 1;
-    if listed {
-        for language in page.written_in {
-            let at = address.localized(Some(&language.segment));
+    if page.content_language.is_none() && page.written_in.len() > 1 {
+        let languages = page.written_in.iter().map(|l| (&*l.tag, Some(&*l.segment)));
+        for (hreflang, segment) in languages.chain([("x-default", None)]) {
             links.push_str(&format!(
-                "<link rel=\"alternate\" hreflang=\"{}\" href=\"{base}{at}\">\n",
-                language.tag
+                "<link rel=\"alternate\" hreflang=\"{hreflang}\" href=\"{base}{}\">\n",
+                address.localized(segment)
             ));
         }
-        links.push_str(&format!(
-            "<link rel=\"alternate\" hreflang=\"x-default\" href=\"{base}{}\">\n",
-            address.localized(None)
-        ));
     }
     links
 }
@@ -207,25 +202,32 @@ fn switcher(catalog: &Catalog, page: &Page) -> String {
     let Some(address) = page.address.filter(|_| catalog.languages.len() > 1) else {
         return String::new();
     };
-    let mut html = format!(
-        "<nav class=\"languages\" aria-label=\"{}\">",
+    let links: String = catalog
+        .languages
+        .iter()
+        .map(|language| {
+            format!(
+                "<a href=\"{}\" hreflang=\"{tag}\" lang=\"{tag}\"{}>{}</a>",
+                address.localized(Some(&language.segment)),
+                aria_current(language.tag == catalog.language.tag),
+                escape(&language.name),
+                tag = language.tag,
+            )
+        })
+        .collect();
+    format!(
+        "<nav class=\"languages\" aria-label=\"{}\">{links}</nav>\n",
         escape(&catalog.language.chrome.languages)
-    );
-    for language in &catalog.languages {
-        let current = if language.tag == catalog.language.tag {
-            " aria-current=\"page\""
-        } else {
-            ""
-        };
-        html.push_str(&format!(
-            "<a href=\"{}\" hreflang=\"{tag}\" lang=\"{tag}\"{current}>{}</a>",
-            address.localized(Some(&language.segment)),
-            escape(&language.name),
-            tag = language.tag,
-        ));
+    )
+}
+
+/// The attribute that marks a link to the page it is on, if `is` says it is.
+fn aria_current(is: bool) -> &'static str {
+    if is {
+        " aria-current=\"page\""
+    } else {
+        ""
     }
-    html.push_str("</nav>\n");
-    html
 }
 
 /// Every method, grouped as on the homepage, `current` marked: after the
@@ -238,14 +240,10 @@ fn methods_nav(catalog: &Catalog, current: &str) -> String {
     for group in &catalog.site.groups {
         html.push_str(&format!("<li>{}<ul>\n", escape(&group.name)));
         for key in &group.keys {
-            let mark = if key == current {
-                " aria-current=\"page\""
-            } else {
-                ""
-            };
             html.push_str(&format!(
-                "<li><a href=\"{}\"{mark}>{key}</a></li>\n",
-                catalog.page_of(key)
+                "<li><a href=\"{}\"{}>{key}</a></li>\n",
+                catalog.page_of(key),
+                aria_current(key == current)
             ));
         }
         html.push_str("</ul></li>\n");
@@ -315,13 +313,11 @@ fn link_headings<'a>(events: impl Iterator<Item = Event<'a>>) -> impl Iterator<I
         Event::End(TagEnd::Heading(_)) if heading.is_some() => {
             let (level, inner) = heading.take().expect("inside a heading");
             let base = slug(&inner.iter().filter_map(text_of).collect::<String>());
-            let mut id = base.clone();
-            for n in 2.. {
-                if !ids.contains(&id) {
-                    break;
-                }
-                id = format!("{base}-{n}");
-            }
+            // The first of `base`, `base-2`, `base-3`… not taken yet.
+            let id = std::iter::once(base.clone())
+                .chain((2..).map(|n| format!("{base}-{n}")))
+                .find(|id| !ids.contains(id))
+                .expect("the ids go on without end");
             ids.push(id.clone());
             let mut content = String::new();
             html::push_html(&mut content, inner.into_iter());
@@ -406,19 +402,15 @@ fn text_of<'e>(event: &'e Event) -> Option<&'e str> {
 /// A fragment id from a heading's text: lowercase letters and digits,
 /// words joined by `-`.
 fn slug(text: &str) -> String {
-    let mut slug = String::with_capacity(text.len());
-    for c in text.chars() {
-        if c.is_alphanumeric() {
-            slug.extend(c.to_lowercase());
-        } else if !slug.is_empty() && !slug.ends_with('-') {
-            slug.push('-');
-        }
-    }
-    let slug = slug.trim_end_matches('-');
-    if slug.is_empty() {
+    let words: Vec<String> = text
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|word| !word.is_empty())
+        .map(|word| word.chars().flat_map(char::to_lowercase).collect())
+        .collect();
+    if words.is_empty() {
         "section".to_string()
     } else {
-        slug.to_string()
+        words.join("-")
     }
 }
 

@@ -8,7 +8,7 @@
 //! except where a caller asks for absolute ones (`llms.txt`, `render_llms.rs`).
 
 use crate::address::{Address, View};
-use crate::content::{fill, Catalog, Chrome, Entry, Group, Inline, Paragraph, Status};
+use crate::content::{fill, Catalog, Chrome, Entry, Group, Inline, Mark, Paragraph, Status};
 use std::fmt::Write as _;
 
 /// The name the reference's MCP server is given in a client's settings
@@ -212,22 +212,13 @@ pub(crate) fn method(catalog: &Catalog, entry: &Entry) -> String {
         .position(|e| e.key == entry.key)
         .expect("the entry is in the catalog");
     let count = catalog.entries.len();
-    let previous = &catalog.entries[(index + count - 1) % count];
-    let next = &catalog.entries[(index + 1) % count];
-    let _ = writeln!(
-        md,
-        "- {}: [`{}`]({})",
-        words.previous,
-        previous.key,
-        page_of(&previous.key)
-    );
-    let _ = writeln!(
-        md,
-        "- {}: [`{}`]({})",
-        words.next,
-        next.key,
-        page_of(&next.key)
-    );
+    for (label, at) in [
+        (&words.previous, index + count - 1),
+        (&words.next, index + 1),
+    ] {
+        let key = &catalog.entries[at % count].key;
+        let _ = writeln!(md, "- {label}: [`{key}`]({})", page_of(key));
+    }
     let _ = writeln!(
         md,
         "- [{}]({})",
@@ -260,31 +251,39 @@ fn notice(catalog: &Catalog, entry: &Entry) -> String {
 /// instead), and the version it came in.
 fn lifecycle(catalog: &Catalog, entry: &Entry) -> String {
     let words = &catalog.language.chrome;
+    let dated = |template: &str, mark: &Mark| {
+        let date = mark.date.to_string();
+        fill(
+            template,
+            &[("version", &escape(&mark.version)), ("date", &date)],
+        )
+    };
     let mut md = String::new();
     if let Some(mark) = &entry.deprecated {
-        let instead = match &mark.successor {
-            Some(key) => {
-                let link = format!("[`{key}`]({})", catalog.page_of(key));
-                fill(&words.use_instead, &[("method", &link)])
-            }
-            None => String::new(),
-        };
-        let date = mark.date.to_string();
-        let since = fill(
-            &words.deprecated_since,
-            &[("version", &escape(&mark.version)), ("date", &date)],
-        );
+        let since = dated(&words.deprecated_since, mark);
+        let instead = successor(&words.use_instead, mark, &|key| catalog.page_of(key));
         let _ = write!(md, "> {since}{instead}.\n\n");
     }
     if let Some(mark) = &entry.since {
-        let date = mark.date.to_string();
-        let since = fill(
-            &words.available_since,
-            &[("version", &escape(&mark.version)), ("date", &date)],
-        );
-        let _ = write!(md, "{since}\n\n");
+        let _ = write!(md, "{}\n\n", dated(&words.available_since, mark));
     }
     md
+}
+
+/// `template` (`: use {method}`) naming the successor `mark` gives, linked
+/// where `links` says; nothing when it gives none.
+fn successor(template: &str, mark: &Mark, links: &dyn Fn(&str) -> String) -> String {
+    mark.successor
+        .as_deref()
+        .map_or_else(String::new, |key| linked(template, key, links))
+}
+
+/// `template` with its `{method}` the method `key`, linked where `links` says.
+fn linked(template: &str, key: &str, links: &dyn Fn(&str) -> String) -> String {
+    fill(
+        template,
+        &[("method", &format!("[`{key}`]({})", links(key)))],
+    )
 }
 
 /// In a list of methods: `Deprecated in 2.0: use select.`, in `words`'
@@ -294,13 +293,7 @@ pub(crate) fn deprecation(words: &Chrome, entry: &Entry, links: &dyn Fn(&str) ->
     let Some(mark) = &entry.deprecated else {
         return String::new();
     };
-    let instead = match &mark.successor {
-        Some(key) => {
-            let link = format!("[`{key}`]({})", links(key));
-            fill(&words.use_successor, &[("method", &link)])
-        }
-        None => String::new(),
-    };
+    let instead = successor(&words.use_successor, mark, links);
     let deprecated = fill(&words.deprecated_in, &[("version", &escape(&mark.version))]);
     format!(" *{deprecated}{instead}.*")
 }
@@ -325,22 +318,15 @@ pub(crate) fn error(
     pointer: Option<Pointer>,
 ) -> String {
     let words = &catalog.language.chrome;
-    let link = |key: &str| format!("[`{key}`]({})", catalog.page_of(key));
+    let line = |template: &str, key: &str| {
+        format!("{}\n\n", linked(template, key, &|key| catalog.page_of(key)))
+    };
     // The method meant comes before the hint, the successor (which the
     // hint names) after it.
     let (meant, successor) = match pointer {
-        Some(Pointer::Meant(key)) => (
-            format!(
-                "{}\n\n",
-                fill(&words.did_you_mean, &[("method", &link(key))])
-            ),
-            String::new(),
-        ),
-        Some(Pointer::Successor(key)) => (
-            String::new(),
-            format!("{}\n\n", fill(&words.go_to, &[("method", &link(key))])),
-        ),
-        None => (String::new(), String::new()),
+        Some(Pointer::Meant(key)) => (line(&words.did_you_mean, key), String::new()),
+        Some(Pointer::Successor(key)) => (String::new(), line(&words.go_to, key)),
+        None => Default::default(),
     };
     let code = format!("`{code}`");
     format!(
@@ -365,9 +351,7 @@ pub(crate) fn method_list(
     let mut list = String::new();
     for key in &group.keys {
         let entry = catalog
-            .entries
-            .iter()
-            .find(|e| &e.key == key)
+            .entry(key)
             .expect("groups name catalog keys (validated)");
         let _ = writeln!(
             list,
@@ -382,12 +366,10 @@ pub(crate) fn method_list(
 
 /// `(name, type, optional)` of a label `name [type]( (optional))?`.
 fn split_label(label: &str) -> (&str, &str, bool) {
-    let (rest, optional) = match label.strip_suffix(" (optional)") {
-        Some(rest) => (rest, true),
-        None => (label, false),
-    };
+    let optional = label.strip_suffix(" (optional)");
+    let rest = optional.unwrap_or(label);
     let (name, ty) = rest.split_once(" [").expect("labels are validated");
-    (name, ty.trim_end_matches(']'), optional)
+    (name, ty.trim_end_matches(']'), optional.is_some())
 }
 
 /// `(type, meaning)` of `[type] meaning`.

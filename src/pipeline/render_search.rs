@@ -13,12 +13,11 @@
 use crate::address::{Address, View};
 use crate::content::{fill, Catalog, Chrome, Entry};
 use crate::mcp::Members;
-use crate::media::MediaType;
 use crate::render_html::{self, Page};
 use crate::render_json;
 use crate::render_markdown;
 use crate::search_page::{Form, Headers, Layout, Method, Piece, SearchPage, Why};
-use crate::site::{Body, Resource};
+use crate::site::{self, Resource};
 use crate::table;
 use bytes::Bytes;
 use http::{HeaderMap, HeaderValue};
@@ -67,22 +66,8 @@ pub(crate) fn exported(catalog: &Catalog) -> Resource {
         description: &words.search_exported_description,
         ..Page::default()
     };
-    let mut html = Body {
-        headers: crate::site::html_headers(),
-        ..Body::new(
-            MediaType::HTML,
-            render_html::page(catalog, &page, &markdown),
-        )
-    };
-    html.headers
-        .push(("content-language", catalog.language.tag.clone()));
-    Resource {
-        id: catalog.at(Address::Search).to_string(),
-        representations: vec![html],
-        cache_control: crate::site::CACHE_CONTROL,
-        error: None,
-        languages: 1,
-    }
+    let html = site::html_page(catalog, &page, &markdown, &[]);
+    site::localized_document(catalog, Address::Search, vec![html])
 }
 
 /// Each method of `catalog` as search's answers show it, in catalog order.
@@ -90,20 +75,14 @@ pub(crate) fn methods(catalog: &Catalog) -> Vec<Method> {
     catalog.entries.iter().map(|e| method(catalog, e)).collect()
 }
 
-/// What search says when nothing matches, before every method: how it
-/// reads a query (as MCP's `search` says it).
-fn how_search_reads(catalog: &Catalog) -> String {
-    let count = catalog.entries.len().to_string();
-    fill(&catalog.language.chrome.search_how, &[("count", &count)])
-}
-
 /// The results page, cut.
 fn html(catalog: &Catalog, headers: Headers) -> Layout {
     let words = &catalog.language.chrome;
-    let texts = Texts::of(catalog);
+    let texts = Texts::of(catalog, render_html::escape);
     let hole = HOLE.to_string();
+    let title = fill(&words.search_page_title, &[("query", &hole)]);
     let page = Page {
-        title: &texts.title,
+        title: &title,
         description: &words.search_description,
         ..Page::default()
     };
@@ -113,7 +92,7 @@ fn html(catalog: &Catalog, headers: Headers) -> Layout {
     let heading = format!("<h1>{}</h1>\n", render_html::escape(&words.search_results));
     let every_method = format!(
         "<p>{}</p>\n{}",
-        render_html::escape(&how_search_reads(catalog)),
+        texts.how_search_reads,
         render_html::body(&render_markdown::groups(catalog, "##"))
     );
     Layout {
@@ -121,17 +100,11 @@ fn html(catalog: &Catalog, headers: Headers) -> Layout {
         top: vec![to_title, to_search_box, to_results],
         found: cut(&format!(
             "{heading}<p>{}</p>\n<ol class=\"results\">\n",
-            render_html::escape(&texts.found)
+            texts.found
         )),
         found_end: piece("</ol>\n"),
-        nothing: cut(&format!(
-            "{heading}<p>{}</p>\n",
-            render_html::escape(&texts.nothing)
-        )),
-        suggestions: cut(&format!(
-            "<p>{}</p>\n",
-            render_html::escape(&texts.suggestions)
-        )),
+        nothing: cut(&format!("{heading}<p>{}</p>\n", texts.nothing)),
+        suggestions: cut(&format!("<p>{}</p>\n", texts.suggestions)),
         every_method: piece(every_method),
         end,
     }
@@ -140,22 +113,19 @@ fn html(catalog: &Catalog, headers: Headers) -> Layout {
 /// The results as Markdown, cut.
 fn markdown(catalog: &Catalog, headers: Headers) -> Layout {
     let words = &catalog.language.chrome;
-    let texts = Texts::of(catalog);
+    let texts = Texts::of(catalog, render_markdown::escape);
     let every_method = format!(
         "{}\n\n{}\n",
-        render_markdown::escape(&how_search_reads(catalog)),
+        texts.how_search_reads,
         render_markdown::groups(catalog, "##").trim_end()
     );
     Layout {
         headers,
         top: vec![piece(format!("# {}\n\n", words.search_results))],
-        found: cut(&format!("{}\n\n", render_markdown::escape(&texts.found))),
+        found: cut(&format!("{}\n\n", texts.found)),
         found_end: Piece(Bytes::new()),
-        nothing: cut(&format!("{}\n\n", render_markdown::escape(&texts.nothing))),
-        suggestions: cut(&format!(
-            "{}\n\n",
-            render_markdown::escape(&texts.suggestions)
-        )),
+        nothing: cut(&format!("{}\n\n", texts.nothing)),
+        suggestions: cut(&format!("{}\n\n", texts.suggestions)),
         every_method: piece(every_method),
         end: piece(format!(
             "\n[{}]({})\n",
@@ -165,30 +135,33 @@ fn markdown(catalog: &Catalog, headers: Headers) -> Layout {
     }
 }
 
-/// The texts of the results around their holes, in `catalog`'s language.
+/// The texts of the results around their holes, in `catalog`'s language,
+/// escaped for their format.
 struct Texts {
-    title: String,
     found: String,
     nothing: String,
     suggestions: String,
+    /// What search says when nothing matches, before every method: how it
+    /// reads a query (as MCP's `search` says it).
+    how_search_reads: String,
 }
 
 impl Texts {
-    fn of(catalog: &Catalog) -> Texts {
+    fn of(catalog: &Catalog, escape: fn(&str) -> String) -> Texts {
         let words = &catalog.language.chrome;
         let hole = HOLE.to_string();
         let count = catalog.entries.len().to_string();
         Texts {
-            title: fill(&words.search_page_title, &[("query", &hole)]),
-            found: fill(
+            found: escape(&fill(
                 &words.search_found,
                 &[("query", &hole), ("found", &hole), ("count", &count)],
-            ),
-            nothing: fill(&words.search_nothing, &[("query", &hole)]),
-            suggestions: fill(
+            )),
+            nothing: escape(&fill(&words.search_nothing, &[("query", &hole)])),
+            suggestions: escape(&fill(
                 &words.search_suggestions,
                 &[("first", &hole), ("second", &hole)],
-            ),
+            )),
+            how_search_reads: escape(&fill(&words.search_how, &[("count", &count)])),
         }
     }
 }

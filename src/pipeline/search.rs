@@ -123,20 +123,12 @@ fn misspelt(field: Field) -> bool {
 /// language): one method, found by its words in any language.
 fn every_language(editions: &Editions, entry: &Entry) -> Vec<(Field, String)> {
     let source = fields(editions.source(), entry);
+    let translations = editions.catalogs[1..].iter().filter_map(|catalog| {
+        let translated = catalog.entry(&entry.key)?;
+        (translated.translation != Status::Untranslated).then(|| fields(catalog, translated))
+    });
     let mut all = source.clone();
-    for catalog in &editions.catalogs[1..] {
-        let Some(translated) = catalog.entry(&entry.key) else {
-            continue;
-        };
-        if translated.translation == Status::Untranslated {
-            continue;
-        }
-        all.extend(
-            fields(catalog, translated)
-                .into_iter()
-                .filter(|field| !source.contains(field)),
-        );
-    }
+    all.extend(translations.flatten().filter(|f| !source.contains(f)));
     all
 }
 
@@ -156,11 +148,9 @@ fn fields(catalog: &Catalog, entry: &Entry) -> Vec<(Field, String)> {
         let parameters = signature.split_once('(').map_or("", |(_, rest)| rest);
         fields.push((Field::Signature, parameters.to_string()));
     }
-    for list in entry.parameters.iter().flatten() {
-        for (label, text) in list {
-            fields.push((Field::Signature, label.clone()));
-            fields.push((Field::Parameter, text.clone()));
-        }
+    for (label, text) in entry.parameters.iter().flatten().flatten() {
+        fields.push((Field::Signature, label.clone()));
+        fields.push((Field::Parameter, text.clone()));
     }
     fields.extend(entry.returns.iter().map(|r| (Field::Returns, r.clone())));
     fields.extend(entry.note.iter().map(|n| (Field::Note, n.clone())));
@@ -168,11 +158,6 @@ fn fields(catalog: &Catalog, entry: &Entry) -> Vec<(Field, String)> {
         fields.push((Field::Example, example.title.clone()));
         fields.push((Field::Code, example.code.clone()));
     }
-    fields.extend(
-        entry
-            .synonyms
-            .iter()
-            .map(|words| (Field::Synonym, words.clone())),
-    );
+    fields.extend(entry.synonyms.iter().map(|s| (Field::Synonym, s.clone())));
     fields
 }

@@ -13,7 +13,7 @@ mod errors;
 
 pub(crate) use errors::errors;
 
-use crate::address::{Address, Localized, View};
+use crate::address::{Address, View};
 use crate::content::{Catalog, Editions, Status};
 use crate::errors::ErrorKind;
 use crate::media::MediaType;
@@ -96,19 +96,25 @@ pub(crate) fn html_headers() -> Vec<(&'static str, String)> {
     ]
 }
 
-/// A document at `address`, served with 200 and kept as long as any.
+/// A document at `address`, served with 200 and kept as long as any but
+/// the health check.
 fn document(address: Address, representations: Vec<Body>) -> Resource {
     Resource {
         id: address.to_string(),
         representations,
-        cache_control: CACHE_CONTROL,
+        // For load balancers: never cached, never listed.
+        cache_control: if address == Address::Health {
+            "no-store"
+        } else {
+            CACHE_CONTROL
+        },
         error: None,
         languages: 1,
     }
 }
 
 /// `Link` to `address` as an alternate representation of type `media`.
-fn alternate(address: Localized, media: MediaType) -> String {
+fn alternate(address: impl std::fmt::Display, media: MediaType) -> String {
     format!(
         "<{address}>; rel=\"alternate\"; type=\"{}\"",
         media.essence()
@@ -116,8 +122,8 @@ fn alternate(address: Localized, media: MediaType) -> String {
 }
 
 /// A page at `at(View::Page)` (HTML, then Markdown) and its Markdown twin
-/// at `at(View::Markdown)`, in `catalog`'s pages, both sending `links`;
-/// each with the address that negotiates it.
+/// at `at(View::Markdown)`, in `catalog`'s pages, the page sending a link
+/// to its twin, then `links`; each with the address that negotiates it.
 fn page_and_twin<'k>(
     catalog: &Catalog,
     at: impl Fn(View) -> Address<'k>,
@@ -126,53 +132,65 @@ fn page_and_twin<'k>(
     links: &[String],
 ) -> [(String, Resource); 2] {
     let twin = catalog.at(at(View::Markdown)).to_string();
+    let links = [vec![alternate(&twin, MediaType::MARKDOWN)], links.to_vec()].concat();
     let page = Page {
         address: Some(at(View::Page)),
         markdown_path: Some(&twin),
         ..*page
     };
-    let pair = page_pair(catalog, &page, markdown.clone(), links);
-    let mut twin = markdown_body(MediaType::MARKDOWN, markdown);
-    twin.headers.push(content_language(catalog));
+    let pair = page_pair(catalog, &page, markdown.clone(), &links);
+    let twin = markdown_body(MediaType::MARKDOWN, markdown).localized(catalog, &[]);
+    let resource = |view, representations| {
+        let address = at(view);
+        (
+            address.to_string(),
+            localized_document(catalog, address, representations),
+        )
+    };
     [
-        (
-            at(View::Page).to_string(),
-            localized_document(catalog, at(View::Page), pair),
-        ),
-        (
-            at(View::Markdown).to_string(),
-            localized_document(catalog, at(View::Markdown), vec![twin]),
-        ),
+        resource(View::Page, pair),
+        resource(View::Markdown, vec![twin]),
     ]
 }
 
 /// A document at `address` in `catalog`'s pages.
-fn localized_document(catalog: &Catalog, address: Address, representations: Vec<Body>) -> Resource {
+pub(crate) fn localized_document(
+    catalog: &Catalog,
+    address: Address,
+    representations: Vec<Body>,
+) -> Resource {
     Resource {
         id: catalog.at(address).to_string(),
         ..document(address, representations)
     }
 }
 
-/// `Content-Language` of `catalog`'s pages.
-fn content_language(catalog: &Catalog) -> (&'static str, String) {
-    ("content-language", catalog.language.tag.clone())
+impl Body {
+    /// This body sending `links`, then the `Content-Language` of
+    /// `catalog`'s pages.
+    fn localized(mut self, catalog: &Catalog, links: &[String]) -> Body {
+        let links = links.iter().map(|link| ("link", link.clone()));
+        self.headers.extend(links);
+        self.headers
+            .push(("content-language", catalog.language.tag.clone()));
+        self
+    }
+}
+
+/// `page`, its Markdown rendered as HTML, in `catalog`'s language and
+/// sending `links`.
+pub(crate) fn html_page(catalog: &Catalog, page: &Page, markdown: &str, links: &[String]) -> Body {
+    let html = Body {
+        headers: html_headers(),
+        ..Body::new(MediaType::HTML, render_html::page(catalog, page, markdown))
+    };
+    html.localized(catalog, links)
 }
 
 /// An HTML page and its Markdown source, in that order of preference.
 fn page_pair(catalog: &Catalog, page: &Page, markdown: String, links: &[String]) -> Vec<Body> {
-    let links = links
-        .iter()
-        .map(|link| ("link", link.clone()))
-        .chain([content_language(catalog)]);
-    let html = render_html::page(catalog, page, &markdown);
-    let mut html = Body {
-        headers: html_headers(),
-        ..Body::new(MediaType::HTML, html)
-    };
-    html.headers.extend(links.clone());
-    let mut markdown = markdown_body(MediaType::MARKDOWN, markdown);
-    markdown.headers.extend(links);
+    let html = html_page(catalog, page, &markdown, links);
+    let markdown = markdown_body(MediaType::MARKDOWN, markdown).localized(catalog, links);
     vec![html, markdown]
 }
 
@@ -195,17 +213,10 @@ pub(crate) fn resources(editions: &Editions) -> Vec<Resource> {
     let catalogs: Vec<&Catalog> = editions.catalogs.iter().collect();
     let languages = parallel::map(&catalogs, |catalog| pages(editions, catalog));
     all.extend(negotiated(&languages));
-    all.push(document(
-        Address::Sitemap,
-        vec![Body::new(
-            MediaType::XML,
-            render_crawlers::sitemap(editions),
-        )],
-    ));
+    let sitemap = Body::new(MediaType::XML, render_crawlers::sitemap(editions));
+    all.push(document(Address::Sitemap, vec![sitemap]));
     all.extend(languages.into_iter().flatten().map(|(_, page)| page));
-    for catalog in &editions.catalogs {
-        all.extend(for_agents(catalog));
-    }
+    all.extend(editions.catalogs.iter().flat_map(for_agents));
     all.extend(errors::removed(editions));
     all
 }
@@ -216,7 +227,17 @@ pub(crate) fn resources(editions: &Editions) -> Vec<Resource> {
 /// an agent asks for them without `Accept-Language`, so they do not
 /// negotiate.
 fn for_agents(catalog: &Catalog) -> Vec<Resource> {
-    let own = Some(catalog.language.segment.as_str());
+    agents_documents(catalog, Some(&catalog.language.segment))
+        .into_iter()
+        .map(|(address, body)| {
+            localized_document(catalog, address, vec![body.localized(catalog, &[])])
+        })
+        .collect()
+}
+
+/// `llms.txt`, `llms-full.txt` and the feed of `catalog`, linking its
+/// pages in the language `own` (`None`: at the addresses that negotiate).
+fn agents_documents(catalog: &Catalog, own: Option<&str>) -> [(Address<'static>, Body); 3] {
     [
         (
             Address::Llms,
@@ -231,12 +252,6 @@ fn for_agents(catalog: &Catalog) -> Vec<Resource> {
             Body::new(MediaType::ATOM, render_feed::changes(catalog, own)),
         ),
     ]
-    .into_iter()
-    .map(|(address, mut body)| {
-        body.headers.push(content_language(catalog));
-        localized_document(catalog, address, vec![body])
-    })
-    .collect()
 }
 
 /// The pages at the addresses that negotiate their language: of each page
@@ -250,23 +265,22 @@ fn negotiated(languages: &[Vec<(String, Resource)>]) -> Vec<Resource> {
     first
         .iter()
         .enumerate()
-        .map(|(i, (path, page))| {
-            let mut representations = Vec::new();
-            for pages in languages {
-                let fixed = &pages[i].1;
-                for body in &fixed.representations {
-                    let mut body = body.clone();
-                    body.headers.push(("content-location", fixed.id.clone()));
-                    representations.push(body);
-                }
-            }
-            Resource {
-                id: path.clone(),
-                representations,
-                cache_control: page.cache_control,
-                error: None,
-                languages: languages.len(),
-            }
+        .map(|(i, (path, page))| Resource {
+            id: path.clone(),
+            representations: languages
+                .iter()
+                .map(|pages| &pages[i].1)
+                .flat_map(|fixed| {
+                    fixed.representations.iter().map(|body| {
+                        let mut body = body.clone();
+                        body.headers.push(("content-location", fixed.id.clone()));
+                        body
+                    })
+                })
+                .collect(),
+            cache_control: page.cache_control,
+            error: None,
+            languages: languages.len(),
         })
         .collect()
 }
@@ -277,7 +291,6 @@ fn negotiated(languages: &[Vec<(String, Resource)>]) -> Vec<Resource> {
 fn pages(editions: &Editions, catalog: &Catalog) -> Vec<(String, Resource)> {
     let words = &catalog.language.chrome;
     let every = editions.languages();
-    let mut all = Vec::new();
     let feed = catalog.at(Address::Feed).to_string();
     let home = Page {
         title: &catalog.site.title,
@@ -287,43 +300,24 @@ fn pages(editions: &Editions, catalog: &Catalog) -> Vec<(String, Resource)> {
         ..Page::default()
     };
     let home_links = [
-        alternate(
-            catalog.at(Address::Home(View::Markdown)),
-            MediaType::MARKDOWN,
-        ),
         format!(
             "<{}>; rel=\"describedby\"; type=\"text/plain\"",
             catalog.at(Address::Llms)
         ),
         format!("<{}>; rel=\"api-catalog\"", Address::ApiCatalog),
-        alternate(catalog.at(Address::Feed), MediaType::ATOM),
+        alternate(&feed, MediaType::ATOM),
     ];
     let markdown = render_markdown::home(catalog);
-    all.extend(page_and_twin(
-        catalog,
-        Address::Home,
-        &home,
-        markdown,
-        &home_links,
-    ));
+    let home = page_and_twin(catalog, Address::Home, &home, markdown, &home_links);
     let index = Page {
         title: &words.methods,
         description: &words.methods_description,
         written_in: &every,
         ..Page::default()
     };
-    let index_links = [alternate(
-        catalog.at(Address::Methods(View::Markdown)),
-        MediaType::MARKDOWN,
-    )];
     let markdown = render_markdown::methods(catalog);
-    all.extend(page_and_twin(
-        catalog,
-        Address::Methods,
-        &index,
-        markdown,
-        &index_links,
-    ));
+    let index = page_and_twin(catalog, Address::Methods, &index, markdown, &[]);
+    let mut all = Vec::from_iter(home.into_iter().chain(index));
     let source = editions.source();
     for entry in &catalog.entries {
         let key = entry.key.as_str();
@@ -337,16 +331,10 @@ fn pages(editions: &Editions, catalog: &Catalog) -> Vec<(String, Resource)> {
                 .then_some(&source.language),
             ..Page::default()
         };
-        let links = [
-            alternate(
-                catalog.at(Address::Method(key, View::Markdown)),
-                MediaType::MARKDOWN,
-            ),
-            alternate(Address::Document(key).localized(None), MediaType::JSON),
-        ];
+        let json = alternate(Address::Document(key), MediaType::JSON);
         let markdown = render_markdown::method(catalog, entry);
         let at = |form| Address::Method(key, form);
-        all.extend(page_and_twin(catalog, at, &page, markdown, &links));
+        all.extend(page_and_twin(catalog, at, &page, markdown, &[json]));
     }
     all
 }
@@ -358,45 +346,27 @@ fn pages(editions: &Editions, catalog: &Catalog) -> Vec<(String, Resource)> {
 fn documents(editions: &Editions) -> Vec<Resource> {
     // The JSON Reference is the source language's, whatever is asked.
     let catalog = editions.source();
-    let api = |text: String| Body {
-        headers: vec![service_desc(catalog), content_language(catalog)],
-        ..Body::new(MediaType::JSON, text)
+    let api = |text: String| {
+        Body {
+            headers: vec![service_desc(catalog)],
+            ..Body::new(MediaType::JSON, text)
+        }
+        .localized(catalog, &[])
     };
-    let mut all = vec![document(
-        Address::Collection,
-        vec![api(render_json::collection(catalog))],
-    )];
+    let collection = api(render_json::collection(catalog));
+    let mut all = vec![document(Address::Collection, vec![collection])];
     for entry in &catalog.entries {
-        all.push(document(
-            Address::Document(&entry.key),
-            vec![api(render_json::single(catalog, entry))],
-        ));
+        let json = api(render_json::single(catalog, entry));
+        all.push(document(Address::Document(&entry.key), vec![json]));
     }
 
-    let catalog_link = (
-        "link",
-        format!(
-            "<{}>; rel=\"api-catalog\"",
-            Address::ApiCatalog.url(&catalog.base_url)
-        ),
+    let api_catalog = Address::ApiCatalog.url(&catalog.base_url);
+    let catalog_link = ("link", format!("<{api_catalog}>; rel=\"api-catalog\""));
+    let openapi = (
+        Address::OpenApi,
+        Body::new(MediaType::JSON, render_openapi::openapi(catalog)),
     );
-    let documents = [
-        (
-            Address::OpenApi,
-            Body::new(MediaType::JSON, render_openapi::openapi(catalog)),
-        ),
-        (
-            Address::Llms,
-            markdown_body(MediaType::TEXT, render_llms::llms(catalog, None)),
-        ),
-        (
-            Address::LlmsFull,
-            markdown_body(MediaType::TEXT, render_llms::llms_full(catalog)),
-        ),
-        (
-            Address::Feed,
-            Body::new(MediaType::ATOM, render_feed::changes(catalog, None)),
-        ),
+    let others = [
         (
             Address::Robots,
             Body::new(MediaType::TEXT, render_crawlers::robots(catalog)),
@@ -418,17 +388,10 @@ fn documents(editions: &Editions) -> Vec<Resource> {
             },
         ),
     ];
-    for (address, body) in documents {
-        all.push(Resource {
-            // For load balancers: never cached, never listed.
-            cache_control: if address == Address::Health {
-                "no-store"
-            } else {
-                CACHE_CONTROL
-            },
-            ..document(address, vec![body])
-        });
-    }
+    let documents = std::iter::once(openapi)
+        .chain(agents_documents(catalog, None))
+        .chain(others);
+    all.extend(documents.map(|(address, body)| document(address, vec![body])));
     all.extend(discovery::resources(editions));
     all
 }

@@ -16,7 +16,6 @@ use crate::errors::ErrorKind;
 use crate::headers;
 use crate::media::MediaType;
 use crate::negotiate::{Coding, Language};
-use crate::parallel;
 use crate::render_mcp;
 use crate::render_search;
 use crate::search_page::{Form, Headers as SearchHeaders, SearchPage, MEDIA_TYPES};
@@ -24,6 +23,7 @@ use crate::site::{self, Body, Resource, CACHE_CONTROL};
 use crate::table::{self, ErrorBodies, Index, Representation, Table, Variant};
 use bytes::Bytes;
 use http::{HeaderMap, HeaderName, HeaderValue};
+use indexmap::IndexMap;
 
 /// Compress every body of `pages` and `errors` as `encoding` says (against
 /// `dictionary` where a body asks for it) and give each its headers.
@@ -69,14 +69,7 @@ pub(crate) fn table(
                 let edge = |media| edge.headers(&search, media, Some(&catalog.language.tag));
                 render_search::page(
                     catalog,
-                    |form| {
-                        search_headers(
-                            catalog,
-                            form,
-                            &last_modified,
-                            edge(MEDIA_TYPES[form as usize]),
-                        )
-                    },
+                    |form| search_headers(catalog, form, &last_modified, &edge),
                     // `/search`'s `303` to a method's page, but `Location`: kept
                     // as long as an answer, and by `Accept` (JSON and Markdown
                     // clients get the results).
@@ -102,7 +95,10 @@ pub(crate) fn table(
             languages: offers(editions),
             base_url: catalog.base_url.clone(),
             content_hash,
-            mcp: parallel::joined(mcp),
+            // If it panicked, the panic goes on here.
+            mcp: mcp
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
             search,
         }
     })
@@ -143,20 +139,16 @@ fn stored_resource(
         .iter()
         .map(|b| b.media)
         .collect();
-    let vary = match (
-        media_types.len() > 1,
-        resource.languages > 1,
-        compressed_against_dictionary,
-    ) {
-        (true, true, true) => "Accept, Accept-Encoding, Accept-Language, Available-Dictionary",
-        (true, true, false) => "Accept, Accept-Encoding, Accept-Language",
-        (true, false, true) => "Accept, Accept-Encoding, Available-Dictionary",
-        (true, false, false) => "Accept, Accept-Encoding",
-        (false, true, true) => "Accept-Encoding, Accept-Language, Available-Dictionary",
-        (false, true, false) => "Accept-Encoding, Accept-Language",
-        (false, false, true) => "Accept-Encoding, Available-Dictionary",
-        (false, false, false) => "Accept-Encoding",
-    };
+    let vary = [
+        ("Accept", media_types.len() > 1),
+        ("Accept-Encoding", true),
+        ("Accept-Language", resource.languages > 1),
+        ("Available-Dictionary", compressed_against_dictionary),
+    ]
+    .into_iter()
+    .filter_map(|(field, varies)| varies.then_some(field))
+    .collect::<Vec<_>>()
+    .join(", ");
     let representations: Vec<Representation> = resource
         .representations
         .iter()
@@ -165,7 +157,7 @@ fn stored_resource(
             variants: variants
                 .into_iter()
                 .map(|(coding, bytes)| {
-                    variant(resource, body, vary, last_modified, edge, coding, bytes)
+                    variant(resource, body, &vary, last_modified, edge, coding, bytes)
                 })
                 .collect(),
         })
@@ -184,7 +176,7 @@ fn stored_resource(
 fn variant(
     resource: &Resource,
     body: &Body,
-    vary: &'static str,
+    vary: &str,
     last_modified: &str,
     edge: &Edge,
     coding: Coding,
@@ -247,15 +239,17 @@ fn variant(
 
 /// The headers of `/search`'s answers in `form`: as a page's (a document's
 /// for JSON), varying on `Accept` alone (they are sent in identity), and
-/// `noindex` (a results page is no page to list). The server adds
+/// `noindex` (a results page is no page to list), with what `edge` says a
+/// CDN reads on an answer of its media type. The server adds
 /// `Content-Length` and `ETag`.
 fn search_headers(
     catalog: &Catalog,
     form: Form,
     last_modified: &str,
-    for_the_edge: Vec<(&'static str, String)>,
+    edge: &dyn Fn(MediaType) -> Vec<(&'static str, String)>,
 ) -> SearchHeaders {
     let media = MEDIA_TYPES[form as usize];
+    let for_the_edge = edge(media);
     let noindex = ("x-robots-tag", "noindex".to_string());
     let mut sent = vec![("content-type", media.content_type())];
     if form != Form::Json {
@@ -292,11 +286,11 @@ enum Answer {
 
 /// The headers every answer has, in the order sent: one line a header,
 /// each sent on the answers it means something on.
-fn shared(
-    vary: &'static str,
+fn shared<'v>(
+    vary: &'v str,
     cache_control: &'static str,
     answer: Answer,
-) -> impl Iterator<Item = (&'static str, String)> {
+) -> impl Iterator<Item = (&'static str, String)> + 'v {
     [
         Some(("vary", vary)),
         Some(("cache-control", cache_control)),
@@ -318,21 +312,17 @@ fn value(text: String) -> HeaderValue {
 /// a list, RFC 9110 §5.3) is one line, its values joined by commas where
 /// it first stands, which a response copies and writes once.
 fn map(headers: impl IntoIterator<Item = (&'static str, String)>) -> HeaderMap {
-    let mut lines: Vec<(&'static str, String)> = Vec::new();
+    let mut lines = IndexMap::<&'static str, String>::new();
     for (name, text) in headers {
-        match lines.iter_mut().find(|(line, _)| *line == name) {
-            Some((_, line)) => {
-                line.push_str(", ");
-                line.push_str(&text);
-            }
-            None => lines.push((name, text)),
-        }
+        lines
+            .entry(name)
+            .and_modify(|line| *line = format!("{line}, {text}"))
+            .or_insert(text);
     }
-    let mut map = HeaderMap::new();
-    for (name, text) in lines {
-        map.append(HeaderName::from_static(name), value(text));
-    }
-    map
+    lines
+        .into_iter()
+        .map(|(name, text)| (HeaderName::from_static(name), value(text)))
+        .collect()
 }
 
 /// The first 16 hex digits of a SHA-256 over every resource's path and

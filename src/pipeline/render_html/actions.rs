@@ -48,24 +48,15 @@ pub(super) fn html(catalog: &Catalog, twin: &str) -> String {
         escape(&words.view_markdown)
     );
     for (name, address) in ASSISTANTS {
-        links.push_str(&format!(
-            "<li><a href=\"{address}{}\">{}</a></li>",
-            encoded(&prompt),
-            escape(&fill(&words.open_in, &[("app", name)]))
-        ));
+        let href = format!("{address}{}", encoded(&prompt));
+        links.push_str(&item(&href, &fill(&words.open_in, &[("app", name)])));
     }
     let mcp = Address::Mcp.url(base);
     let installs = [
         ("Cursor", cursor_link(&mcp)),
         ("VS Code", vscode_link(&mcp)),
     ]
-    .map(|(name, link)| {
-        format!(
-            "<li><a href=\"{}\">{}</a></li>",
-            escape(&link),
-            escape(&fill(&words.add_to, &[("app", name)]))
-        )
-    })
+    .map(|(name, link)| item(&link, &fill(&words.add_to, &[("app", name)])))
     .concat();
     format!(
         "<aside class=\"actions\" aria-label=\"{label}\">\n<ul>{links}</ul>\n\
@@ -78,6 +69,15 @@ pub(super) fn html(catalog: &Catalog, twin: &str) -> String {
         server = escape(&words.mcp_server),
         mcp = escape(&mcp),
         by_command = escape(&words.add_by_command),
+    )
+}
+
+/// A list item linking `href` as `label`, both escaped.
+fn item(href: &str, label: &str) -> String {
+    format!(
+        "<li><a href=\"{}\">{}</a></li>",
+        escape(href),
+        escape(label)
     )
 }
 

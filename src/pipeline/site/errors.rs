@@ -10,7 +10,7 @@
 
 use super::{page_pair, Body, Resource};
 use crate::address::{Address, View};
-use crate::content::{Catalog, Editions, Entry, ErrorText};
+use crate::content::{Catalog, Editions, ErrorText};
 use crate::errors::ErrorKind;
 use crate::media::MediaType;
 use crate::render_html::Page;
@@ -125,7 +125,8 @@ pub(crate) fn removed(editions: &Editions) -> Vec<Resource> {
     let mut all = Vec::new();
     for entry in &source.removed {
         let hint = |text: &ErrorText| text.hint_for_removed(entry);
-        let pointer = successor(entry).map(Pointer::Successor);
+        let successor = entry.removed.as_ref().and_then(|m| m.successor.as_deref());
+        let pointer = successor.map(Pointer::Successor);
         for form in [View::Markdown, View::Page] {
             let address = Address::Method(&entry.key, form);
             let id = address.to_string();
@@ -141,11 +142,6 @@ pub(crate) fn removed(editions: &Editions) -> Vec<Resource> {
         all.push(error_resource(id, unknown, vec![json]));
     }
     all
-}
-
-/// The method to use instead of the removed `entry`, if any.
-fn successor(entry: &Entry) -> Option<&str> {
-    entry.removed.as_ref().and_then(|m| m.successor.as_deref())
 }
 
 /// The error as page URLs answer it, at `id` (`page/<code>`, or
