@@ -4,10 +4,9 @@
 //! an error). Both the dispatch (`rpc.rs`) and the tools (`tools.rs`) answer
 //! through it, so neither needs the other's words.
 
+use crate::table::Table;
 use http::StatusCode;
-use refserve_core::mcp::{Era, Mcp};
-use refserve_core::negotiate::Language;
-use refserve_core::search_page::SearchPage;
+use refserve_core::mcp::Era;
 use serde::Serialize;
 use serde_json::Value;
 
@@ -40,7 +39,8 @@ pub struct Reply {
     pub body: Vec<u8>,
 }
 
-/// A request being answered: its id, era, and what its answers need.
+/// A request being answered: its id, era, and the table it is answered
+/// from.
 pub(crate) struct Call<'r> {
     /// The id, echoed in the answer.
     pub id: &'r Value,
@@ -48,23 +48,16 @@ pub(crate) struct Call<'r> {
     pub era: Era,
     /// The version a legacy request names in `MCP-Protocol-Version`.
     pub legacy_version: Option<&'r str>,
-    /// What the server answers from.
-    pub answers: &'r Mcp,
-    /// Names an unknown method was probably meant to be.
-    pub keys: &'r [String],
-    /// `/search`'s pieces in each language (the line that says why a
-    /// method matched).
-    pub search: &'r [SearchPage],
-    /// The languages of the pages, the source's first (a tool's `locale`
-    /// is negotiated among them).
-    pub languages: &'r [Language],
+    /// What the server answers from: `mcp`, and the methods' `keys`, the
+    /// `languages` and each one's `/search` words.
+    pub table: &'r Table,
 }
 
 impl Call<'_> {
     /// The stored result `key`, in this request's era, as the answer: the
     /// bytes of a stored JSON object, the request's id spliced around them.
     pub(crate) fn stored(&self, key: &str) -> Option<Reply> {
-        let result = self.answers.answer(key)?.result(self.era)?;
+        let result = self.table.mcp.answer(key)?.result(self.era)?;
         let mut body = Vec::with_capacity(result.len() + 48);
         body.extend_from_slice(b"{\"jsonrpc\":\"2.0\",\"id\":");
         body.extend_from_slice(self.id.to_string().as_bytes());

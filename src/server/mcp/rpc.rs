@@ -134,82 +134,78 @@ pub fn answer(table: &Table, headers: &McpHeaders, body: &[u8]) -> Reply {
         id,
         era,
         legacy_version: headers.protocol_version,
-        answers: &table.mcp,
-        keys: &table.keys,
-        search: &table.search,
-        languages: &table.languages,
+        table,
     };
     dispatch(&call, method, params)
 }
 
-/// The request's method, answered.
+/// The request's method, answered. Which methods an era has is the
+/// table's to say: a result stored empty in an era (`initialize` in the
+/// modern one, `server/discover` in the legacy one) is a method it lacks.
 fn dispatch(call: &Call, method: &str, params: &Map<String, Value>) -> Reply {
-    let era = call.era;
-    match (method, era) {
-        ("initialize", Era::Legacy) => {
+    let key = match method {
+        "tools/list" | "resources/list" | "resources/templates/list"
+            if params.contains_key("cursor") =>
+        {
+            return call.error(
+                code::INVALID_PARAMS,
+                "There is no further page: the whole list comes in one answer.",
+                None,
+            );
+        }
+        "ping"
+        | "server/discover"
+        | "tools/list"
+        | "resources/list"
+        | "resources/templates/list" => method.to_string(),
+        "initialize" => {
             let requested = params.get("protocolVersion").and_then(Value::as_str);
             let version = HANDSHAKE_VERSIONS
                 .into_iter()
                 .find(|v| Some(*v) == requested)
                 .unwrap_or(HANDSHAKE_VERSIONS[0]);
-            stored(call, &answer_key("initialize", version))
+            answer_key("initialize", version)
         }
-        ("ping", Era::Legacy) | ("server/discover", Era::Modern) => stored(call, method),
-        ("tools/list" | "resources/list" | "resources/templates/list", _) => {
-            if params.contains_key("cursor") {
-                return call.error(
-                    code::INVALID_PARAMS,
-                    "There is no further page: the whole list comes in one answer.",
-                    None,
-                );
-            }
-            stored(call, method)
-        }
-        ("tools/call", _) => tools::call(call, params),
-        ("resources/read", _) => {
+        "tools/call" => return tools::call(call, params),
+        "resources/read" => {
             let Some(uri) = params.get("uri").and_then(Value::as_str) else {
                 return call.error(code::INVALID_PARAMS, "`params.uri` must be a string.", None);
             };
-            call.stored(&answer_key("resources/read", uri))
+            let code = match call.era {
+                Era::Legacy => code::RESOURCE_NOT_FOUND,
+                Era::Modern => code::INVALID_PARAMS,
+            };
+            return call
+                .stored(&answer_key("resources/read", uri))
                 .unwrap_or_else(|| {
-                    let code = match era {
-                        Era::Legacy => code::RESOURCE_NOT_FOUND,
-                        Era::Modern => code::INVALID_PARAMS,
-                    };
                     call.error(
                         code,
                         "Resource not found: resources/list gives every URI that can be read.",
                         Some(Data::Uri { uri }),
                     )
-                })
+                });
         }
-        _ => {
-            // The methods served in the era, and its status for the error.
-            let (status, methods) = match era {
-                Era::Legacy => (StatusCode::OK, "initialize, ping, tools/list, tools/call, resources/list, resources/read and resources/templates/list"),
-                Era::Modern => (StatusCode::NOT_FOUND, "server/discover, tools/list, tools/call, resources/list, resources/read and resources/templates/list"),
-            };
-            let shown: String = method.chars().take(64).collect();
-            let message = format!("Method not found: `{shown}`. This server answers {methods}.");
-            error_reply(
-                status,
-                Some(call.id),
-                code::METHOD_NOT_FOUND,
-                &message,
-                None,
-            )
-        }
-    }
+        _ => return unknown(call, method),
+    };
+    call.stored(&key).unwrap_or_else(|| unknown(call, method))
 }
 
-fn stored(call: &Call, key: &str) -> Reply {
-    call.stored(key).unwrap_or_else(|| {
-        call.error(
-            code::METHOD_NOT_FOUND,
-            "Method not found in this protocol version.",
-            None,
-        )
-    })
+/// `-32601`, naming the methods served in the request's era: in a 200 in
+/// the legacy era, a 404 in the modern one.
+fn unknown(call: &Call, method: &str) -> Reply {
+    let (status, methods) = match call.era {
+        Era::Legacy => (StatusCode::OK, "initialize, ping, tools/list, tools/call, resources/list, resources/read and resources/templates/list"),
+        Era::Modern => (StatusCode::NOT_FOUND, "server/discover, tools/list, tools/call, resources/list, resources/read and resources/templates/list"),
+    };
+    let shown: String = method.chars().take(SHOWN).collect();
+    let message = format!("Method not found: `{shown}`. This server answers {methods}.");
+    error_reply(
+        status,
+        Some(call.id),
+        code::METHOD_NOT_FOUND,
+        &message,
+        None,
+    )
 }
 
 /// What MCP 2026-07-28 asks of a modern request before it is answered, in
