@@ -74,26 +74,16 @@ const ALLOW_HEADERS: &str = "Content-Type, Accept, Authorization, MCP-Protocol-V
 /// The response headers a cross-origin script may read.
 const EXPOSE_HEADERS: &str = "MCP-Protocol-Version, Mcp-Session-Id";
 
-/// Which origins may call `/mcp` from a browser, besides the base URL's.
+/// Which origins may call `/mcp` from a browser, besides the base URL's:
+/// those of `--mcp-allow-origin`, each an origin (`scheme://host[:port]`,
+/// in any case) or `*` for any.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Origins {
-    /// `*` was allowed: any origin.
-    pub any: bool,
-    /// Origins allowed by name (`scheme://host[:port]`, lowercase).
-    pub named: Vec<String>,
-}
+pub struct Origins(Vec<String>);
 
 impl Origins {
-    /// The origins of `--mcp-allow-origin` (each an origin, or `*`).
+    /// The origins of `--mcp-allow-origin`.
     pub(crate) fn new(allowed: &[String]) -> Self {
-        Origins {
-            any: allowed.iter().any(|origin| origin == "*"),
-            named: allowed
-                .iter()
-                .filter(|origin| *origin != "*")
-                .map(|origin| origin.to_ascii_lowercase())
-                .collect(),
-        }
+        Origins(allowed.to_vec())
     }
 
     /// Whether a request from `origin` may be answered, on a server whose
@@ -102,12 +92,8 @@ impl Origins {
         let Ok(origin) = std::str::from_utf8(origin) else {
             return false;
         };
-        self.any
-            || origin.eq_ignore_ascii_case(origin_of(base_url))
-            || self
-                .named
-                .iter()
-                .any(|named| origin.eq_ignore_ascii_case(named))
+        let allows = |allowed: &str| allowed == "*" || origin.eq_ignore_ascii_case(allowed);
+        allows(origin_of(base_url)) || self.0.iter().any(|allowed| allows(allowed))
     }
 }
 

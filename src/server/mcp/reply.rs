@@ -81,8 +81,8 @@ impl Call<'_> {
     }
 
     /// A JSON-RPC error, in a 200.
-    pub(crate) fn error(&self, code: i64, message: &str, data: Option<Data>) -> Reply {
-        error_reply(StatusCode::OK, Some(self.id), code, message, data)
+    pub(crate) fn error(&self, code: i64, message: &str) -> Reply {
+        error_reply(StatusCode::OK, Some(self.id), code, message, None)
     }
 }
 

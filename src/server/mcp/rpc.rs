@@ -53,35 +53,30 @@ pub fn answer(table: &Table, headers: &McpHeaders, body: &[u8]) -> Reply {
             return bad(None, code::PARSE_ERROR, &problem);
         }
     };
+    // A message that is not a request: no id to answer.
+    let not_request = |problem: &str| bad(None, code::INVALID_REQUEST, problem);
     let Value::Object(message) = message else {
-        let problem = if message.is_array() {
+        return not_request(if message.is_array() {
             "Batches are not accepted: send one JSON-RPC message per request (MCP 2025-06-18 and later)."
         } else {
             "The body must be one JSON-RPC message: an object."
-        };
-        return bad(None, code::INVALID_REQUEST, problem);
+        });
     };
     if message.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
-        return bad(None, code::INVALID_REQUEST, "`jsonrpc` must be \"2.0\".");
+        return not_request("`jsonrpc` must be \"2.0\".");
     }
     let id = match message.get("id") {
         None => None,
         Some(id @ Value::String(_)) => Some(id),
         Some(id @ Value::Number(n)) if n.is_i64() || n.is_u64() => Some(id),
-        Some(_) => {
-            return bad(
-                None,
-                code::INVALID_REQUEST,
-                "`id` must be a string or an integer.",
-            )
-        }
+        Some(_) => return not_request("`id` must be a string or an integer."),
     };
     let method = message.get("method").and_then(Value::as_str);
     let Some(id) = id else {
         // A notification, or a response to a request the server never sent.
         let response = message.contains_key("result") || message.contains_key("error");
         if method.is_none() && !response {
-            return bad(None, code::INVALID_REQUEST, "`method` is missing.");
+            return not_request("`method` is missing.");
         }
         // 202: taken.
         let (status, body) = (StatusCode::ACCEPTED, Vec::new());
@@ -127,7 +122,7 @@ pub fn answer(table: &Table, headers: &McpHeaders, body: &[u8]) -> Reply {
                     &format!("A {MODERN_VERSION} request carries `params._meta` with `{META_VERSION}` and `{META_CAPABILITIES}`."),
                 )
             }
-            Some(_) => return unsupported(Some(id), headers.protocol_version.unwrap_or_default()),
+            Some(version) => return unsupported(Some(id), version),
         },
     };
     let call = Call {
@@ -150,7 +145,6 @@ fn dispatch(call: &Call, method: &str, params: &Map<String, Value>) -> Reply {
             return call.error(
                 code::INVALID_PARAMS,
                 "There is no further page: the whole list comes in one answer.",
-                None,
             );
         }
         "ping"
@@ -169,7 +163,7 @@ fn dispatch(call: &Call, method: &str, params: &Map<String, Value>) -> Reply {
         "tools/call" => return tools::call(call, params),
         "resources/read" => {
             let Some(uri) = params.get("uri").and_then(Value::as_str) else {
-                return call.error(code::INVALID_PARAMS, "`params.uri` must be a string.", None);
+                return call.error(code::INVALID_PARAMS, "`params.uri` must be a string.");
             };
             let code = match call.era {
                 Era::Legacy => code::RESOURCE_NOT_FOUND,
@@ -178,11 +172,10 @@ fn dispatch(call: &Call, method: &str, params: &Map<String, Value>) -> Reply {
             return call
                 .stored(&answer_key("resources/read", uri))
                 .unwrap_or_else(|| {
-                    call.error(
-                        code,
-                        "Resource not found: resources/list gives every URI that can be read.",
-                        Some(Data::Uri { uri }),
-                    )
+                    let message =
+                        "Resource not found: resources/list gives every URI that can be read.";
+                    let data = Some(Data::Uri { uri });
+                    error_reply(StatusCode::OK, Some(call.id), code, message, data)
                 });
         }
         _ => return unknown(call, method),

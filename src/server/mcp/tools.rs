@@ -30,7 +30,6 @@ pub(crate) fn call(call: &Call, params: &Map<String, Value>) -> Reply {
         return call.error(
             code::INVALID_PARAMS,
             "`params.name` must be a string: the tool to call.",
-            None,
         );
     };
     let empty = Map::new();
@@ -51,7 +50,6 @@ pub(crate) fn call(call: &Call, params: &Map<String, Value>) -> Reply {
                     "Unknown tool: `{shown}`. The tools are {}.",
                     TOOLS.join(", ")
                 ),
-                None,
             );
         }
     };
@@ -144,7 +142,7 @@ fn search(call: &Call, arguments: &Map<String, Value>) -> Result<Reply, Reply> {
         call.table.mcp.editions.get(language),
         call.table.search.get(language),
     ) else {
-        return Err(call.error(code::INTERNAL_ERROR, "The search is not stored.", None));
+        return Err(call.error(code::INTERNAL_ERROR, "The search is not stored."));
     };
     const WHAT: &str = "what you want to do or know, in words";
     let query = match arguments.get("query") {
@@ -205,50 +203,44 @@ fn search(call: &Call, arguments: &Map<String, Value>) -> Result<Reply, Reply> {
 /// Wrong arguments: the tool's own error, or `-32602` for 2025-06-18.
 fn invalid(call: &Call, problem: &str) -> Reply {
     if call.era == Era::Legacy && call.legacy_version == Some("2025-06-18") {
-        return call.error(code::INVALID_PARAMS, problem, None);
+        return call.error(code::INVALID_PARAMS, problem);
     }
     finish(call, Echoed(problem), None::<Searched>, None)
 }
 
 /// The tool's result, `text` and the `structured` content (an error
-/// without), in the request's era, `_meta` saying what was `served` when
-/// a locale was asked for, as the answer.
+/// without), in the request's era, as the answer. It ends with a modern
+/// result's members (`resultType`, `_meta` naming the server), and `_meta`
+/// saying what was `served` when a locale was asked for (before the
+/// server's name, in a modern one).
 fn finish<T: Serialize, S: Serialize>(
     call: &Call,
     text: T,
     structured: Option<S>,
     served: Option<Served>,
 ) -> Reply {
-    let is_error = structured.is_none();
-    call.respond(&ToolResult {
-        content: [Content { kind: "text", text }],
-        structured,
-        is_error,
-        ending: ending(call, served),
-    })
-}
-
-/// The members that end a result: a modern one's (`resultType`, `_meta`
-/// naming the server), and `_meta` saying what was `served` (before the
-/// server's name, in a modern one).
-fn ending(call: &Call, served: Option<Served>) -> Members {
-    let mut members = Members::new();
+    let mut ending = Members::new();
     if call.era == Era::Modern {
-        members.clone_from(&call.table.mcp.modern_members);
+        ending.clone_from(&call.table.mcp.modern_members);
     }
     if let Some(served) = served {
         let mut meta = serde_json::to_value(&served).unwrap_or_default();
-        let server = members
+        let server = ending
             .get("_meta")
             .and_then(|raw| serde_json::from_str::<Map<String, Value>>(raw.get()).ok());
         if let (Value::Object(meta), Some(server)) = (&mut meta, server) {
             meta.extend(server);
         }
         if let Ok(meta) = serde_json::value::to_raw_value(&meta) {
-            members.insert("_meta".into(), meta);
+            ending.insert("_meta".into(), meta);
         }
     }
-    members
+    call.respond(&ToolResult {
+        content: [Content { kind: "text", text }],
+        is_error: structured.is_none(),
+        structured,
+        ending,
+    })
 }
 
 /// A tool's result: `{"content":[…],"structuredContent":{…}}`, or
