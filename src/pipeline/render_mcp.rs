@@ -267,14 +267,13 @@ fn edition(catalog: &Catalog) -> Edition {
 fn list_methods(catalog: &Catalog, searched: &Edition, served: Option<Served>) -> Value {
     let words = &catalog.language.chrome;
     let count = searched.hits.len().to_string();
-    let mut text = format!("{}\n\n", fill(&words.mcp_methods, &[("count", &count)]));
-    for hit in &searched.hits {
-        text.push_str("- ");
-        text.push_str(&hit.text);
-    }
-    text.push('\n');
-    text.push_str(&words.mcp_methods_end);
-    text.push('\n');
+    let heading = fill(&words.mcp_methods, &[("count", &count)]);
+    let items: String = searched
+        .hits
+        .iter()
+        .map(|hit| format!("- {}", hit.text))
+        .collect();
+    let text = format!("{heading}\n\n{items}\n{}\n", words.mcp_methods_end);
     let methods: Vec<&Members> = searched.hits.iter().map(|hit| &hit.members).collect();
     let mut result = json!({
         "content": [{ "type": "text", "text": text }],
@@ -297,10 +296,7 @@ fn finish(mut value: Value, era: Era, cached: bool) -> String {
             value["cacheScope"] = json!("public");
         }
         let server = json!({ "name": SERVER_NAME, "version": env!("CARGO_PKG_VERSION") });
-        // Beside what the result says of itself (a locale).
-        if !value["_meta"].is_object() {
-            value["_meta"] = json!({});
-        }
+        // Beside what the result says of itself (a locale), if anything.
         value["_meta"]["io.modelcontextprotocol/serverInfo"] = server;
     }
     serde_json::to_string(&value).expect("a serde_json::Value always serialises")

@@ -58,12 +58,8 @@ impl Call<'_> {
     /// bytes of a stored JSON object, the request's id spliced around them.
     pub(crate) fn stored(&self, key: &str) -> Option<Reply> {
         let result = self.table.mcp.answer(key)?.result(self.era)?;
-        let mut body = Vec::with_capacity(result.len() + 48);
-        body.extend_from_slice(b"{\"jsonrpc\":\"2.0\",\"id\":");
-        body.extend_from_slice(self.id.to_string().as_bytes());
-        body.extend_from_slice(b",\"result\":");
-        body.extend_from_slice(result);
-        body.extend_from_slice(b"}\n");
+        let head = format!("{{\"jsonrpc\":\"2.0\",\"id\":{},\"result\":", self.id);
+        let body = [head.as_bytes(), result, b"}\n"].concat();
         let status = StatusCode::OK;
         Some(Reply { status, body })
     }
