@@ -102,6 +102,11 @@ pub(crate) fn error_reply(
     reply(status, &failure)
 }
 
+/// A request's value as a message repeats it: its first 64 characters.
+pub(crate) fn shown(value: &str) -> String {
+    value.chars().take(64).collect()
+}
+
 /// What an error's `data` tells.
 #[derive(Debug, Serialize)]
 #[serde(untagged)]

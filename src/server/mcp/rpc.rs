@@ -15,7 +15,7 @@
 //! every legacy one, travels in a 200. Notifications and responses get
 //! 202 and no body.
 
-use super::reply::{code, error_reply, Call, Data, Reply};
+use super::reply::{code, error_reply, shown, Call, Data, Reply};
 use super::tools;
 use crate::table::Table;
 use http::StatusCode;
@@ -190,8 +190,10 @@ fn unknown(call: &Call, method: &str) -> Reply {
         Era::Legacy => (StatusCode::OK, "initialize, ping, tools/list, tools/call, resources/list, resources/read and resources/templates/list"),
         Era::Modern => (StatusCode::NOT_FOUND, "server/discover, tools/list, tools/call, resources/list, resources/read and resources/templates/list"),
     };
-    let shown: String = method.chars().take(SHOWN).collect();
-    let message = format!("Method not found: `{shown}`. This server answers {methods}.");
+    let message = format!(
+        "Method not found: `{}`. This server answers {methods}.",
+        shown(method)
+    );
     error_reply(
         status,
         Some(call.id),
@@ -256,9 +258,8 @@ fn check_modern(
 
 /// The message of a `-32020`, in the words of the specification's example
 /// (`Header mismatch: Mcp-Name header value 'foo' does not match body value
-/// 'bar'`), each value cut to its first [`SHOWN`] characters.
+/// 'bar'`), each value cut as [`shown`].
 fn mismatch(header: &str, sent: Option<&str>, body: &str) -> String {
-    let shown = |value: &str| value.chars().take(SHOWN).collect::<String>();
     match sent {
         None => format!(
             "Header mismatch: the {header} header is missing; it must repeat the body value '{}'",
@@ -271,9 +272,6 @@ fn mismatch(header: &str, sent: Option<&str>, body: &str) -> String {
         ),
     }
 }
-
-/// The most characters of a request's value an error message repeats.
-const SHOWN: usize = 64;
 
 /// A header value as MCP sends text that is not plain ASCII:
 /// `=?base64?…?=` around the UTF-8 bytes in base64.

@@ -15,7 +15,7 @@
 //! 2025-06-18.
 
 use super::json::{Echoed, Score};
-use super::reply::{code, Call, Reply};
+use super::reply::{code, shown, Call, Reply};
 use crate::search::{query_terms, rank, read_part};
 use refserve_core::mcp::{answer_key, Era, Hit, Members, Served, DEFAULT_LIMIT, TOOLS};
 use refserve_core::negotiate::negotiate_language;
@@ -43,14 +43,9 @@ pub(crate) fn call(call: &Call, params: &Map<String, Value>) -> Reply {
         "get_method" => get_method(call, arguments),
         "search" => search(call, arguments),
         _ => {
-            let shown: String = name.chars().take(64).collect();
-            return call.error(
-                code::INVALID_PARAMS,
-                &format!(
-                    "Unknown tool: `{shown}`. The tools are {}.",
-                    TOOLS.join(", ")
-                ),
-            );
+            let tools = TOOLS.join(", ");
+            let problem = format!("Unknown tool: `{}`. The tools are {tools}.", shown(name));
+            return call.error(code::INVALID_PARAMS, &problem);
         }
     };
     // A tool that cannot answer (wrong arguments, most often) answers why.
@@ -117,7 +112,7 @@ fn get_method(call: &Call, arguments: &Map<String, Value>) -> Result<Reply, Repl
     if let Some(reply) = stored_tool(call, &key, language) {
         return Ok(reply);
     }
-    let shown: String = name.chars().take(64).collect();
+    let asked = shown(name);
     // What search would answer for the name: a typo's method, or the
     // method another library's name stands for.
     let terms = query_terms(&call.table.mcp.index, name);
@@ -125,9 +120,9 @@ fn get_method(call: &Call, arguments: &Map<String, Value>) -> Result<Reply, Repl
         .first()
         .and_then(|found| call.table.keys.get(found.method));
     let problem = match meant {
-        Some(meant) => format!("No method is named `{shown}`; did you mean `{meant}`?"),
+        Some(meant) => format!("No method is named `{asked}`; did you mean `{meant}`?"),
         None => format!(
-            "No method is named `{shown}`. The methods: {}.",
+            "No method is named `{asked}`. The methods: {}.",
             call.table.keys.join(", ")
         ),
     };
@@ -314,17 +309,15 @@ fn wrong_type(name: &str, expected: &str, value: &Value, what: &str) -> String {
     format!("`{name}` must be {expected}, not {given}: {what}.")
 }
 
-/// The first argument not in `known`, as a problem.
+/// The first argument not in `known` (never empty: every tool takes a
+/// `locale`), as a problem.
 fn unexpected(arguments: &Map<String, Value>, known: &[&str]) -> Option<String> {
     let name = arguments
         .keys()
         .find(|name| !known.contains(&name.as_str()))?;
-    let shown: String = name.chars().take(64).collect();
-    Some(match known {
-        [] => format!("Unknown argument `{shown}`: this tool takes none."),
-        _ => format!(
-            "Unknown argument `{shown}`: this tool takes {}.",
-            known.join(" and ")
-        ),
-    })
+    Some(format!(
+        "Unknown argument `{}`: this tool takes {}.",
+        shown(name),
+        known.join(" and ")
+    ))
 }
