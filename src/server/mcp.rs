@@ -43,7 +43,7 @@ use crate::negotiate::negotiate_media_type;
 use crate::respond::{self, Body};
 use crate::table::Table;
 use bytes::Bytes;
-use http::header::{self, HeaderMap, HeaderName, HeaderValue};
+use http::header::{self, HeaderMap, HeaderValue};
 use http::request::Parts;
 use http::{Method, Response, StatusCode, Version};
 use http_body_util::{BodyExt as _, Full};
@@ -336,19 +336,16 @@ fn refusal(status: StatusCode, message: &str) -> Reply {
 
 /// The MCP headers of a request, as text.
 fn mcp_headers(headers: &HeaderMap) -> McpHeaders<'_> {
-    const VERSION: HeaderName = HeaderName::from_static("mcp-protocol-version");
-    const METHOD: HeaderName = HeaderName::from_static("mcp-method");
-    const NAME: HeaderName = HeaderName::from_static("mcp-name");
     // A value that is not UTF-8 is compared as a string no body holds.
-    let text = |name: HeaderName| {
+    let text = |name: &str| {
         headers
             .get(name)
             .map(|value| value.to_str().unwrap_or("\u{fffd}"))
     };
     McpHeaders {
-        protocol_version: text(VERSION),
-        method: text(METHOD),
-        name: text(NAME),
+        protocol_version: text("mcp-protocol-version"),
+        method: text("mcp-method"),
+        name: text("mcp-name"),
     }
 }
 
@@ -432,6 +429,7 @@ fn cors(headers: &mut HeaderMap, origin: Option<&HeaderValue>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use http::header::HeaderName;
 
     #[test]
     fn a_bodys_buffer_grows_by_doubling_within_its_announced_length() {

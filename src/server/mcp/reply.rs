@@ -66,14 +66,13 @@ impl Call<'_> {
 
     /// `result`, written, as the answer.
     pub(crate) fn respond(&self, result: &impl Serialize) -> Reply {
-        reply(
-            StatusCode::OK,
-            &Success {
-                jsonrpc: "2.0",
-                id: self.id,
-                result,
-            },
-        )
+        let response = Response {
+            jsonrpc: "2.0",
+            id: Some(self.id),
+            result: Some(result),
+            error: None,
+        };
+        reply(StatusCode::OK, &response)
     }
 
     /// A JSON-RPC error, in a 200.
@@ -90,16 +89,18 @@ pub(crate) fn error_reply(
     message: &str,
     data: Option<Data>,
 ) -> Reply {
-    let failure = Failure {
+    let error = Error {
+        code,
+        message,
+        data,
+    };
+    let response = Response::<()> {
         jsonrpc: "2.0",
         id,
-        error: Error {
-            code,
-            message,
-            data,
-        },
+        result: None,
+        error: Some(error),
     };
-    reply(status, &failure)
+    reply(status, &response)
 }
 
 /// A request's value as a message repeats it: its first 64 characters.
@@ -125,21 +126,17 @@ pub(crate) enum Data<'a> {
     },
 }
 
-/// A JSON-RPC response with a result.
+/// A JSON-RPC response: a result, or an error (without `id` when it
+/// could not be read).
 #[derive(Serialize)]
-struct Success<'a, R> {
-    jsonrpc: &'static str,
-    id: &'a Value,
-    result: R,
-}
-
-/// A JSON-RPC error response.
-#[derive(Serialize)]
-struct Failure<'a> {
+struct Response<'a, R> {
     jsonrpc: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
     id: Option<&'a Value>,
-    error: Error<'a>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    result: Option<R>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<Error<'a>>,
 }
 
 /// A JSON-RPC error.
