@@ -62,7 +62,12 @@ fn locale(
     arguments: &Map<String, Value>,
     known: &[&str],
 ) -> Result<Option<usize>, Reply> {
-    if let Some(problem) = unexpected(arguments, known) {
+    let unknown = arguments
+        .keys()
+        .find(|name| !known.contains(&name.as_str()));
+    if let Some(name) = unknown {
+        let (name, takes) = (shown(name), known.join(" and "));
+        let problem = format!("Unknown argument `{name}`: this tool takes {takes}.");
         return Err(invalid(call, &problem));
     }
     const LOCALE: &str = "the reader's language as a BCP 47 tag, like `zh-CN` or `en`";
@@ -307,17 +312,4 @@ fn wrong_type(name: &str, expected: &str, value: &Value, what: &str) -> String {
         Value::Object(_) => "an object",
     };
     format!("`{name}` must be {expected}, not {given}: {what}.")
-}
-
-/// The first argument not in `known` (never empty: every tool takes a
-/// `locale`), as a problem.
-fn unexpected(arguments: &Map<String, Value>, known: &[&str]) -> Option<String> {
-    let name = arguments
-        .keys()
-        .find(|name| !known.contains(&name.as_str()))?;
-    Some(format!(
-        "Unknown argument `{}`: this tool takes {}.",
-        shown(name),
-        known.join(" and ")
-    ))
 }
