@@ -101,29 +101,9 @@ pub fn answer(table: &Table, headers: &McpHeaders, body: &[u8]) -> Reply {
             )
         }
     };
-    let meta_version = params
-        .get("_meta")
-        .and_then(|meta| meta.get(META_VERSION))
-        .and_then(Value::as_str);
-    let era = match meta_version {
-        Some(version) => {
-            if let Some(reply) = check_modern(id, method, params, version, headers) {
-                return reply;
-            }
-            Era::Modern
-        }
-        None => match headers.protocol_version {
-            None => Era::Legacy,
-            Some(version) if HANDSHAKE_VERSIONS.contains(&version) => Era::Legacy,
-            Some(MODERN_VERSION) => {
-                return bad(
-                    Some(id),
-                    code::INVALID_PARAMS,
-                    &format!("A {MODERN_VERSION} request carries `params._meta` with `{META_VERSION}` and `{META_CAPABILITIES}`."),
-                )
-            }
-            Some(version) => return unsupported(Some(id), version),
-        },
+    let era = match era(id, method, params, headers) {
+        Ok(era) => era,
+        Err(refused) => return refused,
     };
     let call = Call {
         id,
@@ -203,21 +183,35 @@ fn unknown(call: &Call, method: &str) -> Reply {
     )
 }
 
-/// What MCP 2026-07-28 asks of a modern request before it is answered, in
-/// the order its Streamable HTTP transport checks it: headers that repeat
-/// the body (`MCP-Protocol-Version`, `Mcp-Method`, and `Mcp-Name` for a
-/// tool call or a read), else `-32020` (`HeaderMismatch`); then a version
-/// served, else `-32022`; then the client's capabilities. A header that
-/// names one version while `_meta` names another is a mismatch, whichever
-/// versions they are: `-32022` would list as supported a version the
-/// client did send. `None` when all hold.
-fn check_modern(
+/// The era of a request: modern when `params._meta` names a version
+/// (legacy otherwise), and what MCP 2026-07-28 asks of a modern request
+/// before it is answered, in the order its Streamable HTTP transport
+/// checks it: headers that repeat the body (`MCP-Protocol-Version`,
+/// `Mcp-Method`, and `Mcp-Name` for a tool call or a read), else `-32020`
+/// (`HeaderMismatch`); then a version served, else `-32022`; then the
+/// client's capabilities. A header that names one version while `_meta`
+/// names another is a mismatch, whichever versions they are: `-32022`
+/// would list as supported a version the client did send. A legacy
+/// request may name a handshake version in `MCP-Protocol-Version`.
+fn era(
     id: &Value,
     method: &str,
     params: &Map<String, Value>,
-    version: &str,
     headers: &McpHeaders,
-) -> Option<Reply> {
+) -> Result<Era, Reply> {
+    let meta = params.get("_meta");
+    let Some(version) = meta.and_then(|meta| meta.get(META_VERSION)?.as_str()) else {
+        return match headers.protocol_version {
+            None => Ok(Era::Legacy),
+            Some(version) if HANDSHAKE_VERSIONS.contains(&version) => Ok(Era::Legacy),
+            Some(MODERN_VERSION) => Err(bad(
+                Some(id),
+                code::INVALID_PARAMS,
+                &format!("A {MODERN_VERSION} request carries `params._meta` with `{META_VERSION}` and `{META_CAPABILITIES}`."),
+            )),
+            Some(version) => Err(unsupported(Some(id), version)),
+        };
+    };
     let name = match method {
         "tools/call" => params.get("name").and_then(Value::as_str),
         "resources/read" => params.get("uri").and_then(Value::as_str),
@@ -237,23 +231,21 @@ fn check_modern(
         let sent = sent.map(decode_header);
         if sent.as_deref() != Some(body) {
             let problem = mismatch(header, sent.as_deref(), body);
-            return Some(bad(Some(id), code::HEADER_MISMATCH, &problem));
+            return Err(bad(Some(id), code::HEADER_MISMATCH, &problem));
         }
     }
     if version != MODERN_VERSION {
-        return Some(unsupported(Some(id), version));
+        return Err(unsupported(Some(id), version));
     }
-    let capabilities = params
-        .get("_meta")
-        .and_then(|meta| meta.get(META_CAPABILITIES));
+    let capabilities = meta.and_then(|meta| meta.get(META_CAPABILITIES));
     if !capabilities.is_some_and(Value::is_object) {
-        return Some(bad(
+        return Err(bad(
             Some(id),
             code::INVALID_PARAMS,
             &format!("`params._meta` must carry `{META_CAPABILITIES}` (an object; {{}} for none)."),
         ));
     }
-    None
+    Ok(Era::Modern)
 }
 
 /// The message of a `-32020`, in the words of the specification's example
