@@ -230,8 +230,7 @@ where
         Ok(())
     };
     match tokio::time::timeout_at(deadline.into(), reading).await {
-        Ok(Ok(())) => Ok(reservation.hold(bytes)),
-        Ok(Err(unread)) => Err(unread),
+        Ok(read) => read.map(|()| reservation.hold(bytes)),
         Err(_) => {
             let message = "The request body did not arrive in time.";
             Err(Unread::Refused(refusal(

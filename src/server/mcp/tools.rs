@@ -288,16 +288,13 @@ struct Match<'a> {
     score: Score,
 }
 
-/// `value` as a whole number: an integer, or a number with no fraction
-/// (`3.0`, which JSON Schema counts an integer too).
+/// `value` as a whole number up to `u32::MAX` (far over any limit): an
+/// integer, or a number with no fraction (`3.0`, which JSON Schema counts
+/// an integer too).
 fn whole_number(value: &Value) -> Option<usize> {
-    let number = value.as_number()?;
-    let whole = number.as_u64().or_else(|| {
-        let float = number.as_f64()?;
-        let whole = float.fract() == 0.0 && (0.0..=u32::MAX as f64).contains(&float);
-        whole.then_some(float as u64)
-    })?;
-    usize::try_from(whole).ok()
+    let float = value.as_f64()?;
+    let whole = float.fract() == 0.0 && (0.0..=u32::MAX as f64).contains(&float);
+    whole.then_some(float as usize)
 }
 
 /// The problem of an argument that is not what it must be: the type (or
