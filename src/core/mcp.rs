@@ -201,21 +201,15 @@ pub(crate) mod json_text {
 }
 
 impl Mcp {
-    /// The fixed answer stored as `key` ([`answer_key`]).
-    pub fn answer(&self, key: &str) -> Option<&Answer> {
-        self.answers
+    /// The fixed result stored as `key` ([`answer_key`]) in `era`'s form,
+    /// if there is one and the era has this request.
+    pub fn result(&self, key: &str, era: Era) -> Option<&[u8]> {
+        let i = (self.answers)
             .binary_search_by(|answer| answer.key.as_str().cmp(key))
-            .ok()
-            .map(|i| &self.answers[i])
-    }
-}
-
-impl Answer {
-    /// The result for `era`, if the era has this request.
-    pub fn result(&self, era: Era) -> Option<&[u8]> {
+            .ok()?;
         let bytes: &[u8] = match era {
-            Era::Legacy => &self.legacy,
-            Era::Modern => &self.modern,
+            Era::Legacy => &self.answers[i].legacy,
+            Era::Modern => &self.answers[i].modern,
         };
         (!bytes.is_empty()).then_some(bytes)
     }

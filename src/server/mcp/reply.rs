@@ -57,7 +57,7 @@ impl Call<'_> {
     /// The stored result `key`, in this request's era, as the answer: the
     /// bytes of a stored JSON object, the request's id spliced around them.
     pub(crate) fn stored(&self, key: &str) -> Option<Reply> {
-        let result = self.table.mcp.answer(key)?.result(self.era)?;
+        let result = self.table.mcp.result(key, self.era)?;
         let head = format!("{{\"jsonrpc\":\"2.0\",\"id\":{},\"result\":", self.id);
         let body = [head.as_bytes(), result, b"}\n"].concat();
         let status = StatusCode::OK;
