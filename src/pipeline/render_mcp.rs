@@ -314,17 +314,27 @@ fn capabilities() -> Value {
     })
 }
 
-/// What a client's model is told about the server.
+/// What a client's model is told about the server; with several
+/// languages, of the `locale` every tool takes too.
 fn instructions(editions: &Editions) -> String {
     let catalog = editions.source();
+    let locale = if editions.catalogs.len() < 2 {
+        String::new()
+    } else {
+        format!(
+            " Each tool takes an optional `locale` (a BCP 47 tag such as `zh-CN`) and answers in \
+             the language it chooses among {}, English when none matches; `_meta` says which was \
+             served.",
+            locales(editions)
+        )
+    };
     format!(
         "{}: {} Use `search` to find the methods for a task (a question in plain words), \
          `get_method` for one method's whole reference, `list_methods` for all {} at a glance. \
-         Every answer is read-only documentation; nothing here touches a database.{}",
+         Every answer is read-only documentation; nothing here touches a database.{locale}",
         catalog.site.title.trim_end_matches('.'),
         catalog.site.summary,
         catalog.entries.len(),
-        locales_sentence(editions),
     )
 }
 
@@ -352,19 +362,4 @@ fn locales(editions: &Editions) -> String {
         .map(|l| l.tag.as_str())
         .collect();
     tags.join(", ")
-}
-
-/// What the instructions say of `locale`, which every tool takes: a
-/// sentence, with a space before it; nothing when the site has one
-/// language.
-fn locales_sentence(editions: &Editions) -> String {
-    if editions.catalogs.len() < 2 {
-        return String::new();
-    }
-    format!(
-        " Each tool takes an optional `locale` (a BCP 47 tag such as `zh-CN`) and answers in \
-         the language it chooses among {}, English when none matches; `_meta` says which was \
-         served.",
-        locales(editions)
-    )
 }
