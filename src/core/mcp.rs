@@ -107,9 +107,10 @@ pub struct Edition {
     pub no_match_text: String,
 }
 
-/// How a method's text stands in the language a tool answered in, as
-/// `_meta` names it.
+/// How a method's text stands in the language a tool answered in; `_meta`
+/// names it as serde writes it: `current`, `outdated`, `untranslated`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Standing {
     /// In the language, as the source is now (or the source itself).
     Current,
@@ -117,17 +118,6 @@ pub enum Standing {
     Outdated,
     /// Not translated: in the source's language.
     Untranslated,
-}
-
-impl Standing {
-    /// Its name in `_meta`: `current`, `outdated`, `untranslated`.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Standing::Current => "current",
-            Standing::Outdated => "outdated",
-            Standing::Untranslated => "untranslated",
-        }
-    }
 }
 
 /// What `_meta` says of a tool's answer asked for in a `locale`: the
@@ -148,19 +138,16 @@ pub struct Served<'a> {
 impl<'a> Served<'a> {
     /// What `_meta` says of an answer in `locale` showing `hits`.
     pub fn of(locale: &'a str, hits: impl IntoIterator<Item = &'a Hit>) -> Served<'a> {
-        let mut served = Served {
-            locale,
-            untranslated: Vec::new(),
-            outdated: Vec::new(),
+        let hits: Vec<&Hit> = hits.into_iter().collect();
+        let standing = |standing| {
+            let keys = hits.iter().filter(|hit| hit.standing == standing);
+            keys.map(|hit| hit.key.as_str()).collect()
         };
-        for hit in hits {
-            match hit.standing {
-                Standing::Current => {}
-                Standing::Outdated => served.outdated.push(&hit.key),
-                Standing::Untranslated => served.untranslated.push(&hit.key),
-            }
+        Served {
+            locale,
+            untranslated: standing(Standing::Untranslated),
+            outdated: standing(Standing::Outdated),
         }
-        served
     }
 }
 
@@ -214,21 +201,15 @@ pub(crate) mod json_text {
 }
 
 impl Mcp {
-    /// The fixed answer stored as `key` ([`answer_key`]).
-    pub fn answer(&self, key: &str) -> Option<&Answer> {
-        self.answers
+    /// The fixed result stored as `key` ([`answer_key`]) in `era`'s form,
+    /// if there is one and the era has this request.
+    pub fn result(&self, key: &str, era: Era) -> Option<&[u8]> {
+        let i = (self.answers)
             .binary_search_by(|answer| answer.key.as_str().cmp(key))
-            .ok()
-            .map(|i| &self.answers[i])
-    }
-}
-
-impl Answer {
-    /// The result for `era`, if the era has this request.
-    pub fn result(&self, era: Era) -> Option<&[u8]> {
+            .ok()?;
         let bytes: &[u8] = match era {
-            Era::Legacy => &self.legacy,
-            Era::Modern => &self.modern,
+            Era::Legacy => &self.answers[i].legacy,
+            Era::Modern => &self.answers[i].modern,
         };
         (!bytes.is_empty()).then_some(bytes)
     }

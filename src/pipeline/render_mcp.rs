@@ -41,53 +41,32 @@ const TOOLS: &str = include_str!("render_mcp/tools.json");
 /// Every answer of `/mcp` for `editions`.
 pub(crate) fn render(editions: &Editions) -> Mcp {
     let catalog = editions.source();
-    const LEGACY: &[Era] = &[Era::Legacy];
-    const BOTH: &[Era] = &[Era::Legacy, Era::Modern];
     // Each language's method pages, the source's first.
     let pages: Vec<Vec<Readable>> = editions.catalogs.iter().map(readable::pages).collect();
     let files = readable::files(catalog);
     let searched: Vec<Edition> = editions.catalogs.iter().map(edition).collect();
     let mut answers = Vec::new();
-    // `result` in the form of each era of `eras`, nothing in the other.
-    let mut add = |key: &str, result: Value, eras: &[Era], cached: bool| {
-        let form = |era: Era| {
-            if eras.contains(&era) {
-                Bytes::from(finish(result.clone(), era, cached))
-            } else {
-                Bytes::new()
-            }
-        };
-        answers.push(Answer {
-            key: key.to_string(),
-            legacy: form(Era::Legacy),
-            modern: form(Era::Modern),
-        });
-    };
+    let mut add = |key: String, result: Value| answers.push(answer(key, &result));
+    let tool = |argument: &str| answer_key("tools/call", argument);
     let discover = json!({
         "supportedVersions": [MODERN_VERSION],
         "capabilities": capabilities(),
         "instructions": instructions(editions),
     });
-    add("server/discover", discover, &[Era::Modern], true);
-    add("ping", json!({}), LEGACY, false);
-    add(
-        "tools/list",
-        json!({ "tools": tools(editions) }),
-        BOTH,
-        true,
-    );
+    add("server/discover".into(), discover);
+    add("ping".into(), json!({}));
+    add("tools/list".into(), json!({ "tools": tools(editions) }));
     // The source's pages, its files, then each other language's pages.
     let every: Vec<&Readable> = pages[0]
         .iter()
         .chain(&files)
         .chain(pages[1..].iter().flatten())
         .collect();
-    let resources = json!({ "resources": every });
-    add("resources/list", resources, BOTH, true);
+    add("resources/list".into(), json!({ "resources": every }));
     let templates = json!({ "resourceTemplates": [] });
-    add("resources/templates/list", templates, BOTH, true);
+    add("resources/templates/list".into(), templates);
     let list = list_methods(catalog, &searched[0], None);
-    add(&answer_key("tools/call", "list_methods"), list, BOTH, false);
+    add(tool("list_methods"), list);
     for version in HANDSHAKE_VERSIONS {
         let initialize = json!({
             "protocolVersion": version,
@@ -99,12 +78,11 @@ pub(crate) fn render(editions: &Editions) -> Mcp {
             },
             "instructions": instructions(editions),
         });
-        let key = answer_key("initialize", version);
-        add(&key, initialize, LEGACY, false);
+        add(answer_key("initialize", version), initialize);
     }
-    let get_method = |entry: &Entry| answer_key("tools/call", &format!("get_method {}", entry.key));
     for (entry, page) in catalog.entries.iter().zip(&pages[0]) {
-        add(&get_method(entry), got(catalog, entry, page), BOTH, false);
+        let key = tool(&format!("get_method {}", entry.key));
+        add(key, got(catalog, entry, page));
     }
     // Each tool asked in a `locale`, for each language (the source's too):
     // `list_methods` with its descriptions in it, `get_method` with each
@@ -113,11 +91,10 @@ pub(crate) fn render(editions: &Editions) -> Mcp {
     // and how its translation stands.
     let localized = editions.catalogs.iter().zip(&pages).zip(&searched);
     for ((translation, readable), searched) in localized {
-        let language = &translation.language;
-        let served = Served::of(&language.tag, &searched.hits);
+        let segment = &translation.language.segment;
+        let served = Served::of(&translation.language.tag, &searched.hits);
         let list = list_methods(translation, searched, Some(served));
-        let key = answer_key("tools/call", &format!("list_methods {}", language.segment));
-        add(&key, list, BOTH, false);
+        add(tool(&format!("list_methods {segment}")), list);
         let methods = translation
             .entries
             .iter()
@@ -125,12 +102,8 @@ pub(crate) fn render(editions: &Editions) -> Mcp {
             .zip(readable);
         for ((entry, original), page) in methods {
             let mut answer = got(catalog, original, page);
-            answer["_meta"] = json!({
-                "locale": language.tag,
-                "translation": standing(&entry.translation).name(),
-            });
-            let key = format!("get_method {} {}", entry.key, language.segment);
-            add(&answer_key("tools/call", &key), answer, BOTH, false);
+            answer["_meta"] = translated(translation, entry);
+            add(tool(&format!("get_method {} {segment}", entry.key)), answer);
         }
     }
     for entry in &catalog.removed {
@@ -146,15 +119,11 @@ pub(crate) fn render(editions: &Editions) -> Mcp {
             entry.key, mark.version
         );
         let removed = json!({ "content": [{ "type": "text", "text": text }], "isError": true });
-        add(&get_method(entry), removed, BOTH, false);
+        add(tool(&format!("get_method {}", entry.key)), removed);
     }
     for page in every {
-        add(
-            &answer_key("resources/read", &page.uri),
-            json!({ "contents": [page.contents()] }),
-            BOTH,
-            true,
-        );
+        let contents = json!({ "contents": [page.contents()] });
+        add(answer_key("resources/read", &page.uri), contents);
     }
     answers.sort_by(|a, b| a.key.cmp(&b.key));
     let keys: Vec<&str> = catalog.entries.iter().map(|e| e.key.as_str()).collect();
@@ -165,6 +134,34 @@ pub(crate) fn render(editions: &Editions) -> Mcp {
         modern_members: members(&finish(json!({}), Era::Modern, false)),
         methods_json: serde_json::value::to_raw_value(&keys).expect("strings always serialise"),
     }
+}
+
+/// The answer `key` (its first word the method), `result` in the form of
+/// each era that has the method: the handshake (`initialize`, `ping`) is
+/// legacy, `server/discover` modern. Lists, reads and `server/discover`
+/// may be kept.
+fn answer(key: String, result: &Value) -> Answer {
+    let method = key.split(' ').next().unwrap_or_default();
+    let cached =
+        method.ends_with("/list") || matches!(method, "resources/read" | "server/discover");
+    let form = |era: Era, has: bool| {
+        let bytes = has.then(|| finish(result.clone(), era, cached));
+        Bytes::from(bytes.unwrap_or_default())
+    };
+    Answer {
+        legacy: form(Era::Legacy, method != "server/discover"),
+        modern: form(Era::Modern, !matches!(method, "initialize" | "ping")),
+        key,
+    }
+}
+
+/// What `_meta` says of `entry` of `catalog` in its language: the locale,
+/// and how its translation stands.
+fn translated(catalog: &Catalog, entry: &Entry) -> Value {
+    json!({
+        "locale": catalog.language.tag,
+        "translation": standing(&entry.translation),
+    })
 }
 
 /// `get_method`'s answer for `entry` of the source's catalog, its page
@@ -270,14 +267,13 @@ fn edition(catalog: &Catalog) -> Edition {
 fn list_methods(catalog: &Catalog, searched: &Edition, served: Option<Served>) -> Value {
     let words = &catalog.language.chrome;
     let count = searched.hits.len().to_string();
-    let mut text = format!("{}\n\n", fill(&words.mcp_methods, &[("count", &count)]));
-    for hit in &searched.hits {
-        text.push_str("- ");
-        text.push_str(&hit.text);
-    }
-    text.push('\n');
-    text.push_str(&words.mcp_methods_end);
-    text.push('\n');
+    let heading = fill(&words.mcp_methods, &[("count", &count)]);
+    let items: String = searched
+        .hits
+        .iter()
+        .map(|hit| format!("- {}", hit.text))
+        .collect();
+    let text = format!("{heading}\n\n{items}\n{}\n", words.mcp_methods_end);
     let methods: Vec<&Members> = searched.hits.iter().map(|hit| &hit.members).collect();
     let mut result = json!({
         "content": [{ "type": "text", "text": text }],
@@ -300,10 +296,7 @@ fn finish(mut value: Value, era: Era, cached: bool) -> String {
             value["cacheScope"] = json!("public");
         }
         let server = json!({ "name": SERVER_NAME, "version": env!("CARGO_PKG_VERSION") });
-        // Beside what the result says of itself (a locale).
-        if !value["_meta"].is_object() {
-            value["_meta"] = json!({});
-        }
+        // Beside what the result says of itself (a locale), if anything.
         value["_meta"]["io.modelcontextprotocol/serverInfo"] = server;
     }
     serde_json::to_string(&value).expect("a serde_json::Value always serialises")
@@ -321,17 +314,27 @@ fn capabilities() -> Value {
     })
 }
 
-/// What a client's model is told about the server.
+/// What a client's model is told about the server; with several
+/// languages, of the `locale` every tool takes too.
 fn instructions(editions: &Editions) -> String {
     let catalog = editions.source();
+    let locale = if editions.catalogs.len() < 2 {
+        String::new()
+    } else {
+        format!(
+            " Each tool takes an optional `locale` (a BCP 47 tag such as `zh-CN`) and answers in \
+             the language it chooses among {}, English when none matches; `_meta` says which was \
+             served.",
+            locales(editions)
+        )
+    };
     format!(
         "{}: {} Use `search` to find the methods for a task (a question in plain words), \
          `get_method` for one method's whole reference, `list_methods` for all {} at a glance. \
-         Every answer is read-only documentation; nothing here touches a database.{}",
+         Every answer is read-only documentation; nothing here touches a database.{locale}",
         catalog.site.title.trim_end_matches('.'),
         catalog.site.summary,
         catalog.entries.len(),
-        locales_sentence(editions),
     )
 }
 
@@ -359,19 +362,4 @@ fn locales(editions: &Editions) -> String {
         .map(|l| l.tag.as_str())
         .collect();
     tags.join(", ")
-}
-
-/// What the instructions say of `locale`, which every tool takes: a
-/// sentence, with a space before it; nothing when the site has one
-/// language.
-fn locales_sentence(editions: &Editions) -> String {
-    if editions.catalogs.len() < 2 {
-        return String::new();
-    }
-    format!(
-        " Each tool takes an optional `locale` (a BCP 47 tag such as `zh-CN`) and answers in \
-         the language it chooses among {}, English when none matches; `_meta` says which was \
-         served.",
-        locales(editions)
-    )
 }

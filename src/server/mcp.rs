@@ -43,7 +43,7 @@ use crate::negotiate::negotiate_media_type;
 use crate::respond::{self, Body};
 use crate::table::Table;
 use bytes::Bytes;
-use http::header::{self, HeaderMap, HeaderName, HeaderValue};
+use http::header::{self, HeaderMap, HeaderValue};
 use http::request::Parts;
 use http::{Method, Response, StatusCode, Version};
 use http_body_util::{BodyExt as _, Full};
@@ -74,26 +74,16 @@ const ALLOW_HEADERS: &str = "Content-Type, Accept, Authorization, MCP-Protocol-V
 /// The response headers a cross-origin script may read.
 const EXPOSE_HEADERS: &str = "MCP-Protocol-Version, Mcp-Session-Id";
 
-/// Which origins may call `/mcp` from a browser, besides the base URL's.
+/// Which origins may call `/mcp` from a browser, besides the base URL's:
+/// those of `--mcp-allow-origin`, each an origin (`scheme://host[:port]`,
+/// in any case) or `*` for any.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Origins {
-    /// `*` was allowed: any origin.
-    pub any: bool,
-    /// Origins allowed by name (`scheme://host[:port]`, lowercase).
-    pub named: Vec<String>,
-}
+pub struct Origins(Vec<String>);
 
 impl Origins {
-    /// The origins of `--mcp-allow-origin` (each an origin, or `*`).
+    /// The origins of `--mcp-allow-origin`.
     pub(crate) fn new(allowed: &[String]) -> Self {
-        Origins {
-            any: allowed.iter().any(|origin| origin == "*"),
-            named: allowed
-                .iter()
-                .filter(|origin| *origin != "*")
-                .map(|origin| origin.to_ascii_lowercase())
-                .collect(),
-        }
+        Origins(allowed.to_vec())
     }
 
     /// Whether a request from `origin` may be answered, on a server whose
@@ -102,12 +92,8 @@ impl Origins {
         let Ok(origin) = std::str::from_utf8(origin) else {
             return false;
         };
-        self.any
-            || origin.eq_ignore_ascii_case(origin_of(base_url))
-            || self
-                .named
-                .iter()
-                .any(|named| origin.eq_ignore_ascii_case(named))
+        let allows = |allowed: &str| allowed == "*" || origin.eq_ignore_ascii_case(allowed);
+        allows(origin_of(base_url)) || self.0.iter().any(|allowed| allows(allowed))
     }
 }
 
@@ -244,8 +230,7 @@ where
         Ok(())
     };
     match tokio::time::timeout_at(deadline.into(), reading).await {
-        Ok(Ok(())) => Ok(reservation.hold(bytes)),
-        Ok(Err(unread)) => Err(unread),
+        Ok(read) => read.map(|()| reservation.hold(bytes)),
         Err(_) => {
             let message = "The request body did not arrive in time.";
             Err(Unread::Refused(refusal(
@@ -350,19 +335,16 @@ fn refusal(status: StatusCode, message: &str) -> Reply {
 
 /// The MCP headers of a request, as text.
 fn mcp_headers(headers: &HeaderMap) -> McpHeaders<'_> {
-    const VERSION: HeaderName = HeaderName::from_static("mcp-protocol-version");
-    const METHOD: HeaderName = HeaderName::from_static("mcp-method");
-    const NAME: HeaderName = HeaderName::from_static("mcp-name");
     // A value that is not UTF-8 is compared as a string no body holds.
-    let text = |name: HeaderName| {
+    let text = |name: &str| {
         headers
             .get(name)
             .map(|value| value.to_str().unwrap_or("\u{fffd}"))
     };
     McpHeaders {
-        protocol_version: text(VERSION),
-        method: text(METHOD),
-        name: text(NAME),
+        protocol_version: text("mcp-protocol-version"),
+        method: text("mcp-method"),
+        name: text("mcp-name"),
     }
 }
 
@@ -446,6 +428,7 @@ fn cors(headers: &mut HeaderMap, origin: Option<&HeaderValue>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use http::header::HeaderName;
 
     #[test]
     fn a_bodys_buffer_grows_by_doubling_within_its_announced_length() {

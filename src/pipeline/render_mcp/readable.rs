@@ -8,7 +8,7 @@
 //! (`locale`, its tag) and how the method's translation stands
 //! (`translation`), as `get_method` says them.
 
-use super::{standing, url};
+use super::{translated, url};
 use crate::address::{Address, View};
 use crate::content::Catalog;
 use crate::{render_llms, render_markdown};
@@ -56,10 +56,7 @@ pub(super) fn pages(catalog: &Catalog) -> Vec<Readable> {
             let (title, meta) = if catalog.is_source() {
                 (format!("{} — method reference", entry.name), None)
             } else {
-                let meta = json!({
-                    "locale": language.tag,
-                    "translation": standing(&entry.translation).name(),
-                });
+                let meta = translated(catalog, entry);
                 (format!("{} — {}", entry.name, language.name), Some(meta))
             };
             Readable {

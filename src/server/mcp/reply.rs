@@ -4,10 +4,9 @@
 //! an error). Both the dispatch (`rpc.rs`) and the tools (`tools.rs`) answer
 //! through it, so neither needs the other's words.
 
+use crate::table::Table;
 use http::StatusCode;
-use refserve_core::mcp::{Era, Mcp};
-use refserve_core::negotiate::Language;
-use refserve_core::search_page::SearchPage;
+use refserve_core::mcp::Era;
 use serde::Serialize;
 use serde_json::Value;
 
@@ -40,7 +39,8 @@ pub struct Reply {
     pub body: Vec<u8>,
 }
 
-/// A request being answered: its id, era, and what its answers need.
+/// A request being answered: its id, era, and the table it is answered
+/// from.
 pub(crate) struct Call<'r> {
     /// The id, echoed in the answer.
     pub id: &'r Value,
@@ -48,48 +48,36 @@ pub(crate) struct Call<'r> {
     pub era: Era,
     /// The version a legacy request names in `MCP-Protocol-Version`.
     pub legacy_version: Option<&'r str>,
-    /// What the server answers from.
-    pub answers: &'r Mcp,
-    /// Names an unknown method was probably meant to be.
-    pub keys: &'r [String],
-    /// `/search`'s pieces in each language (the line that says why a
-    /// method matched).
-    pub search: &'r [SearchPage],
-    /// The languages of the pages, the source's first (a tool's `locale`
-    /// is negotiated among them).
-    pub languages: &'r [Language],
+    /// What the server answers from: `mcp`, and the methods' `keys`, the
+    /// `languages` and each one's `/search` words.
+    pub table: &'r Table,
 }
 
 impl Call<'_> {
     /// The stored result `key`, in this request's era, as the answer: the
     /// bytes of a stored JSON object, the request's id spliced around them.
     pub(crate) fn stored(&self, key: &str) -> Option<Reply> {
-        let result = self.answers.answer(key)?.result(self.era)?;
-        let mut body = Vec::with_capacity(result.len() + 48);
-        body.extend_from_slice(b"{\"jsonrpc\":\"2.0\",\"id\":");
-        body.extend_from_slice(self.id.to_string().as_bytes());
-        body.extend_from_slice(b",\"result\":");
-        body.extend_from_slice(result);
-        body.extend_from_slice(b"}\n");
+        let result = self.table.mcp.result(key, self.era)?;
+        let head = format!("{{\"jsonrpc\":\"2.0\",\"id\":{},\"result\":", self.id);
+        let body = [head.as_bytes(), result, b"}\n"].concat();
         let status = StatusCode::OK;
         Some(Reply { status, body })
     }
 
     /// `result`, written, as the answer.
     pub(crate) fn respond(&self, result: &impl Serialize) -> Reply {
-        reply(
-            StatusCode::OK,
-            &Success {
-                jsonrpc: "2.0",
-                id: self.id,
-                result,
-            },
-        )
+        let response = Response {
+            jsonrpc: "2.0",
+            id: Some(self.id),
+            result: Some(result),
+            error: None,
+        };
+        reply(StatusCode::OK, &response)
     }
 
     /// A JSON-RPC error, in a 200.
-    pub(crate) fn error(&self, code: i64, message: &str, data: Option<Data>) -> Reply {
-        error_reply(StatusCode::OK, Some(self.id), code, message, data)
+    pub(crate) fn error(&self, code: i64, message: &str) -> Reply {
+        error_reply(StatusCode::OK, Some(self.id), code, message, None)
     }
 }
 
@@ -101,16 +89,23 @@ pub(crate) fn error_reply(
     message: &str,
     data: Option<Data>,
 ) -> Reply {
-    let failure = Failure {
+    let error = Error {
+        code,
+        message,
+        data,
+    };
+    let response = Response::<()> {
         jsonrpc: "2.0",
         id,
-        error: Error {
-            code,
-            message,
-            data,
-        },
+        result: None,
+        error: Some(error),
     };
-    reply(status, &failure)
+    reply(status, &response)
+}
+
+/// A request's value as a message repeats it: its first 64 characters.
+pub(crate) fn shown(value: &str) -> String {
+    value.chars().take(64).collect()
 }
 
 /// What an error's `data` tells.
@@ -131,21 +126,17 @@ pub(crate) enum Data<'a> {
     },
 }
 
-/// A JSON-RPC response with a result.
+/// A JSON-RPC response: a result, or an error (without `id` when it
+/// could not be read).
 #[derive(Serialize)]
-struct Success<'a, R> {
-    jsonrpc: &'static str,
-    id: &'a Value,
-    result: R,
-}
-
-/// A JSON-RPC error response.
-#[derive(Serialize)]
-struct Failure<'a> {
+struct Response<'a, R> {
     jsonrpc: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
     id: Option<&'a Value>,
-    error: Error<'a>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    result: Option<R>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<Error<'a>>,
 }
 
 /// A JSON-RPC error.

@@ -15,7 +15,7 @@
 //! every legacy one, travels in a 200. Notifications and responses get
 //! 202 and no body.
 
-use super::reply::{code, error_reply, Call, Data, Reply};
+use super::reply::{code, error_reply, shown, Call, Data, Reply};
 use super::tools;
 use crate::table::Table;
 use http::StatusCode;
@@ -53,35 +53,30 @@ pub fn answer(table: &Table, headers: &McpHeaders, body: &[u8]) -> Reply {
             return bad(None, code::PARSE_ERROR, &problem);
         }
     };
+    // A message that is not a request: no id to answer.
+    let not_request = |problem: &str| bad(None, code::INVALID_REQUEST, problem);
     let Value::Object(message) = message else {
-        let problem = if message.is_array() {
+        return not_request(if message.is_array() {
             "Batches are not accepted: send one JSON-RPC message per request (MCP 2025-06-18 and later)."
         } else {
             "The body must be one JSON-RPC message: an object."
-        };
-        return bad(None, code::INVALID_REQUEST, problem);
+        });
     };
     if message.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
-        return bad(None, code::INVALID_REQUEST, "`jsonrpc` must be \"2.0\".");
+        return not_request("`jsonrpc` must be \"2.0\".");
     }
     let id = match message.get("id") {
         None => None,
         Some(id @ Value::String(_)) => Some(id),
         Some(id @ Value::Number(n)) if n.is_i64() || n.is_u64() => Some(id),
-        Some(_) => {
-            return bad(
-                None,
-                code::INVALID_REQUEST,
-                "`id` must be a string or an integer.",
-            )
-        }
+        Some(_) => return not_request("`id` must be a string or an integer."),
     };
     let method = message.get("method").and_then(Value::as_str);
     let Some(id) = id else {
         // A notification, or a response to a request the server never sent.
         let response = message.contains_key("result") || message.contains_key("error");
         if method.is_none() && !response {
-            return bad(None, code::INVALID_REQUEST, "`method` is missing.");
+            return not_request("`method` is missing.");
         }
         // 202: taken.
         let (status, body) = (StatusCode::ACCEPTED, Vec::new());
@@ -106,127 +101,117 @@ pub fn answer(table: &Table, headers: &McpHeaders, body: &[u8]) -> Reply {
             )
         }
     };
-    let meta_version = params
-        .get("_meta")
-        .and_then(|meta| meta.get(META_VERSION))
-        .and_then(Value::as_str);
-    let era = match meta_version {
-        Some(version) => {
-            if let Some(reply) = check_modern(id, method, params, version, headers) {
-                return reply;
-            }
-            Era::Modern
-        }
-        None => match headers.protocol_version {
-            None => Era::Legacy,
-            Some(version) if HANDSHAKE_VERSIONS.contains(&version) => Era::Legacy,
-            Some(MODERN_VERSION) => {
-                return bad(
-                    Some(id),
-                    code::INVALID_PARAMS,
-                    &format!("A {MODERN_VERSION} request carries `params._meta` with `{META_VERSION}` and `{META_CAPABILITIES}`."),
-                )
-            }
-            Some(_) => return unsupported(Some(id), headers.protocol_version.unwrap_or_default()),
-        },
+    let era = match era(id, method, params, headers) {
+        Ok(era) => era,
+        Err(refused) => return refused,
     };
     let call = Call {
         id,
         era,
         legacy_version: headers.protocol_version,
-        answers: &table.mcp,
-        keys: &table.keys,
-        search: &table.search,
-        languages: &table.languages,
+        table,
     };
     dispatch(&call, method, params)
 }
 
-/// The request's method, answered.
+/// The request's method, answered. Which methods an era has is the
+/// table's to say: a result stored empty in an era (`initialize` in the
+/// modern one, `server/discover` in the legacy one) is a method it lacks.
 fn dispatch(call: &Call, method: &str, params: &Map<String, Value>) -> Reply {
-    let era = call.era;
-    match (method, era) {
-        ("initialize", Era::Legacy) => {
+    let key = match method {
+        "tools/list" | "resources/list" | "resources/templates/list"
+            if params.contains_key("cursor") =>
+        {
+            return call.error(
+                code::INVALID_PARAMS,
+                "There is no further page: the whole list comes in one answer.",
+            );
+        }
+        "ping"
+        | "server/discover"
+        | "tools/list"
+        | "resources/list"
+        | "resources/templates/list" => method.to_string(),
+        "initialize" => {
             let requested = params.get("protocolVersion").and_then(Value::as_str);
             let version = HANDSHAKE_VERSIONS
                 .into_iter()
                 .find(|v| Some(*v) == requested)
                 .unwrap_or(HANDSHAKE_VERSIONS[0]);
-            stored(call, &answer_key("initialize", version))
+            answer_key("initialize", version)
         }
-        ("ping", Era::Legacy) | ("server/discover", Era::Modern) => stored(call, method),
-        ("tools/list" | "resources/list" | "resources/templates/list", _) => {
-            if params.contains_key("cursor") {
-                return call.error(
-                    code::INVALID_PARAMS,
-                    "There is no further page: the whole list comes in one answer.",
-                    None,
-                );
-            }
-            stored(call, method)
-        }
-        ("tools/call", _) => tools::call(call, params),
-        ("resources/read", _) => {
+        "tools/call" => return tools::call(call, params),
+        "resources/read" => {
             let Some(uri) = params.get("uri").and_then(Value::as_str) else {
-                return call.error(code::INVALID_PARAMS, "`params.uri` must be a string.", None);
+                return call.error(code::INVALID_PARAMS, "`params.uri` must be a string.");
             };
-            call.stored(&answer_key("resources/read", uri))
+            let code = match call.era {
+                Era::Legacy => code::RESOURCE_NOT_FOUND,
+                Era::Modern => code::INVALID_PARAMS,
+            };
+            return call
+                .stored(&answer_key("resources/read", uri))
                 .unwrap_or_else(|| {
-                    let code = match era {
-                        Era::Legacy => code::RESOURCE_NOT_FOUND,
-                        Era::Modern => code::INVALID_PARAMS,
-                    };
-                    call.error(
-                        code,
-                        "Resource not found: resources/list gives every URI that can be read.",
-                        Some(Data::Uri { uri }),
-                    )
-                })
+                    let message =
+                        "Resource not found: resources/list gives every URI that can be read.";
+                    let data = Some(Data::Uri { uri });
+                    error_reply(StatusCode::OK, Some(call.id), code, message, data)
+                });
         }
-        _ => {
-            // The methods served in the era, and its status for the error.
-            let (status, methods) = match era {
-                Era::Legacy => (StatusCode::OK, "initialize, ping, tools/list, tools/call, resources/list, resources/read and resources/templates/list"),
-                Era::Modern => (StatusCode::NOT_FOUND, "server/discover, tools/list, tools/call, resources/list, resources/read and resources/templates/list"),
-            };
-            let shown: String = method.chars().take(64).collect();
-            let message = format!("Method not found: `{shown}`. This server answers {methods}.");
-            error_reply(
-                status,
-                Some(call.id),
-                code::METHOD_NOT_FOUND,
-                &message,
-                None,
-            )
-        }
-    }
+        _ => return unknown(call, method),
+    };
+    call.stored(&key).unwrap_or_else(|| unknown(call, method))
 }
 
-fn stored(call: &Call, key: &str) -> Reply {
-    call.stored(key).unwrap_or_else(|| {
-        call.error(
-            code::METHOD_NOT_FOUND,
-            "Method not found in this protocol version.",
-            None,
-        )
-    })
+/// `-32601`, naming the methods served in the request's era: in a 200 in
+/// the legacy era, a 404 in the modern one.
+fn unknown(call: &Call, method: &str) -> Reply {
+    let (status, methods) = match call.era {
+        Era::Legacy => (StatusCode::OK, "initialize, ping, tools/list, tools/call, resources/list, resources/read and resources/templates/list"),
+        Era::Modern => (StatusCode::NOT_FOUND, "server/discover, tools/list, tools/call, resources/list, resources/read and resources/templates/list"),
+    };
+    let message = format!(
+        "Method not found: `{}`. This server answers {methods}.",
+        shown(method)
+    );
+    error_reply(
+        status,
+        Some(call.id),
+        code::METHOD_NOT_FOUND,
+        &message,
+        None,
+    )
 }
 
-/// What MCP 2026-07-28 asks of a modern request before it is answered, in
-/// the order its Streamable HTTP transport checks it: headers that repeat
-/// the body (`MCP-Protocol-Version`, `Mcp-Method`, and `Mcp-Name` for a
-/// tool call or a read), else `-32020` (`HeaderMismatch`); then a version
-/// served, else `-32022`; then the client's capabilities. A header that
-/// names one version while `_meta` names another is a mismatch, whichever
-/// versions they are: `-32022` would list as supported a version the
-/// client did send. `None` when all hold.
-fn check_modern(
+/// The era of a request: modern when `params._meta` names a version
+/// (legacy otherwise), and what MCP 2026-07-28 asks of a modern request
+/// before it is answered, in the order its Streamable HTTP transport
+/// checks it: headers that repeat the body (`MCP-Protocol-Version`,
+/// `Mcp-Method`, and `Mcp-Name` for a tool call or a read), else `-32020`
+/// (`HeaderMismatch`); then a version served, else `-32022`; then the
+/// client's capabilities. A header that names one version while `_meta`
+/// names another is a mismatch, whichever versions they are: `-32022`
+/// would list as supported a version the client did send. A legacy
+/// request may name a handshake version in `MCP-Protocol-Version`.
+fn era(
     id: &Value,
     method: &str,
     params: &Map<String, Value>,
-    version: &str,
     headers: &McpHeaders,
-) -> Option<Reply> {
+) -> Result<Era, Reply> {
+    let meta = params.get("_meta");
+    let Some(version) = meta.and_then(|meta| meta.get(META_VERSION)?.as_str()) else {
+        return match headers.protocol_version {
+            None => Ok(Era::Legacy),
+            Some(version) if HANDSHAKE_VERSIONS.contains(&version) => Ok(Era::Legacy),
+            Some(MODERN_VERSION) => Err(bad(
+                Some(id),
+                code::INVALID_PARAMS,
+                &format!("A {MODERN_VERSION} request carries `params._meta` with `{META_VERSION}` and `{META_CAPABILITIES}`."),
+            )),
+            Some(version) => Err(unsupported(Some(id), version)),
+        };
+    };
     let name = match method {
         "tools/call" => params.get("name").and_then(Value::as_str),
         "resources/read" => params.get("uri").and_then(Value::as_str),
@@ -246,30 +231,27 @@ fn check_modern(
         let sent = sent.map(decode_header);
         if sent.as_deref() != Some(body) {
             let problem = mismatch(header, sent.as_deref(), body);
-            return Some(bad(Some(id), code::HEADER_MISMATCH, &problem));
+            return Err(bad(Some(id), code::HEADER_MISMATCH, &problem));
         }
     }
     if version != MODERN_VERSION {
-        return Some(unsupported(Some(id), version));
+        return Err(unsupported(Some(id), version));
     }
-    let capabilities = params
-        .get("_meta")
-        .and_then(|meta| meta.get(META_CAPABILITIES));
+    let capabilities = meta.and_then(|meta| meta.get(META_CAPABILITIES));
     if !capabilities.is_some_and(Value::is_object) {
-        return Some(bad(
+        return Err(bad(
             Some(id),
             code::INVALID_PARAMS,
             &format!("`params._meta` must carry `{META_CAPABILITIES}` (an object; {{}} for none)."),
         ));
     }
-    None
+    Ok(Era::Modern)
 }
 
 /// The message of a `-32020`, in the words of the specification's example
 /// (`Header mismatch: Mcp-Name header value 'foo' does not match body value
-/// 'bar'`), each value cut to its first [`SHOWN`] characters.
+/// 'bar'`), each value cut as [`shown`].
 fn mismatch(header: &str, sent: Option<&str>, body: &str) -> String {
-    let shown = |value: &str| value.chars().take(SHOWN).collect::<String>();
     match sent {
         None => format!(
             "Header mismatch: the {header} header is missing; it must repeat the body value '{}'",
@@ -282,9 +264,6 @@ fn mismatch(header: &str, sent: Option<&str>, body: &str) -> String {
         ),
     }
 }
-
-/// The most characters of a request's value an error message repeats.
-const SHOWN: usize = 64;
 
 /// A header value as MCP sends text that is not plain ASCII:
 /// `=?base64?…?=` around the UTF-8 bytes in base64.

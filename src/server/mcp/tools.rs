@@ -15,14 +15,14 @@
 //! 2025-06-18.
 
 use super::json::{Echoed, Score};
-use super::reply::{code, Call, Reply};
+use super::reply::{code, shown, Call, Reply};
 use crate::search::{query_terms, rank, read_part};
-use refserve_core::mcp::{answer_key, Era, Members, Served, DEFAULT_LIMIT, TOOLS};
+use refserve_core::mcp::{answer_key, Era, Hit, Members, Served, DEFAULT_LIMIT, TOOLS};
 use refserve_core::negotiate::negotiate_language;
 use serde::Serialize;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
-use std::borrow::Cow;
+use std::fmt::Write as _;
 
 /// Answer a `tools/call` with `params`.
 pub(crate) fn call(call: &Call, params: &Map<String, Value>) -> Reply {
@@ -30,7 +30,6 @@ pub(crate) fn call(call: &Call, params: &Map<String, Value>) -> Reply {
         return call.error(
             code::INVALID_PARAMS,
             "`params.name` must be a string: the tool to call.",
-            None,
         );
     };
     let empty = Map::new();
@@ -44,15 +43,9 @@ pub(crate) fn call(call: &Call, params: &Map<String, Value>) -> Reply {
         "get_method" => get_method(call, arguments),
         "search" => search(call, arguments),
         _ => {
-            let shown: String = name.chars().take(64).collect();
-            return call.error(
-                code::INVALID_PARAMS,
-                &format!(
-                    "Unknown tool: `{shown}`. The tools are {}.",
-                    TOOLS.join(", ")
-                ),
-                None,
-            );
+            let tools = TOOLS.join(", ");
+            let problem = format!("Unknown tool: `{}`. The tools are {tools}.", shown(name));
+            return call.error(code::INVALID_PARAMS, &problem);
         }
     };
     // A tool that cannot answer (wrong arguments, most often) answers why.
@@ -60,7 +53,7 @@ pub(crate) fn call(call: &Call, params: &Map<String, Value>) -> Reply {
 }
 
 /// The language a tool's `locale` argument chooses, as an index into
-/// `call.languages`: `None` without one; the source's (0) when it names
+/// `call.table.languages`: `None` without one; the source's (0) when it names
 /// none of them or is malformed, as `Accept-Language` would. The tool's
 /// error when it is not a string, or when an argument is not one of
 /// those the tool takes (`known`).
@@ -69,7 +62,12 @@ fn locale(
     arguments: &Map<String, Value>,
     known: &[&str],
 ) -> Result<Option<usize>, Reply> {
-    if let Some(problem) = unexpected(arguments, known) {
+    let unknown = arguments
+        .keys()
+        .find(|name| !known.contains(&name.as_str()));
+    if let Some(name) = unknown {
+        let (name, takes) = (shown(name), known.join(" and "));
+        let problem = format!("Unknown argument `{name}`: this tool takes {takes}.");
         return Err(invalid(call, &problem));
     }
     const LOCALE: &str = "the reader's language as a BCP 47 tag, like `zh-CN` or `en`";
@@ -77,7 +75,7 @@ fn locale(
         None | Some(Value::Null) => Ok(None),
         Some(Value::String(locale)) => Ok(Some(negotiate_language(
             [locale.as_bytes()],
-            call.languages,
+            &call.table.languages,
         ))),
         Some(other) => Err(invalid(
             call,
@@ -86,18 +84,22 @@ fn locale(
     }
 }
 
-/// The stored answer `argument` of `tools/call` in `language`, when a
-/// `locale` chose one: keyed `{argument} {segment}`.
-fn stored_in(call: &Call, argument: &str, language: Option<usize>) -> Option<Reply> {
-    let offer = call.languages.get(language?)?;
-    let segment = offer.tag.to_ascii_lowercase();
-    call.stored(&answer_key("tools/call", &format!("{argument} {segment}")))
+/// The stored answer `argument` of `tools/call`: in `language` when a
+/// `locale` chose one and it is stored there (keyed `{argument}
+/// {segment}`), else as asked without a locale.
+fn stored_tool(call: &Call, argument: &str, language: Option<usize>) -> Option<Reply> {
+    let offer = language.and_then(|language| call.table.languages.get(language));
+    offer
+        .and_then(|offer| {
+            let segment = offer.tag.to_ascii_lowercase();
+            call.stored(&answer_key("tools/call", &format!("{argument} {segment}")))
+        })
+        .or_else(|| call.stored(&answer_key("tools/call", argument)))
 }
 
 fn list_methods(call: &Call, arguments: &Map<String, Value>) -> Result<Reply, Reply> {
     let language = locale(call, arguments, &["locale"])?;
-    Ok(stored_in(call, "list_methods", language)
-        .or_else(|| call.stored(&answer_key("tools/call", "list_methods")))
+    Ok(stored_tool(call, "list_methods", language)
         .expect("the pipeline stores every fixed tool answer (tested in tests/mcp.rs)"))
 }
 
@@ -109,27 +111,24 @@ fn get_method(call: &Call, arguments: &Map<String, Value>) -> Result<Reply, Repl
         None => return Err(invalid(call, &format!("`name` is required: {WHAT}."))),
         Some(other) => return Err(invalid(call, &wrong_type("name", "a string", other, WHAT))),
     };
-    let key = name.trim().to_ascii_lowercase();
     // Asked in a locale: the page in its language, if stored (a removed
     // method's error is not).
-    if let Some(reply) = stored_in(call, &format!("get_method {key}"), language) {
+    let key = format!("get_method {}", name.trim().to_ascii_lowercase());
+    if let Some(reply) = stored_tool(call, &key, language) {
         return Ok(reply);
     }
-    if let Some(reply) = call.stored(&answer_key("tools/call", &format!("get_method {key}"))) {
-        return Ok(reply);
-    }
-    let shown: String = name.chars().take(64).collect();
+    let asked = shown(name);
     // What search would answer for the name: a typo's method, or the
     // method another library's name stands for.
-    let terms = query_terms(&call.answers.index, name);
-    let meant = rank(&call.answers.index, &terms, 1)
+    let terms = query_terms(&call.table.mcp.index, name);
+    let meant = rank(&call.table.mcp.index, &terms, 1)
         .first()
-        .and_then(|found| call.keys.get(found.method));
+        .and_then(|found| call.table.keys.get(found.method));
     let problem = match meant {
-        Some(meant) => format!("No method is named `{shown}`; did you mean `{meant}`?"),
+        Some(meant) => format!("No method is named `{asked}`; did you mean `{meant}`?"),
         None => format!(
-            "No method is named `{shown}`. The methods: {}.",
-            call.keys.join(", ")
+            "No method is named `{asked}`. The methods: {}.",
+            call.table.keys.join(", ")
         ),
     };
     Err(invalid(call, &problem))
@@ -140,10 +139,10 @@ fn search(call: &Call, arguments: &Map<String, Value>) -> Result<Reply, Reply> {
     // The language answered in: the source's unless a locale chose one.
     let language = asked.unwrap_or(0);
     let (Some(edition), Some(words)) = (
-        call.answers.editions.get(language),
-        call.search.get(language),
+        call.table.mcp.editions.get(language),
+        call.table.search.get(language),
     ) else {
-        return Err(call.error(code::INTERNAL_ERROR, "The search is not stored.", None));
+        return Err(call.error(code::INTERNAL_ERROR, "The search is not stored."));
     };
     const WHAT: &str = "what you want to do or know, in words";
     let query = match arguments.get("query") {
@@ -167,25 +166,22 @@ fn search(call: &Call, arguments: &Map<String, Value>) -> Result<Reply, Reply> {
             }
         },
     };
-    let terms = query_terms(&call.answers.index, query);
-    let found = rank(&call.answers.index, &terms, limit);
-    let hits = &edition.hits;
-    let mut text = String::with_capacity(512 * (found.len() + 1));
-    let mut results = Vec::with_capacity(found.len());
-    if found.is_empty() {
-        text.push_str(&edition.no_match_text);
+    let terms = query_terms(&call.table.mcp.index, query);
+    let found = rank(&call.table.mcp.index, &terms, limit);
+    let hits: Vec<&Hit> = (found.iter())
+        .map(|found| &edition.hits[found.method])
+        .collect();
+    let intro = if hits.is_empty() {
+        &edition.no_match_text
     } else {
-        text.push_str(&edition.found_text);
-    }
-    for (rank, found) in found.iter().enumerate() {
-        let hit = &hits[found.method];
+        &edition.found_text
+    };
+    let mut text = String::with_capacity(512 * (hits.len() + 1));
+    text.push_str(intro);
+    let mut results = Vec::with_capacity(hits.len());
+    for (rank, (found, hit)) in found.iter().zip(&hits).enumerate() {
         let why = found.why_line(&words.why);
-        text.push_str(&(rank + 1).to_string());
-        text.push_str(". ");
-        text.push_str(&hit.text);
-        text.push_str("   ");
-        text.push_str(&why);
-        text.push('\n');
+        let _ = writeln!(text, "{}. {}   {why}", rank + 1, hit.text);
         results.push(Match {
             method: &hit.members,
             why,
@@ -193,16 +189,13 @@ fn search(call: &Call, arguments: &Map<String, Value>) -> Result<Reply, Reply> {
         });
     }
     let served = asked.and_then(|language| {
-        let tag = call.languages.get(language)?.tag;
-        Some(Served::of(
-            tag,
-            found.iter().map(|found| &hits[found.method]),
-        ))
+        let tag = call.table.languages.get(language)?.tag;
+        Some(Served::of(tag, hits))
     });
     let structured = Searched {
         query: Echoed(read_part(query).trim_end()),
         results,
-        methods: found.is_empty().then_some(&*call.answers.methods_json),
+        methods: found.is_empty().then_some(&*call.table.mcp.methods_json),
     };
     Ok(finish(call, text, Some(structured), served))
 }
@@ -210,65 +203,58 @@ fn search(call: &Call, arguments: &Map<String, Value>) -> Result<Reply, Reply> {
 /// Wrong arguments: the tool's own error, or `-32602` for 2025-06-18.
 fn invalid(call: &Call, problem: &str) -> Reply {
     if call.era == Era::Legacy && call.legacy_version == Some("2025-06-18") {
-        return call.error(code::INVALID_PARAMS, problem, None);
+        return call.error(code::INVALID_PARAMS, problem);
     }
     finish(call, Echoed(problem), None::<Searched>, None)
 }
 
 /// The tool's result, `text` and the `structured` content (an error
-/// without), in the request's era, `_meta` saying what was `served` when
-/// a locale was asked for, as the answer.
+/// without), in the request's era, as the answer. It ends with a modern
+/// result's members (`resultType`, `_meta` naming the server), and `_meta`
+/// saying what was `served` when a locale was asked for (before the
+/// server's name, in a modern one).
 fn finish<T: Serialize, S: Serialize>(
     call: &Call,
     text: T,
     structured: Option<S>,
     served: Option<Served>,
 ) -> Reply {
-    let is_error = structured.is_none();
-    call.respond(&ToolResult {
-        content: [Content { kind: "text", text }],
-        structured,
-        is_error,
-        ending: ending(call, served),
-    })
-}
-
-/// The members that end a result: a modern one's (`resultType`, `_meta`
-/// naming the server), and `_meta` saying what was `served` (before the
-/// server's name, in a modern one).
-fn ending<'a>(call: &'a Call, served: Option<Served>) -> Option<Cow<'a, Members>> {
-    let modern = &call.answers.modern_members;
-    let Some(served) = served else {
-        return (call.era == Era::Modern).then_some(Cow::Borrowed(modern));
-    };
-    let mut meta = serde_json::to_value(&served).unwrap_or_default();
-    let mut members = Members::new();
+    let mut ending = Members::new();
     if call.era == Era::Modern {
-        members.clone_from(modern);
-        let server = members
+        ending.clone_from(&call.table.mcp.modern_members);
+    }
+    if let Some(served) = served {
+        let mut meta = serde_json::to_value(&served).unwrap_or_default();
+        let server = ending
             .get("_meta")
             .and_then(|raw| serde_json::from_str::<Map<String, Value>>(raw.get()).ok());
         if let (Value::Object(meta), Some(server)) = (&mut meta, server) {
             meta.extend(server);
         }
+        if let Ok(meta) = serde_json::value::to_raw_value(&meta) {
+            ending.insert("_meta".into(), meta);
+        }
     }
-    let meta = serde_json::value::to_raw_value(&meta).ok()?;
-    members.insert("_meta".into(), meta);
-    Some(Cow::Owned(members))
+    call.respond(&ToolResult {
+        content: [Content { kind: "text", text }],
+        is_error: structured.is_none(),
+        structured,
+        ending,
+    })
 }
 
 /// A tool's result: `{"content":[…],"structuredContent":{…}}`, or
 /// `"isError":true` in place of the structured content; a modern one
 /// ends with `resultType` and `_meta`, one asked in a locale with `_meta`.
 #[derive(Serialize)]
-struct ToolResult<'a, T, S> {
+struct ToolResult<T, S> {
     content: [Content<T>; 1],
     #[serde(rename = "structuredContent", skip_serializing_if = "Option::is_none")]
     structured: Option<S>,
     #[serde(rename = "isError", skip_serializing_if = "std::ops::Not::not")]
     is_error: bool,
     #[serde(flatten)]
-    ending: Option<Cow<'a, Members>>,
+    ending: Members,
 }
 
 /// `{"type":"text","text":…}`.
@@ -302,16 +288,13 @@ struct Match<'a> {
     score: Score,
 }
 
-/// `value` as a whole number: an integer, or a number with no fraction
-/// (`3.0`, which JSON Schema counts an integer too).
+/// `value` as a whole number up to `u32::MAX` (far over any limit): an
+/// integer, or a number with no fraction (`3.0`, which JSON Schema counts
+/// an integer too).
 fn whole_number(value: &Value) -> Option<usize> {
-    let number = value.as_number()?;
-    let whole = number.as_u64().or_else(|| {
-        let float = number.as_f64()?;
-        let whole = float.fract() == 0.0 && (0.0..=u32::MAX as f64).contains(&float);
-        whole.then_some(float as u64)
-    })?;
-    usize::try_from(whole).ok()
+    let float = value.as_f64()?;
+    let whole = float.fract() == 0.0 && (0.0..=u32::MAX as f64).contains(&float);
+    whole.then_some(float as usize)
 }
 
 /// The problem of an argument that is not what it must be: the type (or
@@ -326,19 +309,4 @@ fn wrong_type(name: &str, expected: &str, value: &Value, what: &str) -> String {
         Value::Object(_) => "an object",
     };
     format!("`{name}` must be {expected}, not {given}: {what}.")
-}
-
-/// The first argument not in `known`, as a problem.
-fn unexpected(arguments: &Map<String, Value>, known: &[&str]) -> Option<String> {
-    let name = arguments
-        .keys()
-        .find(|name| !known.contains(&name.as_str()))?;
-    let shown: String = name.chars().take(64).collect();
-    Some(match known {
-        [] => format!("Unknown argument `{shown}`: this tool takes none."),
-        _ => format!(
-            "Unknown argument `{shown}`: this tool takes {}.",
-            known.join(" and ")
-        ),
-    })
 }
