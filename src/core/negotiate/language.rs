@@ -309,7 +309,7 @@ impl<'a> Range<'a> {
         }
         let mut subtags = range.split(|&b| b == b'-');
         let language = subtags.next().unwrap_or_default();
-        if !(2..=3).contains(&language.len()) || kinds(language) != LETTER {
+        if !(2..=3).contains(&language.len()) || !language.iter().all(u8::is_ascii_alphabetic) {
             return None;
         }
         let mut read = Range {
@@ -320,15 +320,17 @@ impl<'a> Range<'a> {
         // Whether the subtags read so far are a language, script and region.
         let mut reading = true;
         for (i, text) in subtags.enumerate() {
-            let (kinds, length) = (kinds(text), text.len());
-            if !(1..=8).contains(&length) || kinds & OTHER != 0 {
+            let length = text.len();
+            if !(1..=8).contains(&length) || !text.iter().all(u8::is_ascii_alphanumeric) {
                 return None;
             }
-            let (letters, digits) = (kinds == LETTER, kinds == DIGIT);
+            let letters = text.iter().all(u8::is_ascii_alphabetic);
             if !reading {
             } else if i == 0 && length == 4 && letters {
                 read.script = (!text.eq_ignore_ascii_case(b"Zzzz")).then_some(text);
-            } else if read.region.is_none() && ((length == 2 && letters) || (length == 3 && digits))
+            } else if read.region.is_none()
+                && ((length == 2 && letters)
+                    || (length == 3 && text.iter().all(u8::is_ascii_digit)))
             {
                 read.region = Some(text);
             } else {
@@ -338,36 +340,6 @@ impl<'a> Range<'a> {
         Some(read)
     }
 }
-
-/// The kinds of byte `subtag` has ([`KINDS`]), together.
-fn kinds(subtag: &[u8]) -> u8 {
-    subtag
-        .iter()
-        .fold(0, |kinds, &b| kinds | KINDS[usize::from(b)])
-}
-
-/// A letter, in [`KINDS`].
-const LETTER: u8 = 1;
-/// A digit, in [`KINDS`].
-const DIGIT: u8 = 2;
-/// Anything else, which a subtag does not have, in [`KINDS`].
-const OTHER: u8 = 4;
-
-/// What each byte is, in a subtag of a language range, as a table.
-const KINDS: [u8; 256] = {
-    let mut table = [OTHER; 256];
-    let mut b = 0;
-    while b < 256 {
-        let c = b as u8;
-        if c.is_ascii_alphabetic() {
-            table[b] = LETTER;
-        } else if c.is_ascii_digit() {
-            table[b] = DIGIT;
-        }
-        b += 1;
-    }
-    table
-};
 
 #[cfg(test)]
 mod tests {

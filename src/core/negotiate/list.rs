@@ -223,32 +223,24 @@ fn token_length(bytes: &[u8]) -> usize {
 /// Whether `byte` is a `tchar` (§5.6.2).
 #[inline]
 fn is_tchar(byte: u8) -> bool {
-    BYTES[usize::from(byte)] & TCHAR != 0
+    TCHAR[usize::from(byte)]
 }
 
 /// Whether `byte` may be in a member's name: a `tchar`, or the `/` of a
 /// media range.
 #[inline]
 fn is_name_byte(byte: u8) -> bool {
-    BYTES[usize::from(byte)] != 0
+    is_tchar(byte) || byte == b'/'
 }
 
-const TCHAR: u8 = 1;
-const SLASH: u8 = 2;
-
-/// What each byte may be, as a table: one load a byte.
-const BYTES: [u8; 256] = {
-    let mut table = [0; 256];
+/// Which bytes are a `tchar`, as a table: one load a byte.
+const TCHAR: [bool; 256] = {
+    let mut table = [false; 256];
     let mut b = 0;
     while b < 256 {
         let c = b as u8;
-        if c.is_ascii_alphanumeric()
-            || matches!(c, b'!' | b'#'..=b'\'' | b'*' | b'+' | b'-' | b'.' | b'^'..=b'`' | b'|' | b'~')
-        {
-            table[b] = TCHAR;
-        } else if c == b'/' {
-            table[b] = SLASH;
-        }
+        table[b] = c.is_ascii_alphanumeric()
+            || matches!(c, b'!' | b'#'..=b'\'' | b'*' | b'+' | b'-' | b'.' | b'^'..=b'`' | b'|' | b'~');
         b += 1;
     }
     table
