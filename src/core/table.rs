@@ -332,12 +332,16 @@ impl Table {
     /// source's, 0, for any other path.
     pub fn language_of(&self, path: &str) -> usize {
         Localized::language_of(path)
-            .and_then(|segment| {
-                self.languages
-                    .iter()
-                    .position(|language| language.tag.eq_ignore_ascii_case(segment))
-            })
+            .and_then(|segment| self.language(segment))
             .unwrap_or(0)
+    }
+
+    /// The index in [`Table::languages`] of the language whose tag is
+    /// `segment`, in any case (`zh-hans`).
+    pub fn language(&self, segment: &str) -> Option<usize> {
+        self.languages
+            .iter()
+            .position(|language| language.tag.eq_ignore_ascii_case(segment))
     }
 
     /// Every error body: of each kind, the ErrorResponse, the page, and

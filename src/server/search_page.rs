@@ -174,11 +174,7 @@ pub(crate) fn answer(
 fn language(table: &Table, path: &str, fields: &Fields) -> Option<(usize, bool)> {
     match Localized::parse(path)?.language {
         None => Some((fields.language(&table.languages), true)),
-        Some(segment) => table
-            .languages
-            .iter()
-            .position(|l| l.tag.eq_ignore_ascii_case(segment))
-            .map(|i| (i, false)),
+        Some(segment) => table.language(segment).map(|i| (i, false)),
     }
 }
 
