@@ -422,30 +422,21 @@ fn runs(text: &str) -> impl Iterator<Item = &str> {
     std::iter::from_fn(move || loop {
         let start = rest.find(|c: char| in_word(c) || c == '<' || c == '[')?;
         rest = &rest[start..];
-        if rest.starts_with('[') {
-            let operator = rest
-                .find(']')
-                .map(|end| &rest[..=end])
-                .filter(|candidate| is_operator(candidate));
-            match operator {
-                Some(operator) => {
-                    rest = &rest[operator.len()..];
-                    return Some(operator);
-                }
-                None => {
-                    rest = &rest[1..];
-                    continue;
-                }
-            }
-        }
-        if rest.starts_with('<') {
-            rest = rest.find('>').map_or("", |end| &rest[end + 1..]);
-            continue;
-        }
-        let end = rest.find(|c: char| !in_word(c)).unwrap_or(rest.len());
-        let (word, after) = rest.split_at(end);
+        // How far what starts here goes, and whether it is a word: a tag
+        // (`<…>`) or a bracket of no operator is skipped.
+        let (end, word) = match rest.as_bytes()[0] {
+            b'<' => (rest.find('>').map_or(rest.len(), |end| end + 1), false),
+            b'[' => match rest.find(']').filter(|&end| is_operator(&rest[..=end])) {
+                Some(end) => (end + 1, true),
+                None => (1, false),
+            },
+            _ => (rest.find(|c: char| !in_word(c)).unwrap_or(rest.len()), true),
+        };
+        let (run, after) = rest.split_at(end);
         rest = after;
-        return Some(word);
+        if word {
+            return Some(run);
+        }
     })
 }
 
