@@ -102,14 +102,11 @@ pub(crate) fn members(line: &[u8]) -> impl Iterator<Item = Member<'_>> {
             None => return None,
             Some(b',') => rest = &rest[1..],
             Some(_) => {
+                // A malformed member is passed over, up to its comma.
                 let start = rest;
-                let member = Member::read(&mut rest);
-                if member.is_none() {
-                    rest = &start[comma(start)..];
-                }
-                rest = rest.strip_prefix(b",").unwrap_or(rest);
-                if member.is_some() {
-                    return member;
+                match Member::read(&mut rest) {
+                    Some(member) => return Some(member),
+                    None => rest = &start[comma(start)..],
                 }
             }
         }
