@@ -81,11 +81,6 @@ impl<'a> Member<'a> {
         std::iter::from_fn(move || parameter(&mut rest).flatten())
     }
 
-    /// Whether it has parameters before its weight.
-    pub(crate) fn has_parameters(&self) -> bool {
-        !self.parameters.is_empty()
-    }
-
     /// Whether it is a name with at most a weight, as every member of
     /// `Accept-Encoding` and `Accept-Language` must be (§12.5.3, §12.5.4).
     pub(crate) fn is_bare(&self) -> bool {
