@@ -250,10 +250,8 @@ impl ErrorKey {
     /// The negotiated error page for `kind`.
     pub const fn page(kind: ErrorKind) -> ErrorKey {
         ErrorKey {
-            kind,
             audience: Audience::Page,
-            suggestion: None,
-            language: 0,
+            ..ErrorKey::program(kind)
         }
     }
 
