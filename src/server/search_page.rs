@@ -114,11 +114,7 @@ pub(crate) fn answer(
             return identity(response);
         }
     }
-    let stored = match form {
-        Form::Html => &page.html.headers,
-        Form::Markdown => &page.markdown.headers,
-        Form::Json => &page.json,
-    };
+    let stored = &page.headers[form as usize];
     let etag = etag(table, form, language, &query);
     match fields.precondition(etag.as_bytes(), table.last_modified_unix) {
         Precondition::Send => {}

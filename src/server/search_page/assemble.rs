@@ -206,10 +206,6 @@ mod tests {
 
     fn layout(top: &[&'static str], form: &'static str) -> Layout {
         Layout {
-            headers: Headers {
-                ok: HeaderMap::new(),
-                not_modified: HeaderMap::new(),
-            },
             top: top
                 .iter()
                 .map(|t| Piece(Bytes::from_static(t.as_bytes())))
@@ -239,10 +235,10 @@ mod tests {
         SearchPage {
             html: layout(&["<title ", " input ", " main> "], "</html>"),
             markdown: layout(&["# Search\n"], "[end]"),
-            json: Headers {
+            headers: Form::ALL.map(|_| Headers {
                 ok: HeaderMap::new(),
                 not_modified: HeaderMap::new(),
-            },
+            }),
             see_other: HeaderMap::new(),
             methods: vec![method("select"), method("count")],
             why: crate::search::tests::english(),
