@@ -32,8 +32,6 @@
 //! reading `de;q=0.9` (some 400 instructions a `;q=`);
 //! `zh-TW,zh;q=0.8,en-US;q=0.5,en;q=0.3` about 2,200. No call allocates.
 
-use std::cmp::Ordering;
-
 use super::list::{members, Quality, DEFAULT_QUALITY};
 
 /// At most this many language ranges of a request are read; later ones
@@ -78,26 +76,22 @@ impl Language {
     /// any case) if it names one with a script of its own, else its
     /// language's.
     pub fn likely_script(&self, region: Option<&[u8]>) -> &'static [u8] {
-        let entries: &'static [u8] = self.region_scripts.as_bytes();
-        if let Some(region) = region {
-            // The region as the entries spell it (a range's is 2 or 3 bytes).
-            let mut key = [b' '; 3];
-            for (k, b) in key.iter_mut().zip(region) {
-                *k = b.to_ascii_uppercase();
-            }
-            for entry in entries.chunks(REGION_SCRIPT + 1) {
-                let (Some(named), Some(script)) = (entry.get(..3), entry.get(4..REGION_SCRIPT))
-                else {
-                    break;
-                };
-                match named.cmp(&key) {
-                    Ordering::Less => {}
-                    Ordering::Equal => return script,
-                    Ordering::Greater => break,
-                }
-            }
+        let language_script = self.language_script.as_bytes();
+        let Some(region) = region else {
+            return language_script;
+        };
+        // The region as the entries spell it (a range's is 2 or 3 bytes).
+        let mut key = [b' '; 3];
+        for (k, b) in key.iter_mut().zip(region) {
+            *k = b.to_ascii_uppercase();
         }
-        self.language_script.as_bytes()
+        // The entries are in order of region: read up to the key's place.
+        let entries = self.region_scripts.as_bytes().chunks(REGION_SCRIPT + 1);
+        entries
+            .map_while(|entry| Some((entry.get(..3)?, entry.get(4..REGION_SCRIPT)?)))
+            .take_while(|&(named, _)| named <= &key[..])
+            .find_map(|(named, script)| (named == key).then_some(script))
+            .unwrap_or(language_script)
     }
 }
 
