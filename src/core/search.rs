@@ -94,19 +94,11 @@ impl Field {
     ];
 
     /// How much one occurrence of a term here counts (in the ranking the
-    /// pipeline does).
+    /// pipeline does): the name 6, a synonym 4, the group and the
+    /// description 2, every other field 1.
     pub fn weight(self) -> f32 {
-        match self {
-            Field::Name => 6.0,
-            Field::Synonym => 4.0,
-            Field::Group | Field::Description => 2.0,
-            Field::Signature
-            | Field::Parameter
-            | Field::Returns
-            | Field::Note
-            | Field::Example
-            | Field::Code => 1.0,
-        }
+        const WEIGHTS: [f32; Field::ALL.len()] = [6.0, 4.0, 2.0, 2.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0];
+        WEIGHTS[self.index()]
     }
 
     /// Its position in [`Field::ALL`].
@@ -183,19 +175,15 @@ impl Index {
             terms,
             ..Index::default()
         };
-        for (word, stem, typos) in words {
-            let Ok(term) = index
-                .terms
-                .binary_search_by(|term| term.stem.as_str().cmp(&stem))
-            else {
-                continue;
-            };
-            index.spellings.push(Spelling {
+        let spellings = words.into_iter().filter_map(|(word, stem, typos)| {
+            let term = index.position(&stem)?;
+            Some(Spelling {
                 typos: typos && typos::may_be_misspelt(&word),
                 word,
                 term: u32::try_from(term).expect("fewer terms than a u32 numbers"),
-            });
-        }
+            })
+        });
+        index.spellings = spellings.collect();
         index.spellings.sort();
         // Of a word given twice, one kept, typos allowed if either allows them.
         index.spellings.dedup_by(|later, kept| {
@@ -211,29 +199,26 @@ impl Index {
     /// the reference writes takes its stem from the index, where the
     /// stemmer put it (the same stem, without stemming it again).
     pub fn query_terms(&self, text: &str) -> Vec<(String, String)> {
-        let stemmer = Stemmer::create(Algorithm::English);
-        words(text)
-            .filter_map(|word| {
-                term(word, |folded| {
-                    let indexed = self
-                        .spellings
-                        .binary_search_by(|spelling| spelling.word.as_str().cmp(folded));
-                    let spelling = indexed.ok().map(|i| self.spellings[i].term as usize);
-                    match spelling.and_then(|term| self.terms.get(term)) {
-                        Some(term) => term.stem.clone(),
-                        None => stemmer.stem(folded).into_owned(),
-                    }
-                })
-            })
-            .collect()
+        stemmed(words(text), |folded| {
+            let spelling = self
+                .spellings
+                .binary_search_by(|spelling| spelling.word.as_str().cmp(folded))
+                .ok()?;
+            let term = self.terms.get(self.spellings[spelling].term as usize)?;
+            Some(term.stem.clone())
+        })
     }
 
     /// The term `stem`, if indexed.
     pub fn term(&self, stem: &str) -> Option<&Term> {
+        self.position(stem).map(|i| &self.terms[i])
+    }
+
+    /// The position of the term `stem` in [`Index::terms`], if indexed.
+    fn position(&self, stem: &str) -> Option<usize> {
         self.terms
             .binary_search_by(|term| term.stem.as_str().cmp(stem))
             .ok()
-            .map(|i| &self.terms[i])
     }
 
     /// The terms whose words are nearest `word` (a query word the index
@@ -242,46 +227,43 @@ impl Index {
     /// that near, and for a word of Han ideographs (a bigram is right or
     /// not at all).
     pub fn nearest(&self, word: &str, edits: usize) -> Vec<Near<'_>> {
-        let mut nearest: Vec<Near> = Vec::new();
         // Edits on a bigram of ideographs (bytes of UTF-8) reach only noise.
         if edits == 0 || has_ideograph(word) {
-            return nearest;
+            return Vec::new();
         }
-        // The spellings measured: one shares several keys with the word.
-        let mut measured = Vec::new();
+        // The spellings that share a key with the word, each once (one may
+        // share several), in the order found.
+        let mut shared = Vec::new();
         let mut start = 0;
         for key in typos::deletion_keys(word.as_bytes(), edits) {
             // The keys are sorted: each is looked for after the last.
             start += self.neighbours[start..].partition_point(|n| n.key < key);
             for neighbour in self.neighbours[start..].iter().take_while(|n| n.key == key) {
-                if measured.contains(&neighbour.spelling) {
-                    continue;
+                if !shared.contains(&neighbour.spelling) {
+                    shared.push(neighbour.spelling);
                 }
-                measured.push(neighbour.spelling);
-                let Some(spelling) = self.spellings.get(neighbour.spelling as usize) else {
-                    continue;
-                };
-                let Some(term) = self.terms.get(spelling.term as usize) else {
-                    continue;
-                };
-                let distance =
-                    typos::edit_distance(word.as_bytes(), spelling.word.as_bytes(), edits);
-                let Some(distance) = distance.filter(|&d| d > 0) else {
-                    continue;
-                };
-                let near = Near {
-                    term,
-                    spelling: &spelling.word,
-                    edits: distance,
-                };
-                match nearest
-                    .iter_mut()
-                    .find(|seen| std::ptr::eq(seen.term, term))
-                {
-                    Some(seen) if seen.edits > distance => *seen = near,
-                    Some(_) => {}
-                    None => nearest.push(near),
-                }
+            }
+        }
+        let measured = shared.iter().filter_map(|&spelling| {
+            let spelling = self.spellings.get(spelling as usize)?;
+            let term = self.terms.get(spelling.term as usize)?;
+            let distance = typos::edit_distance(word.as_bytes(), spelling.word.as_bytes(), edits);
+            Some(Near {
+                term,
+                spelling: &spelling.word,
+                edits: distance.filter(|&d| d > 0)?,
+            })
+        });
+        // Each term once, at the least distance of its spellings.
+        let mut nearest: Vec<Near> = Vec::new();
+        for near in measured {
+            match nearest
+                .iter_mut()
+                .find(|seen| std::ptr::eq(seen.term, near.term))
+            {
+                Some(seen) if seen.edits > near.edits => *seen = near,
+                Some(_) => {}
+                None => nearest.push(near),
             }
         }
         let least = nearest.iter().map(|near| near.edits).min().unwrap_or(0);
@@ -337,10 +319,7 @@ const QUESTION_WORDS: [&str; 8] = [
 /// ideographs are cut into bigrams, apart from the letters around them
 /// (`PHP的数据库` → `php`, `的数`, `数据`, `据库`; the module's docs say why).
 pub fn terms(text: &str) -> Vec<(String, String)> {
-    let stemmer = Stemmer::create(Algorithm::English);
-    words(text)
-        .filter_map(|word| term(word, |folded| stemmer.stem(folded).into_owned()))
-        .collect()
+    stemmed(words(text), |_| None)
 }
 
 /// The search terms of an example's code: its operators (`[>]`, `[+]`)
@@ -350,11 +329,21 @@ pub fn terms(text: &str) -> Vec<(String, String)> {
 /// The code's other words (variables, tables, columns, values) are the
 /// example's own and say nothing of the method.
 pub fn code_terms(code: &str) -> Vec<(String, String)> {
+    stemmed(
+        words(code).filter(|word| is_operator(word) || in_capitals(word)),
+        |_| None,
+    )
+}
+
+/// The terms of `words`, each as [`term`] makes it, its folded form
+/// stemmed as `indexed` says, or else by Snowball English.
+fn stemmed<'t>(
+    words: impl Iterator<Item = &'t str>,
+    indexed: impl Fn(&str) -> Option<String>,
+) -> Vec<(String, String)> {
     let stemmer = Stemmer::create(Algorithm::English);
-    words(code)
-        .filter(|word| is_operator(word) || in_capitals(word))
-        .filter_map(|word| term(word, |folded| stemmer.stem(folded).into_owned()))
-        .collect()
+    let stem = |folded: &str| indexed(folded).unwrap_or_else(|| stemmer.stem(folded).into_owned());
+    words.filter_map(|word| term(word, stem)).collect()
 }
 
 /// The term of one word, `(word, stem)`, its folded, lower-cased form
@@ -433,30 +422,21 @@ fn runs(text: &str) -> impl Iterator<Item = &str> {
     std::iter::from_fn(move || loop {
         let start = rest.find(|c: char| in_word(c) || c == '<' || c == '[')?;
         rest = &rest[start..];
-        if rest.starts_with('[') {
-            let operator = rest
-                .find(']')
-                .map(|end| &rest[..=end])
-                .filter(|candidate| is_operator(candidate));
-            match operator {
-                Some(operator) => {
-                    rest = &rest[operator.len()..];
-                    return Some(operator);
-                }
-                None => {
-                    rest = &rest[1..];
-                    continue;
-                }
-            }
-        }
-        if rest.starts_with('<') {
-            rest = rest.find('>').map_or("", |end| &rest[end + 1..]);
-            continue;
-        }
-        let end = rest.find(|c: char| !in_word(c)).unwrap_or(rest.len());
-        let (word, after) = rest.split_at(end);
+        // How far what starts here goes, and whether it is a word: a tag
+        // (`<…>`) or a bracket of no operator is skipped.
+        let (end, word) = match rest.as_bytes()[0] {
+            b'<' => (rest.find('>').map_or(rest.len(), |end| end + 1), false),
+            b'[' => match rest.find(']').filter(|&end| is_operator(&rest[..=end])) {
+                Some(end) => (end + 1, true),
+                None => (1, false),
+            },
+            _ => (rest.find(|c: char| !in_word(c)).unwrap_or(rest.len()), true),
+        };
+        let (run, after) = rest.split_at(end);
         rest = after;
-        return Some(word);
+        if word {
+            return Some(run);
+        }
     })
 }
 
@@ -484,57 +464,38 @@ pub(crate) fn has_ideograph(word: &str) -> bool {
 /// `select`, `方法`), and each run of ideographs cut into its overlapping
 /// bigrams (`插入记录` → `插入`, `入记`, `记录`), a run of one being that
 /// one ideograph. An accent written apart stays with the character before it.
-fn pieces(word: &str) -> Pieces<'_> {
-    Pieces {
-        rest: word,
-        plain: word.is_ascii(),
-        after_bigram: false,
-    }
-}
-
-/// The iterator of [`pieces`].
-struct Pieces<'w> {
-    /// What is left of the word.
-    rest: &'w str,
-    /// Whether the word is ASCII, so one piece (the common case, found once).
-    plain: bool,
-    /// Whether the last piece was a bigram whose second ideograph begins `rest`.
-    after_bigram: bool,
-}
-
-impl<'w> Iterator for Pieces<'w> {
-    type Item = &'w str;
-
-    fn next(&mut self) -> Option<&'w str> {
-        loop {
-            let rest = self.rest;
-            if rest.is_empty() {
-                return None;
-            }
-            if self.plain || !rest.starts_with(is_ideograph) {
-                let end = if self.plain {
-                    rest.len()
-                } else {
-                    rest.find(is_ideograph).unwrap_or(rest.len())
-                };
-                self.rest = &rest[end..];
-                self.after_bigram = false;
-                return Some(&rest[..end]);
-            }
-            let first = character_end(rest);
-            let after = &rest[first..];
-            if after.starts_with(is_ideograph) {
-                self.rest = after;
-                self.after_bigram = true;
-                return Some(&rest[..first + character_end(after)]);
-            }
-            // The last ideograph of a run: a piece of its own only if alone.
-            self.rest = after;
-            if !std::mem::take(&mut self.after_bigram) {
-                return Some(&rest[..first]);
-            }
+fn pieces(word: &str) -> impl Iterator<Item = &str> {
+    // Whether the word is ASCII, so one piece (the common case, found once).
+    let plain = word.is_ascii();
+    let mut rest = word;
+    // Whether the last piece was a bigram whose second ideograph begins `rest`.
+    let mut after_bigram = false;
+    std::iter::from_fn(move || loop {
+        if rest.is_empty() {
+            return None;
         }
-    }
+        let word = rest;
+        if plain || !word.starts_with(is_ideograph) {
+            let end = if plain {
+                word.len()
+            } else {
+                word.find(is_ideograph).unwrap_or(word.len())
+            };
+            rest = &word[end..];
+            after_bigram = false;
+            return Some(&word[..end]);
+        }
+        let first = character_end(word);
+        rest = &word[first..];
+        if rest.starts_with(is_ideograph) {
+            after_bigram = true;
+            return Some(&word[..first + character_end(rest)]);
+        }
+        // The last ideograph of a run: a piece of its own only if alone.
+        if !std::mem::take(&mut after_bigram) {
+            return Some(&word[..first]);
+        }
+    })
 }
 
 /// The length of `text`'s first character with the combining marks after it.

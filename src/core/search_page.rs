@@ -58,8 +58,9 @@ pub struct SearchPage {
     pub html: Layout,
     /// The results as Markdown.
     pub markdown: Layout,
-    /// The headers of the JSON answer.
-    pub json: Headers,
+    /// The headers of the answers in each form, in the order of
+    /// [`Form::ALL`].
+    pub headers: [Headers; 3],
     /// The headers of a `303` to a method's page (but `Location`).
     #[serde(with = "map")]
     pub see_other: HeaderMap,
@@ -80,16 +81,7 @@ impl SearchPage {
     /// header: it changes when an answer's bytes may, and not with the
     /// build's name (`refserve manifest`).
     pub fn fingerprint(&self) -> u64 {
-        let text = |layout: &Layout| {
-            let pieces = (
-                &layout.top,
-                &layout.found,
-                &layout.found_end,
-                &layout.nothing,
-            );
-            let more = (&layout.suggestions, &layout.every_method, &layout.end);
-            postcard::to_allocvec(&(pieces, more)).expect("pieces serialise")
-        };
+        let text = |layout| postcard::to_allocvec(layout).expect("pieces serialise");
         let answers = postcard::to_allocvec(&(&self.methods, &self.why))
             .expect("the methods and the line that says why serialise");
         crate::headers::fingerprint(&[&answers, &text(&self.html), &text(&self.markdown)])
@@ -124,13 +116,11 @@ impl std::ops::Deref for Piece {
     }
 }
 
-/// One text form (HTML or Markdown): its headers and fixed texts, each cut
-/// where a hole is.
+/// One text form (HTML or Markdown): its fixed texts, each cut where a
+/// hole is.
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(bound(deserialize = "'de: 'static"))]
 pub struct Layout {
-    /// Its headers.
-    pub headers: Headers,
     /// From the start to the results, cut wherever the query goes (the
     /// page's title and its search box; none in Markdown).
     pub top: Vec<Piece>,

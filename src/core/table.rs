@@ -153,68 +153,61 @@ pub struct Dictionary {
 ))]
 pub struct ErrorBodies<R = Resource> {
     /// The ErrorResponse, for API paths: in the source's language whatever
-    /// the path, as the JSON Reference is.
-    pub program: R,
-    /// The ErrorResponse whose hint suggests each catalog key, in catalog
-    /// order; empty when the kind suggests none.
-    pub program_suggesting: Vec<R>,
+    /// the path, as the JSON Reference is; those that suggest a catalog
+    /// key say so in their hint.
+    pub program: ErrorSet<R>,
     /// The error as page URLs answer it, in each of the table's
-    /// [`Table::languages`], in that order.
-    pub pages: Vec<PageErrors<R>>,
+    /// [`Table::languages`], in that order: by negotiation the
+    /// ErrorResponse (the source's, as for programs), an HTML page or a
+    /// Markdown page in the language; those that suggest a catalog key
+    /// link its method.
+    pub pages: Vec<ErrorSet<R>>,
 }
 
-/// The error pages of one kind in one language.
+/// One error's body for one audience (and language), plain and suggesting
+/// each catalog key.
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(bound(
     serialize = "R: Serialize",
     deserialize = "'de: 'static, R: Deserialize<'de>"
 ))]
-pub struct PageErrors<R = Resource> {
-    /// The error by negotiation: the ErrorResponse (the source's, as for
-    /// programs), an HTML page or a Markdown page in the language.
-    pub page: R,
-    /// The page that links each catalog key's method in the language, in
-    /// catalog order; empty when the kind suggests none.
+pub struct ErrorSet<R = Resource> {
+    /// The body that suggests no key.
+    pub plain: R,
+    /// The body that suggests each catalog key, in catalog order; empty
+    /// when the kind suggests none.
     pub suggesting: Vec<R>,
 }
 
 impl<R> ErrorBodies<R> {
+    /// Every set: the program's, then each language's pages.
+    fn sets(&self) -> impl Iterator<Item = &ErrorSet<R>> {
+        std::iter::once(&self.program).chain(&self.pages)
+    }
+
     /// Every body: the ErrorResponse, the ones that suggest, then each
     /// language's page and its pages that suggest.
     pub fn iter(&self) -> impl Iterator<Item = &R> {
-        std::iter::once(&self.program)
-            .chain(&self.program_suggesting)
-            .chain(
-                self.pages
-                    .iter()
-                    .flat_map(|pages| std::iter::once(&pages.page).chain(&pages.suggesting)),
-            )
+        self.sets()
+            .flat_map(|set| std::iter::once(&set.plain).chain(&set.suggesting))
     }
 
     /// Every body, to change, in the order of [`ErrorBodies::iter`].
     pub fn iter_mut(&mut self) -> impl Iterator<Item = &mut R> {
         std::iter::once(&mut self.program)
-            .chain(&mut self.program_suggesting)
-            .chain(
-                self.pages.iter_mut().flat_map(|pages| {
-                    std::iter::once(&mut pages.page).chain(&mut pages.suggesting)
-                }),
-            )
+            .chain(&mut self.pages)
+            .flat_map(|set| std::iter::once(&mut set.plain).chain(&mut set.suggesting))
     }
 
     /// The same bodies, each made into another by `f`.
     pub fn map<S>(&self, mut f: impl FnMut(&R) -> S) -> ErrorBodies<S> {
+        let mut map = |set: &ErrorSet<R>| ErrorSet {
+            plain: f(&set.plain),
+            suggesting: set.suggesting.iter().map(&mut f).collect(),
+        };
         ErrorBodies {
-            program: f(&self.program),
-            program_suggesting: self.program_suggesting.iter().map(&mut f).collect(),
-            pages: self
-                .pages
-                .iter()
-                .map(|pages| PageErrors {
-                    page: f(&pages.page),
-                    suggesting: pages.suggesting.iter().map(&mut f).collect(),
-                })
-                .collect(),
+            program: map(&self.program),
+            pages: self.pages.iter().map(&mut map).collect(),
         }
     }
 }
@@ -257,10 +250,8 @@ impl ErrorKey {
     /// The negotiated error page for `kind`.
     pub const fn page(kind: ErrorKind) -> ErrorKey {
         ErrorKey {
-            kind,
             audience: Audience::Page,
-            suggestion: None,
-            language: 0,
+            ..ErrorKey::program(kind)
         }
     }
 
@@ -325,19 +316,13 @@ impl Table {
     /// table has no language at its index).
     pub fn error(&self, key: ErrorKey) -> &Resource {
         let bodies = &self.errors[key.kind.index()];
-        let (plain, suggesting) = match key.audience {
-            Audience::Program => (&bodies.program, &bodies.program_suggesting),
-            Audience::Page => {
-                let pages = bodies
-                    .pages
-                    .get(key.language)
-                    .unwrap_or_else(|| &bodies.pages[0]);
-                (&pages.page, &pages.suggesting)
-            }
+        let set = match key.audience {
+            Audience::Program => &bodies.program,
+            Audience::Page => (bodies.pages.get(key.language)).unwrap_or_else(|| &bodies.pages[0]),
         };
         key.suggestion
-            .and_then(|i| suggesting.get(i))
-            .unwrap_or(plain)
+            .and_then(|i| set.suggesting.get(i))
+            .unwrap_or(&set.plain)
     }
 
     /// The index in [`Table::languages`] of the language whose pages
@@ -345,12 +330,16 @@ impl Table {
     /// source's, 0, for any other path.
     pub fn language_of(&self, path: &str) -> usize {
         Localized::language_of(path)
-            .and_then(|segment| {
-                self.languages
-                    .iter()
-                    .position(|language| language.tag.eq_ignore_ascii_case(segment))
-            })
+            .and_then(|segment| self.language(segment))
             .unwrap_or(0)
+    }
+
+    /// The index in [`Table::languages`] of the language whose tag is
+    /// `segment`, in any case (`zh-hans`).
+    pub fn language(&self, segment: &str) -> Option<usize> {
+        self.languages
+            .iter()
+            .position(|language| language.tag.eq_ignore_ascii_case(segment))
     }
 
     /// Every error body: of each kind, the ErrorResponse, the page, and

@@ -36,9 +36,9 @@ pub(crate) fn page(
     exported: table::Resource,
 ) -> SearchPage {
     SearchPage {
-        html: html(catalog, headers(Form::Html)),
-        markdown: markdown(catalog, headers(Form::Markdown)),
-        json: headers(Form::Json),
+        html: html(catalog),
+        markdown: markdown(catalog),
+        headers: Form::ALL.map(headers),
         see_other,
         methods: methods(catalog),
         why: why(&catalog.language.chrome),
@@ -76,7 +76,7 @@ pub(crate) fn methods(catalog: &Catalog) -> Vec<Method> {
 }
 
 /// The results page, cut.
-fn html(catalog: &Catalog, headers: Headers) -> Layout {
+fn html(catalog: &Catalog) -> Layout {
     let words = &catalog.language.chrome;
     let texts = Texts::of(catalog, render_html::escape);
     let hole = HOLE.to_string();
@@ -96,7 +96,6 @@ fn html(catalog: &Catalog, headers: Headers) -> Layout {
         render_html::body(&render_markdown::groups(catalog, "##"))
     );
     Layout {
-        headers,
         top: vec![to_title, to_search_box, to_results],
         found: cut(&format!(
             "{heading}<p>{}</p>\n<ol class=\"results\">\n",
@@ -111,7 +110,7 @@ fn html(catalog: &Catalog, headers: Headers) -> Layout {
 }
 
 /// The results as Markdown, cut.
-fn markdown(catalog: &Catalog, headers: Headers) -> Layout {
+fn markdown(catalog: &Catalog) -> Layout {
     let words = &catalog.language.chrome;
     let texts = Texts::of(catalog, render_markdown::escape);
     let every_method = format!(
@@ -120,7 +119,6 @@ fn markdown(catalog: &Catalog, headers: Headers) -> Layout {
         render_markdown::groups(catalog, "##").trim_end()
     );
     Layout {
-        headers,
         top: vec![piece(format!("# {}\n\n", words.search_results))],
         found: cut(&format!("{}\n\n", texts.found)),
         found_end: Piece(Bytes::new()),

@@ -15,7 +15,7 @@
 use crate::table::Table;
 use http::header::{HeaderMap, CONTENT_LANGUAGE, CONTENT_TYPE};
 use refserve_core::address::Address;
-use refserve_core::search_page::MEDIA_TYPES;
+use refserve_core::search_page::{Form, MEDIA_TYPES};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// The header that carries the purge tags, space-separated.
@@ -60,14 +60,9 @@ pub fn manifest(table: &Table) -> String {
         // negotiates, each form's answers are in the page's language (JSON's
         // too, which sends no Content-Language).
         let fingerprint = format!("\"search-{:016x}\"", page.fingerprint());
-        let written_in = language(&page.html.headers.ok);
-        let answers = [
-            &page.html.headers.ok,
-            &page.markdown.headers.ok,
-            &page.json.ok,
-        ];
+        let written_in = language(&page.headers[Form::Html as usize].ok);
         for address in [page.exported.id.clone(), Address::Search.to_string()] {
-            for (headers, media) in answers.into_iter().zip(MEDIA_TYPES) {
+            for (headers, media) in page.headers.iter().zip(MEDIA_TYPES) {
                 let media = media.essence();
                 line([
                     &address,
@@ -75,7 +70,7 @@ pub fn manifest(table: &Table) -> String {
                     written_in,
                     "identity",
                     &fingerprint,
-                    &tags(headers),
+                    &tags(&headers.ok),
                 ]);
             }
         }

@@ -97,32 +97,21 @@ pub fn query_terms(index: &Index, query: &str) -> Vec<(String, String)> {
 pub fn rank<'q>(index: &'q Index, terms: &'q [(String, String)], limit: usize) -> Vec<Found<'q>> {
     let mut found: Vec<Found> = Vec::new();
     for (word, stem) in terms {
-        let (exact, nearest);
-        let read: &[Near] = match index.term(stem) {
-            Some(term) => {
-                exact = [Near {
-                    term,
-                    spelling: word,
-                    edits: 0,
-                }];
-                &exact
-            }
-            None => {
-                nearest = index.nearest(word, allowed_edits(word));
-                &nearest
-            }
+        let exact = index.term(stem).map(|term| Near {
+            term,
+            spelling: word,
+            edits: 0,
+        });
+        let nearest = match exact {
+            Some(_) => Vec::new(),
+            None => index.nearest(word, allowed_edits(word)),
         };
-        for near in read {
-            let (term, distance) = (near.term, near.edits);
-            let read_as = (distance > 0).then_some(near.spelling);
+        for near in exact.iter().chain(&nearest) {
+            let read_as = (near.edits > 0).then_some(near.spelling);
             // A term read for a word the index lacks counts for less than
             // an exact match, and less again at two edits.
-            let corrected = match distance {
-                0 => 1.0,
-                1 => 0.7,
-                _ => 0.4,
-            };
-            for posting in &term.postings {
+            let corrected = [1.0, 0.7, 0.4][near.edits.min(2)];
+            for posting in &near.term.postings {
                 let method = usize::from(posting.method);
                 if found.len() <= method {
                     let numbered = found.len()..=method;

@@ -114,11 +114,7 @@ pub(crate) fn answer(
             return identity(response);
         }
     }
-    let stored = match form {
-        Form::Html => &page.html.headers,
-        Form::Markdown => &page.markdown.headers,
-        Form::Json => &page.json,
-    };
+    let stored = &page.headers[form as usize];
     let etag = etag(table, form, language, &query);
     match fields.precondition(etag.as_bytes(), table.last_modified_unix) {
         Precondition::Send => {}
@@ -174,11 +170,7 @@ pub(crate) fn answer(
 fn language(table: &Table, path: &str, fields: &Fields) -> Option<(usize, bool)> {
     match Localized::parse(path)?.language {
         None => Some((fields.language(&table.languages), true)),
-        Some(segment) => table
-            .languages
-            .iter()
-            .position(|l| l.tag.eq_ignore_ascii_case(segment))
-            .map(|i| (i, false)),
+        Some(segment) => table.language(segment).map(|i| (i, false)),
     }
 }
 

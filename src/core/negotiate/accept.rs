@@ -130,13 +130,11 @@ impl<'a> MediaRange<'a> {
             charset: None,
             other_parameter: false,
         };
-        if member.has_parameters() {
-            for (name, value) in member.parameters() {
-                if name.eq_ignore_ascii_case(b"charset") {
-                    range.charset = Some(unquote(value));
-                } else {
-                    range.other_parameter = true;
-                }
+        for (name, value) in member.parameters() {
+            if name.eq_ignore_ascii_case(b"charset") {
+                range.charset = Some(unquote(value));
+            } else {
+                range.other_parameter = true;
             }
         }
         Some(range)

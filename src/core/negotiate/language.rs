@@ -32,8 +32,6 @@
 //! reading `de;q=0.9` (some 400 instructions a `;q=`);
 //! `zh-TW,zh;q=0.8,en-US;q=0.5,en;q=0.3` about 2,200. No call allocates.
 
-use std::cmp::Ordering;
-
 use super::list::{members, Quality, DEFAULT_QUALITY};
 
 /// At most this many language ranges of a request are read; later ones
@@ -78,26 +76,22 @@ impl Language {
     /// any case) if it names one with a script of its own, else its
     /// language's.
     pub fn likely_script(&self, region: Option<&[u8]>) -> &'static [u8] {
-        let entries: &'static [u8] = self.region_scripts.as_bytes();
-        if let Some(region) = region {
-            // The region as the entries spell it (a range's is 2 or 3 bytes).
-            let mut key = [b' '; 3];
-            for (k, b) in key.iter_mut().zip(region) {
-                *k = b.to_ascii_uppercase();
-            }
-            for entry in entries.chunks(REGION_SCRIPT + 1) {
-                let (Some(named), Some(script)) = (entry.get(..3), entry.get(4..REGION_SCRIPT))
-                else {
-                    break;
-                };
-                match named.cmp(&key) {
-                    Ordering::Less => {}
-                    Ordering::Equal => return script,
-                    Ordering::Greater => break,
-                }
-            }
+        let language_script = self.language_script.as_bytes();
+        let Some(region) = region else {
+            return language_script;
+        };
+        // The region as the entries spell it (a range's is 2 or 3 bytes).
+        let mut key = [b' '; 3];
+        for (k, b) in key.iter_mut().zip(region) {
+            *k = b.to_ascii_uppercase();
         }
-        self.language_script.as_bytes()
+        // The entries are in order of region: read up to the key's place.
+        let entries = self.region_scripts.as_bytes().chunks(REGION_SCRIPT + 1);
+        entries
+            .map_while(|entry| Some((entry.get(..3)?, entry.get(4..REGION_SCRIPT)?)))
+            .take_while(|&(named, _)| named <= &key[..])
+            .find_map(|(named, script)| (named == key).then_some(script))
+            .unwrap_or(language_script)
     }
 }
 
@@ -309,7 +303,7 @@ impl<'a> Range<'a> {
         }
         let mut subtags = range.split(|&b| b == b'-');
         let language = subtags.next().unwrap_or_default();
-        if !(2..=3).contains(&language.len()) || kinds(language) != LETTER {
+        if !(2..=3).contains(&language.len()) || !language.iter().all(u8::is_ascii_alphabetic) {
             return None;
         }
         let mut read = Range {
@@ -320,15 +314,17 @@ impl<'a> Range<'a> {
         // Whether the subtags read so far are a language, script and region.
         let mut reading = true;
         for (i, text) in subtags.enumerate() {
-            let (kinds, length) = (kinds(text), text.len());
-            if !(1..=8).contains(&length) || kinds & OTHER != 0 {
+            let length = text.len();
+            if !(1..=8).contains(&length) || !text.iter().all(u8::is_ascii_alphanumeric) {
                 return None;
             }
-            let (letters, digits) = (kinds == LETTER, kinds == DIGIT);
+            let letters = text.iter().all(u8::is_ascii_alphabetic);
             if !reading {
             } else if i == 0 && length == 4 && letters {
                 read.script = (!text.eq_ignore_ascii_case(b"Zzzz")).then_some(text);
-            } else if read.region.is_none() && ((length == 2 && letters) || (length == 3 && digits))
+            } else if read.region.is_none()
+                && ((length == 2 && letters)
+                    || (length == 3 && text.iter().all(u8::is_ascii_digit)))
             {
                 read.region = Some(text);
             } else {
@@ -338,36 +334,6 @@ impl<'a> Range<'a> {
         Some(read)
     }
 }
-
-/// The kinds of byte `subtag` has ([`KINDS`]), together.
-fn kinds(subtag: &[u8]) -> u8 {
-    subtag
-        .iter()
-        .fold(0, |kinds, &b| kinds | KINDS[usize::from(b)])
-}
-
-/// A letter, in [`KINDS`].
-const LETTER: u8 = 1;
-/// A digit, in [`KINDS`].
-const DIGIT: u8 = 2;
-/// Anything else, which a subtag does not have, in [`KINDS`].
-const OTHER: u8 = 4;
-
-/// What each byte is, in a subtag of a language range, as a table.
-const KINDS: [u8; 256] = {
-    let mut table = [OTHER; 256];
-    let mut b = 0;
-    while b < 256 {
-        let c = b as u8;
-        if c.is_ascii_alphabetic() {
-            table[b] = LETTER;
-        } else if c.is_ascii_digit() {
-            table[b] = DIGIT;
-        }
-        b += 1;
-    }
-    table
-};
 
 #[cfg(test)]
 mod tests {

@@ -40,8 +40,7 @@ impl<'a> Member<'a> {
             .iter()
             .position(|&b| !is_name_byte(b))
             .unwrap_or(line.len());
-        let (name, after) = line.split_at(length);
-        *line = after;
+        let name = line.split_off(..length)?;
         if name.is_empty() {
             return None;
         }
@@ -52,13 +51,13 @@ impl<'a> Member<'a> {
             extended: false,
         };
         // Most members are a name alone: nothing to read after it.
-        if matches!(after.first(), None | Some(b',')) {
+        if matches!(line.first(), None | Some(b',')) {
             return Some(member);
         }
-        let mut cursor = Cursor { rest: after };
+        let after = *line;
         loop {
-            let unread = cursor.rest.len();
-            match cursor.parameter()? {
+            let unread = line.len();
+            match parameter(line)? {
                 None => {}
                 Some((key, value)) if key.eq_ignore_ascii_case(b"q") => {
                     member.quality = parse_quality(value)?;
@@ -68,9 +67,9 @@ impl<'a> Member<'a> {
             // The end of the member, or its weight: the parameters read
             // before it are its own, anything after the weight an extension.
             member.parameters = trim_ows(&after[..after.len() - unread]);
-            let end = comma(cursor.rest);
-            member.extended = !trim_leading_ows(&cursor.rest[..end]).is_empty();
-            *line = &cursor.rest[end..];
+            let end = comma(line);
+            member.extended = !trim_leading_ows(&line[..end]).is_empty();
+            *line = &line[end..];
             return Some(member);
         }
     }
@@ -78,15 +77,8 @@ impl<'a> Member<'a> {
     /// Its parameters before the weight, as names and values (a quoted
     /// value with its quotes: [`unquote`]).
     pub(crate) fn parameters(&self) -> impl Iterator<Item = (&'a [u8], &'a [u8])> {
-        let mut cursor = Cursor {
-            rest: self.parameters,
-        };
-        std::iter::from_fn(move || cursor.parameter().flatten())
-    }
-
-    /// Whether it has parameters before its weight.
-    pub(crate) fn has_parameters(&self) -> bool {
-        !self.parameters.is_empty()
+        let mut rest = self.parameters;
+        std::iter::from_fn(move || parameter(&mut rest).flatten())
     }
 
     /// Whether it is a name with at most a weight, as every member of
@@ -105,14 +97,11 @@ pub(crate) fn members(line: &[u8]) -> impl Iterator<Item = Member<'_>> {
             None => return None,
             Some(b',') => rest = &rest[1..],
             Some(_) => {
+                // A malformed member is passed over, up to its comma.
                 let start = rest;
-                let member = Member::read(&mut rest);
-                if member.is_none() {
-                    rest = &start[comma(start)..];
-                }
-                rest = rest.strip_prefix(b",").unwrap_or(rest);
-                if member.is_some() {
-                    return member;
+                match Member::read(&mut rest) {
+                    Some(member) => return Some(member),
+                    None => rest = &start[comma(start)..],
                 }
             }
         }
@@ -183,36 +172,24 @@ fn quoted_string_length(bytes: &[u8]) -> usize {
     bytes.len()
 }
 
-/// What is left of a member to read: `;name=value` parameters, with
-/// optional whitespace (§5.6.3) around the semicolons.
-struct Cursor<'a> {
-    rest: &'a [u8],
-}
-
-impl<'a> Cursor<'a> {
-    /// The next `;name=value`: `Some(None)` at the member's end, `None` if
-    /// it is malformed. A value is a token or a quoted string.
-    fn parameter(&mut self) -> Option<Option<(&'a [u8], &'a [u8])>> {
-        self.rest = trim_leading_ows(self.rest);
-        if matches!(self.rest.first(), None | Some(b',')) {
-            return Some(None);
-        }
-        self.rest = trim_leading_ows(self.rest.strip_prefix(b";")?);
-        let name = self.take(token_length(self.rest));
-        self.rest = self.rest.strip_prefix(b"=")?;
-        let value = match self.rest.first() {
-            Some(b'"') => self.take(quoted_string_length(self.rest)),
-            _ => self.take(token_length(self.rest)),
-        };
-        (!name.is_empty() && !value.is_empty()).then_some(Some((name, value)))
+/// The next `;name=value` parameter of what is left of a member, `rest`
+/// (optional whitespace, §5.6.3, around the semicolons), read off it:
+/// `Some(None)` at the member's end, `None` if it is malformed. A value is
+/// a token or a quoted string.
+fn parameter<'a>(rest: &mut &'a [u8]) -> Option<Option<(&'a [u8], &'a [u8])>> {
+    *rest = trim_leading_ows(rest);
+    if matches!(rest.first(), None | Some(b',')) {
+        return Some(None);
     }
-
-    /// The first `length` bytes, read.
-    fn take(&mut self, length: usize) -> &'a [u8] {
-        let (taken, rest) = self.rest.split_at(length);
-        self.rest = rest;
-        taken
-    }
+    *rest = trim_leading_ows(rest.strip_prefix(b";")?);
+    let name = rest.split_off(..token_length(rest))?;
+    *rest = rest.strip_prefix(b"=")?;
+    let length = match rest.first() {
+        Some(b'"') => quoted_string_length(rest),
+        _ => token_length(rest),
+    };
+    let value = rest.split_off(..length)?;
+    (!name.is_empty() && !value.is_empty()).then_some(Some((name, value)))
 }
 
 /// The length of the token (§5.6.2) `bytes` begins with (possibly 0).
@@ -223,32 +200,24 @@ fn token_length(bytes: &[u8]) -> usize {
 /// Whether `byte` is a `tchar` (§5.6.2).
 #[inline]
 fn is_tchar(byte: u8) -> bool {
-    BYTES[usize::from(byte)] & TCHAR != 0
+    TCHAR[usize::from(byte)]
 }
 
 /// Whether `byte` may be in a member's name: a `tchar`, or the `/` of a
 /// media range.
 #[inline]
 fn is_name_byte(byte: u8) -> bool {
-    BYTES[usize::from(byte)] != 0
+    is_tchar(byte) || byte == b'/'
 }
 
-const TCHAR: u8 = 1;
-const SLASH: u8 = 2;
-
-/// What each byte may be, as a table: one load a byte.
-const BYTES: [u8; 256] = {
-    let mut table = [0; 256];
+/// Which bytes are a `tchar`, as a table: one load a byte.
+const TCHAR: [bool; 256] = {
+    let mut table = [false; 256];
     let mut b = 0;
     while b < 256 {
         let c = b as u8;
-        if c.is_ascii_alphanumeric()
-            || matches!(c, b'!' | b'#'..=b'\'' | b'*' | b'+' | b'-' | b'.' | b'^'..=b'`' | b'|' | b'~')
-        {
-            table[b] = TCHAR;
-        } else if c == b'/' {
-            table[b] = SLASH;
-        }
+        table[b] = c.is_ascii_alphanumeric()
+            || matches!(c, b'!' | b'#'..=b'\'' | b'*' | b'+' | b'-' | b'.' | b'^'..=b'`' | b'|' | b'~');
         b += 1;
     }
     table

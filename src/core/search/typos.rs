@@ -58,26 +58,17 @@ pub struct Neighbour {
 /// the query words that may be read as it are allowed ([`allowed_edits`]),
 /// two from seven letters on (a nine-letter word two edits away), one below.
 pub(crate) fn neighbourhood(spellings: &[super::Spelling]) -> Vec<Neighbour> {
-    let mut neighbours = Vec::new();
-    for (i, spelling) in spellings.iter().enumerate() {
-        if !spelling.typos {
-            continue;
-        }
-        let edits = if spelling.word.chars().count() >= 7 {
-            2
-        } else {
-            1
-        };
-        let spelling_index = u32::try_from(i).expect("fewer spellings than a u32 numbers");
-        neighbours.extend(
-            deletion_keys(spelling.word.as_bytes(), edits)
-                .into_iter()
-                .map(|key| Neighbour {
-                    key,
-                    spelling: spelling_index,
-                }),
-        );
-    }
+    let mut neighbours: Vec<Neighbour> = (0..)
+        .zip(spellings)
+        .filter(|(_, spelling)| spelling.typos)
+        .flat_map(|(i, spelling)| {
+            // Two from seven letters on, one below.
+            let edits = 1 + usize::from(spelling.word.chars().count() >= 7);
+            let keys = deletion_keys(spelling.word.as_bytes(), edits);
+            keys.into_iter()
+                .map(move |key| Neighbour { key, spelling: i })
+        })
+        .collect();
     neighbours.sort_unstable();
     neighbours
 }

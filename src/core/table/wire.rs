@@ -116,9 +116,7 @@ impl Table {
                     self.languages.len()
                 ));
             }
-            let suggesting = std::iter::once(&bodies.program_suggesting)
-                .chain(bodies.pages.iter().map(|pages| &pages.suggesting));
-            for suggesting in suggesting {
+            for suggesting in bodies.sets().map(|set| &set.suggesting) {
                 if !suggesting.is_empty() && suggesting.len() != self.keys.len() {
                     return Err(format!(
                         "{}: {} suggestions for {} keys",

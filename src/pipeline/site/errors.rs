@@ -16,7 +16,7 @@ use crate::media::MediaType;
 use crate::render_html::Page;
 use crate::render_json;
 use crate::render_markdown::{self, Pointer};
-use crate::table::{ErrorBodies, PageErrors};
+use crate::table::{ErrorBodies, ErrorSet};
 
 /// The texts of `kind` in `catalog`'s `errors.json`.
 fn text(catalog: &Catalog, kind: ErrorKind) -> &ErrorText {
@@ -75,18 +75,18 @@ pub(crate) fn errors(editions: &Editions) -> Vec<ErrorBodies<Resource>> {
             .iter()
             .map(|catalog| page_errors(source, catalog, kind))
             .collect();
-        all.push(ErrorBodies {
-            program: error(kind.code().into(), &text.hint),
-            program_suggesting,
-            pages,
-        });
+        let program = ErrorSet {
+            plain: error(kind.code().into(), &text.hint),
+            suggesting: program_suggesting,
+        };
+        all.push(ErrorBodies { program, pages });
     }
     all
 }
 
 /// The pages of `kind` in `catalog`'s language: the plain page and, for a
 /// mistyped method page (`/api/selct`), one linking each method meant.
-fn page_errors(source: &Catalog, catalog: &Catalog, kind: ErrorKind) -> PageErrors<Resource> {
+fn page_errors(source: &Catalog, catalog: &Catalog, kind: ErrorKind) -> ErrorSet<Resource> {
     let hint = |text: &ErrorText| text.hint.clone();
     let id = |rest: String| {
         if catalog.is_source() {
@@ -108,8 +108,8 @@ fn page_errors(source: &Catalog, catalog: &Catalog, kind: ErrorKind) -> PageErro
             .collect(),
         _ => Vec::new(),
     };
-    PageErrors {
-        page: page_error((source, catalog), kind, hint, None, id(plain)),
+    ErrorSet {
+        plain: page_error((source, catalog), kind, hint, None, id(plain)),
         suggesting,
     }
 }

@@ -47,19 +47,10 @@ fn text(page: &SearchPage, layout: &Layout, form: Form, results: &Results) -> Ve
     let index = usize::from(form == Form::Markdown);
     let mut out = Vec::with_capacity(capacity(page, layout, index, results));
     let query = results.query;
-    let mut top = layout.top.iter();
-    if let Some(first) = top.next() {
-        out.extend_from_slice(first);
-    }
-    for piece in top {
-        escape(&mut out, query);
-        out.extend_from_slice(piece);
-    }
+    let write_query = |out: &mut Vec<u8>, _| escape(out, query);
+    around(&mut out, &layout.top, write_query);
     if results.found.is_empty() {
-        let [before, after] = &layout.nothing;
-        out.extend_from_slice(before);
-        escape(&mut out, query);
-        out.extend_from_slice(after);
+        around(&mut out, &layout.nothing, write_query);
         if !results.suggestions.is_empty() {
             let [first, between, last] = &layout.suggestions;
             out.extend_from_slice(first);
@@ -73,30 +64,38 @@ fn text(page: &SearchPage, layout: &Layout, form: Form, results: &Results) -> Ve
         }
         out.extend_from_slice(&layout.every_method);
     } else {
-        let [before, between, after] = &layout.found;
-        out.extend_from_slice(before);
-        escape(&mut out, query);
-        out.extend_from_slice(between);
-        out.extend_from_slice(itoa::Buffer::new().format(results.found.len()).as_bytes());
-        out.extend_from_slice(after);
+        let mut count = itoa::Buffer::new();
+        let count = count.format(results.found.len()).as_bytes();
+        around(&mut out, &layout.found, |out, hole| match hole {
+            0 => escape(out, query),
+            _ => out.extend_from_slice(count),
+        });
         for (rank, found) in results.found.iter().enumerate() {
             let method = &page.methods[found.method];
-            let [before_why, after_why] = match form {
-                Form::Html => &method.html,
-                _ => &method.markdown,
-            };
             if form == Form::Markdown {
                 out.extend_from_slice(itoa::Buffer::new().format(rank + 1).as_bytes());
                 out.extend_from_slice(b". ");
             }
-            out.extend_from_slice(before_why);
-            escape(&mut out, &found.why_line(&page.why));
-            out.extend_from_slice(after_why);
+            let item = [&method.html, &method.markdown][index];
+            around(&mut out, item, |out, _| {
+                escape(out, &found.why_line(&page.why))
+            });
         }
         out.extend_from_slice(&layout.found_end);
     }
     out.extend_from_slice(&layout.end);
     out
+}
+
+/// `pieces` written in order, each hole between two filled by `fill`
+/// (given the hole's number, from 0).
+fn around(out: &mut Vec<u8>, pieces: &[Piece], mut fill: impl FnMut(&mut Vec<u8>, usize)) {
+    for (i, piece) in pieces.iter().enumerate() {
+        if i > 0 {
+            fill(out, i - 1);
+        }
+        out.extend_from_slice(piece);
+    }
 }
 
 /// What a text answer will probably take: its pieces, and room for the
@@ -206,10 +205,6 @@ mod tests {
 
     fn layout(top: &[&'static str], form: &'static str) -> Layout {
         Layout {
-            headers: Headers {
-                ok: HeaderMap::new(),
-                not_modified: HeaderMap::new(),
-            },
             top: top
                 .iter()
                 .map(|t| Piece(Bytes::from_static(t.as_bytes())))
@@ -239,10 +234,10 @@ mod tests {
         SearchPage {
             html: layout(&["<title ", " input ", " main> "], "</html>"),
             markdown: layout(&["# Search\n"], "[end]"),
-            json: Headers {
+            headers: Form::ALL.map(|_| Headers {
                 ok: HeaderMap::new(),
                 not_modified: HeaderMap::new(),
-            },
+            }),
             see_other: HeaderMap::new(),
             methods: vec![method("select"), method("count")],
             why: crate::search::tests::english(),

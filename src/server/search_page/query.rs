@@ -91,11 +91,6 @@ fn normalise(text: &str) -> String {
         if !normal.is_empty() {
             normal.push(' ');
         }
-        if !word.contains(|c: char| c.is_control()) {
-            // The common case.
-            normal.push_str(word);
-            continue;
-        }
         normal.extend(word.chars().map(|c| {
             if c.is_control() {
                 char::REPLACEMENT_CHARACTER
